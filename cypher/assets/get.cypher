@@ -1,0 +1,3 @@
+// One asset by id.
+MATCH (a:Asset {id: $id})
+RETURN a {.*} AS asset

@@ -1,0 +1,17 @@
+// A page of assets ordered by id, after the cursor's id. Absent filters are null
+// (an empty list for tags); `$after` is '' on the first page so the id range
+// predicate always holds and the unique index serves both seek and order.
+MATCH (a:Asset)
+WHERE a.id > $after
+  AND ($type IS NULL OR a.type = $type)
+  AND ($platform IS NULL OR a.platform = $platform)
+  AND ($owner IS NULL OR $owner IN a.owners)
+  AND all(tag IN $tags WHERE tag IN a.tags)
+  AND ($placeholder IS NULL OR a.placeholder = $placeholder)
+  AND ($q IS NULL
+       OR toLower(a.id) CONTAINS $q
+       OR toLower(a.name) CONTAINS $q
+       OR toLower(coalesce(a.description, '')) CONTAINS $q)
+RETURN a {.*} AS asset
+ORDER BY a.id
+LIMIT $limit

@@ -1,0 +1,11 @@
+// A page of edges ordered by (source, target), after the cursor's pair; absent
+// filters are null. With a source filter the unique index on Asset.id seeks.
+MATCH (s:Asset)-[r:LINEAGE]->(t:Asset)
+WHERE ($source IS NULL OR s.id = $source)
+  AND ($target IS NULL OR t.id = $target)
+  AND ($origin IS NULL OR $origin IN r.origins)
+  AND (s.id > $after_source OR (s.id = $after_source AND t.id > $after_target))
+RETURN {source: s.id, target: t.id, transformation: r.transformation, origins: r.origins,
+        created_at: r.created_at, updated_at: r.updated_at} AS edge
+ORDER BY s.id, t.id
+LIMIT $limit

@@ -1,0 +1,20 @@
+// Upsert a batch of edges (endpoints exist). A new edge records this writer as its
+// origin; an existing one gains the origin and, when one is given, the new
+// transformation. `updated_at` moves only when something changed, so repeating a
+// request changes nothing.
+UNWIND $edges AS e
+MATCH (s:Asset {id: e.source})
+MATCH (t:Asset {id: e.target})
+MERGE (s)-[r:LINEAGE]->(t)
+  ON CREATE SET r._new = true, r.created_at = $now, r.updated_at = $now, r.origins = []
+WITH r, e, r._new = true AS created,
+     coalesce(e.transformation, r.transformation) AS transformation,
+     CASE WHEN $origin IN r.origins THEN r.origins ELSE r.origins + $origin END AS origins
+WITH r, created, transformation, origins,
+     size(origins) <> size(r.origins)
+       OR coalesce(transformation <> r.transformation, transformation IS NOT NULL) AS changed
+SET r.transformation = transformation,
+    r.origins = origins,
+    r.updated_at = CASE WHEN changed AND NOT created THEN $now ELSE r.updated_at END
+REMOVE r._new
+RETURN sum(CASE WHEN created THEN 1 ELSE 0 END) AS created, count(*) AS total

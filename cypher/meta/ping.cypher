@@ -1,0 +1,2 @@
+// Readiness: the database answers a trivial read.
+RETURN 1 AS ok

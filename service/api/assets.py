@@ -1,0 +1,163 @@
+"""/api/v1/assets (CONTRACT §2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.domain.preconditions import etag
+from service.errors import validation_error
+from service.http import (
+    JSON,
+    MERGE_PATCH_JSON,
+    json_response,
+    path_param,
+    quote_segment,
+    read_json,
+    validate,
+)
+from service.models.assets import Asset, AssetCreate, AssetPage, AssetReplace
+from service.openapi import PAGING, Doc, Param
+from service.params import Paging, Params
+from service.store import assets as store
+from service.store.assets import AssetFilter
+
+BASE = "/api/v1/assets"
+
+
+def _one(asset: Asset, status: int = 200, created: bool = False) -> Response:
+    headers = {"ETag": etag(asset.version)}
+    if created:
+        headers["Location"] = f"{BASE}/{quote_segment(asset.id)}"
+    return json_response(asset, status=status, headers=headers)
+
+
+async def list_assets(request: Request) -> Response:
+    limits = deps.settings(request).limits
+    paging = Paging(request, limits.default_page_size, limits.max_page_size)
+    params = Params(request)
+    where = AssetFilter(
+        type=params.text("type"),
+        platform=params.text("platform"),
+        owner=params.text("owner"),
+        tags=tuple(params.many("tag")),
+        placeholder=params.flag("placeholder"),
+        q=params.text("q"),
+    )
+    rows = await store.page(deps.graph(request), where, paging.after, paging.fetch)
+    return paging.respond(rows, key=lambda a: a.id, render=lambda a: a.model_dump(mode="json"))
+
+
+async def create_asset(request: Request) -> Response:
+    body = validate(AssetCreate, await read_json(request))
+    asset = await store.create(deps.graph(request), body.id, body)
+    return _one(asset, 201, created=True)
+
+
+async def get_asset(request: Request) -> Response:
+    asset = await store.get(deps.graph(request), path_param(request, "asset_id"))
+    if request.headers.get("if-none-match") == etag(asset.version):
+        return Response(status_code=304, headers={"ETag": etag(asset.version)})
+    return _one(asset)
+
+
+async def put_asset(request: Request) -> Response:
+    asset_id = path_param(request, "asset_id")
+    body = validate(AssetReplace, await read_json(request))
+    if body.id is not None and body.id != asset_id:
+        raise validation_error(("body", "id"), "id in the body differs from the id in the path")
+    asset, created = await store.upsert(deps.graph(request), asset_id, body, deps.if_match(request))
+    return _one(asset, 201 if created else 200, created=created)
+
+
+async def patch_asset(request: Request) -> Response:
+    document: Any = await read_json(request, accept=(MERGE_PATCH_JSON, JSON))
+    if not isinstance(document, dict):
+        raise validation_error(("body",), "a merge patch must be a JSON object")
+    asset = await store.patch(
+        deps.graph(request), path_param(request, "asset_id"), document, deps.if_match(request)
+    )
+    return _one(asset)
+
+
+async def delete_asset(request: Request) -> Response:
+    await store.delete(deps.graph(request), path_param(request, "asset_id"), deps.if_match(request))
+    return Response(status_code=204)
+
+
+routes = [
+    Route(BASE, list_assets, methods=["GET"], name="list_assets"),
+    Route(BASE, create_asset, methods=["POST"], name="create_asset"),
+    Route(BASE + "/{asset_id:path}", get_asset, methods=["GET"], name="get_asset"),
+    Route(BASE + "/{asset_id:path}", put_asset, methods=["PUT"], name="put_asset"),
+    Route(BASE + "/{asset_id:path}", patch_asset, methods=["PATCH"], name="patch_asset"),
+    Route(BASE + "/{asset_id:path}", delete_asset, methods=["DELETE"], name="delete_asset"),
+]
+
+_IF_MATCH = Param(
+    "If-Match", where="header", description='`"<version>"` from the ETag; 412 if it differs'
+)
+_ID_ERRORS = (404, 412, 415, 422)
+docs = {
+    "list_assets": Doc(
+        "List assets",
+        "assets",
+        params=(
+            *PAGING,
+            Param("type"),
+            Param("platform"),
+            Param("owner"),
+            Param(
+                "tag",
+                schema={"type": "array", "items": {"type": "string"}},
+                description="repeatable; every tag must match",
+            ),
+            Param("q", description="case-insensitive substring of id, name or description"),
+            Param("placeholder", schema={"type": "boolean"}),
+        ),
+        responses={200: AssetPage},
+        errors=(422,),
+    ),
+    "create_asset": Doc(
+        "Create an asset",
+        "assets",
+        description="409 if a real asset has the id; a placeholder (made by lineage) is claimed "
+        "and keeps its edges. Read-only fields in the body are ignored. Accepts Idempotency-Key.",
+        body=AssetCreate,
+        responses={201: Asset},
+        errors=(409, 413, 415, 422),
+    ),
+    "get_asset": Doc(
+        "Get an asset", "assets", responses={200: Asset, 304: "not modified"}, errors=(404,)
+    ),
+    "put_asset": Doc(
+        "Create or replace an asset",
+        "assets",
+        description="Idempotent upsert for sync jobs: 201 when the id held no real asset, else "
+        "200. An unchanged body keeps the version.",
+        body=AssetReplace,
+        params=(_IF_MATCH,),
+        responses={200: Asset, 201: Asset},
+        errors=_ID_ERRORS,
+    ),
+    "patch_asset": Doc(
+        "Update an asset (JSON Merge Patch)",
+        "assets",
+        body={"type": "object"},
+        body_media_types=(MERGE_PATCH_JSON, JSON),
+        params=(_IF_MATCH,),
+        responses={200: Asset},
+        errors=_ID_ERRORS,
+    ),
+    "delete_asset": Doc(
+        "Delete an asset and its lineage edges",
+        "assets",
+        params=(_IF_MATCH,),
+        responses={204: None},
+        errors=(404, 412),
+    ),
+}

@@ -1,0 +1,29 @@
+"""What handlers take from the request: the graph, the settings, the caller."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+
+from service.auth.principal import Principal
+from service.domain.preconditions import Expected, parse_if_match
+from service.graph import Graph
+from service.settings import Settings
+
+
+def graph(request: Request) -> Graph:
+    g: Graph = request.state.graph
+    return g
+
+
+def settings(request: Request) -> Settings:
+    s: Settings = request.state.settings
+    return s
+
+
+def principal(request: Request) -> Principal:
+    p: Principal = request.state.principal
+    return p
+
+
+def if_match(request: Request) -> Expected | None:
+    return parse_if_match(request.headers.get("if-match"))

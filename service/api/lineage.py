@@ -1,0 +1,189 @@
+"""/api/v1/lineage (CONTRACT §3): edges one at a time or in bulk, and traversals."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.domain.lineage import validate_edges
+from service.errors import FieldError, Unprocessable, validation_error
+from service.http import json_response, path_param, read_json, validate
+from service.models.lineage import BulkResult, Edge, EdgeIn, EdgePage, LineageGraph
+from service.openapi import PAGING, Doc, Param
+from service.params import Paging, Params
+from service.store import lineage as store
+
+BASE = "/api/v1/lineage"
+DIRECTIONS = ("both", "upstream", "downstream")
+
+
+def _strict(request: Request) -> bool:
+    return bool(Params(request).flag("strict"))
+
+
+async def post_edge(request: Request) -> Response:
+    edge = validate(EdgeIn, await read_json(request))
+    if edge.source == edge.target:
+        raise Unprocessable(
+            "An edge cannot point to its own source.",
+            code="self_loop",
+            errors=[FieldError(("body", "target"), "equals source", "self_loop")],
+        )
+    saved, created = await store.write_one(deps.graph(request), edge, _strict(request))
+    return json_response(saved, status=201 if created else 200)
+
+
+async def post_bulk(request: Request) -> Response:
+    limits = deps.settings(request).limits
+    edges = validate_edges(await read_json(request), limits.max_bulk_edges)
+    result = await store.write_bulk(deps.graph(request), edges, _strict(request))
+    return json_response(result)
+
+
+async def list_edges(request: Request) -> Response:
+    limits = deps.settings(request).limits
+    paging = Paging(request, limits.default_page_size, limits.max_page_size, first=["", ""])
+    params = Params(request)
+    rows = await store.page_edges(
+        deps.graph(request),
+        params.text("source", 512),
+        params.text("target", 512),
+        params.text("origin", 256),
+        paging.after,
+        paging.fetch,
+    )
+    return paging.respond(
+        rows, key=lambda e: [e.source, e.target], render=lambda e: e.model_dump(mode="json")
+    )
+
+
+async def delete_edge(request: Request) -> Response:
+    params = Params(request)
+    source, target = params.text("source", 512), params.text("target", 512)
+    for name, value in (("source", source), ("target", target)):
+        if value is None:
+            raise validation_error(("query", name), f"{name} is required", "missing")
+    await store.delete_edge(deps.graph(request), source or "", target or "")
+    return Response(status_code=204)
+
+
+async def _traverse(request: Request, direction: str) -> Response:
+    limits = deps.settings(request).limits
+    params = Params(request)
+    depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
+    limit = params.integer("limit", limits.default_lineage_nodes, 1, limits.max_lineage_nodes)
+    graph = await store.traverse(
+        deps.graph(request), path_param(request, "asset_id"), direction, depth, limit
+    )
+    return json_response(graph)
+
+
+async def lineage(request: Request) -> Response:
+    return await _traverse(request, Params(request).choice("direction", DIRECTIONS, "both"))
+
+
+async def upstream(request: Request) -> Response:
+    return await _traverse(request, "upstream")
+
+
+async def downstream(request: Request) -> Response:
+    return await _traverse(request, "downstream")
+
+
+routes = [
+    Route(BASE, post_edge, methods=["POST"], name="post_edge"),
+    Route(BASE + "/bulk", post_bulk, methods=["POST"], name="post_bulk"),
+    Route(BASE + "/edges", list_edges, methods=["GET"], name="list_edges"),
+    Route(BASE + "/edges", delete_edge, methods=["DELETE"], name="delete_edge"),
+    Route(BASE + "/{asset_id}/upstream", upstream, methods=["GET"], name="lineage_upstream"),
+    Route(BASE + "/{asset_id}/downstream", downstream, methods=["GET"], name="lineage_downstream"),
+    Route(BASE + "/{asset_id:path}", lineage, methods=["GET"], name="lineage"),
+]
+
+_STRICT = Param(
+    "strict",
+    schema={"type": "boolean", "default": False},
+    description="422 unknown_assets instead of creating placeholder assets",
+)
+_DEPTH = Param("depth", schema={"type": "integer", "minimum": 1, "maximum": 50, "default": 5})
+_LIMIT = Param(
+    "limit",
+    schema={"type": "integer", "minimum": 1, "maximum": 10000, "default": 2000},
+    description="most nodes in the answer, the root included; then truncated=true",
+)
+_TRAVERSAL = (
+    "Each reached asset once, at its fewest-hop distance, nearest first; cost grows with "
+    "what is reached, never with the number of paths; cycles terminate."
+)
+docs = {
+    "post_edge": Doc(
+        "Create or update one lineage edge",
+        "lineage",
+        description="201 for a new edge, 200 when the pair existed (its transformation is "
+        "replaced when one is given). Unknown endpoints become placeholder assets.",
+        body=EdgeIn,
+        params=(_STRICT,),
+        responses={200: Edge, 201: Edge},
+        errors=(415, 422),
+    ),
+    "post_bulk": Doc(
+        "Upsert 1-10,000 edges atomically",
+        "lineage",
+        description="Validated whole first (422 lists each bad item by index, nothing written), "
+        "then written in one transaction. Duplicate pairs count once; the last transformation "
+        "wins. Idempotent.",
+        body={
+            "type": "array",
+            "items": {"$ref": "#/components/schemas/EdgeIn"},
+            "minItems": 1,
+            "maxItems": 10000,
+        },
+        params=(_STRICT,),
+        responses={200: BulkResult},
+        errors=(413, 415, 422),
+    ),
+    "list_edges": Doc(
+        "List edges ordered by (source, target)",
+        "lineage",
+        params=(*PAGING, Param("source"), Param("target"), Param("origin")),
+        responses={200: EdgePage},
+        errors=(422,),
+    ),
+    "delete_edge": Doc(
+        "Delete one edge",
+        "lineage",
+        params=(Param("source", required=True), Param("target", required=True)),
+        responses={204: None},
+        errors=(404, 422),
+    ),
+    "lineage_upstream": Doc(
+        "Upstream lineage of an asset",
+        "lineage",
+        description=_TRAVERSAL,
+        params=(_DEPTH, _LIMIT),
+        responses={200: LineageGraph},
+        errors=(404, 422),
+    ),
+    "lineage_downstream": Doc(
+        "Downstream lineage of an asset",
+        "lineage",
+        description=_TRAVERSAL,
+        params=(_DEPTH, _LIMIT),
+        responses={200: LineageGraph},
+        errors=(404, 422),
+    ),
+    "lineage": Doc(
+        "Lineage of an asset in one or both directions",
+        "lineage",
+        description=_TRAVERSAL,
+        params=(
+            _DEPTH,
+            _LIMIT,
+            Param("direction", schema={"enum": list(DIRECTIONS), "default": "both"}),
+        ),
+        responses={200: LineageGraph},
+        errors=(404, 422),
+    ),
+}

@@ -1,0 +1,78 @@
+"""/api/v1/tokens (CONTRACT §1, §9): scope admin for every operation."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.http import json_response, path_param, quote_segment, read_json, validate
+from service.models.tokens import Token, TokenCreate, TokenCreated, TokenPage
+from service.openapi import PAGING, Doc
+from service.params import Paging
+from service.store import tokens as store
+
+BASE = "/api/v1/tokens"
+
+
+async def list_tokens(request: Request) -> Response:
+    limits = deps.settings(request).limits
+    paging = Paging(request, limits.default_page_size, limits.max_page_size)
+    rows = await store.page(deps.graph(request), paging.after, paging.fetch)
+    return paging.respond(rows, key=lambda t: t.id, render=lambda t: t.model_dump(mode="json"))
+
+
+async def create_token(request: Request) -> Response:
+    body = validate(TokenCreate, await read_json(request))
+    created = await store.create(
+        deps.graph(request), body, created_by=deps.principal(request).actor
+    )
+    return json_response(
+        created,
+        status=201,
+        headers={"Location": f"{BASE}/{quote_segment(created.id)}", "Cache-Control": "no-store"},
+    )
+
+
+async def get_token(request: Request) -> Response:
+    return json_response(await store.get(deps.graph(request), path_param(request, "token_id")))
+
+
+async def revoke_token(request: Request) -> Response:
+    await store.revoke(deps.graph(request), path_param(request, "token_id"))
+    return Response(status_code=204)
+
+
+routes = [
+    Route(BASE, list_tokens, methods=["GET"], name="list_tokens"),
+    Route(BASE, create_token, methods=["POST"], name="create_token"),
+    Route(BASE + "/{token_id}", get_token, methods=["GET"], name="get_token"),
+    Route(BASE + "/{token_id}", revoke_token, methods=["DELETE"], name="revoke_token"),
+]
+
+docs = {
+    "list_tokens": Doc(
+        "List API tokens (metadata only)",
+        "tokens",
+        params=PAGING,
+        responses={200: TokenPage},
+        errors=(422,),
+    ),
+    "create_token": Doc(
+        "Create an API token",
+        "tokens",
+        description="The `token` secret is in this answer only.",
+        body=TokenCreate,
+        responses={201: TokenCreated},
+        errors=(415, 422),
+    ),
+    "get_token": Doc("Get a token's metadata", "tokens", responses={200: Token}, errors=(404,)),
+    "revoke_token": Doc(
+        "Revoke a token",
+        "tokens",
+        description="Effective on the next request.",
+        responses={204: None},
+        errors=(404,),
+    ),
+}

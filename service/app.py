@@ -1,0 +1,179 @@
+"""The one wiring point: routes, middleware, exception handlers and lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from neo4j.exceptions import DriverError, Neo4jError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+
+from service import __version__, cypher
+from service.api import assets, lineage, meta, tokens
+from service.auth.middleware import AuthMiddleware
+from service.errors import MethodNotAllowed, NotFound, ServiceError, from_driver_error
+from service.graph import Graph
+from service.http import problem_response
+from service.middleware.body_limit import BodyLimitMiddleware
+from service.middleware.idempotency import IdempotencyMiddleware
+from service.middleware.metrics import Metrics, MetricsMiddleware
+from service.middleware.raw_path import RawPathMiddleware
+from service.middleware.request_id import RequestIdMiddleware
+from service.openapi import build as build_openapi
+from service.settings import Settings
+from service.store import idempotency
+
+log = logging.getLogger(__name__)
+MODULES = (meta, assets, lineage, tokens)
+SCHEMA_RETRY_S = 2.0
+PURGE_INTERVAL_S = 3600.0
+
+
+@dataclass
+class Readiness:
+    schema_applied: bool = False
+
+
+def create_app(settings: Settings) -> Starlette:
+    if not settings.neo4j_uri:
+        raise ValueError(
+            "NEO4J_URI is not set: point it at Neo4j, or use `governance serve`, "
+            "which starts the local development Neo4j"
+        )
+    queries = cypher.load()
+    routes = [route for module in MODULES for route in module.routes]
+    docs = {name: doc for module in MODULES for name, doc in module.docs.items()}
+    document = build_openapi(
+        routes,
+        docs,
+        {
+            "title": "Data Governance Service",
+            "version": __version__,
+            "description": "Assets, lineage, policies and quality rules on a Neo4j graph.",
+        },
+    )
+    metrics = Metrics()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        graph = Graph.connect(settings, queries, settings.neo4j_uri or "")
+        readiness = Readiness()
+        tasks = [
+            asyncio.create_task(_apply_schema(graph, readiness), name="schema"),
+            asyncio.create_task(_purge_forever(graph), name="idempotency-purge"),
+        ]
+        try:
+            yield {
+                "graph": graph,
+                "settings": settings,
+                "readiness": readiness,
+                "metrics": metrics,
+                "openapi": document,
+            }
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await graph.close()
+
+    middleware = [
+        Middleware(RequestIdMiddleware),
+        Middleware(RawPathMiddleware),
+        Middleware(MetricsMiddleware, metrics=metrics),
+        *(
+            [
+                Middleware(
+                    CORSMiddleware,
+                    allow_origins=list(settings.cors_origins),
+                    allow_headers=["*"],
+                    allow_methods=["*"],
+                    expose_headers=["*"],
+                )
+            ]
+            if settings.cors_origins
+            else []
+        ),
+        Middleware(
+            BodyLimitMiddleware,
+            default_limit=settings.limits.max_body_bytes,
+            limits_by_path={"/api/v1/lineage/manifest": settings.limits.max_manifest_bytes},
+        ),
+        Middleware(AuthMiddleware, rate_limit=settings.rate_limit),
+        Middleware(IdempotencyMiddleware),
+    ]
+    return Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers={
+            ServiceError: _service_error,
+            HTTPException: _http_exception,
+            Neo4jError: _driver_error,
+            DriverError: _driver_error,
+            Exception: _unexpected,
+        },
+        lifespan=lifespan,
+    )
+
+
+async def _apply_schema(graph: Graph, readiness: Readiness) -> None:
+    """Retry until Neo4j answers, so the service can start before its database."""
+    while True:
+        try:
+            await graph.apply_schema()
+            await graph.write("meta.await_indexes")
+            readiness.schema_applied = True
+            return
+        except Exception as exc:
+            log.warning("schema not applied yet (%s); retrying", type(exc).__name__)
+            await asyncio.sleep(SCHEMA_RETRY_S)
+
+
+async def _purge_forever(graph: Graph) -> None:
+    while True:
+        await asyncio.sleep(PURGE_INTERVAL_S)
+        try:
+            await idempotency.purge(graph)
+        except Exception:
+            log.warning("idempotency purge failed", exc_info=True)
+
+
+async def _service_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ServiceError)
+    return problem_response(exc, request.scope)
+
+
+async def _http_exception(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    error: ServiceError
+    if exc.status_code == 404:
+        error = NotFound(f"No route for {request.url.path}.", code="route_not_found")
+    elif exc.status_code == 405:
+        error = MethodNotAllowed(
+            f"{request.method} is not allowed on this path.", headers=dict(exc.headers or {})
+        )
+    else:
+        error = ServiceError(exc.detail)
+        error.status = exc.status_code
+    return problem_response(error, request.scope)
+
+
+async def _driver_error(request: Request, exc: Exception) -> Response:
+    mapped = from_driver_error(exc)
+    if mapped is None:
+        log.error("unexpected Neo4j error", exc_info=exc)
+        mapped = ServiceError()
+    return problem_response(mapped, request.scope)
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    log.error("unhandled error", exc_info=exc)
+    return problem_response(ServiceError(), request.scope)

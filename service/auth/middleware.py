@@ -1,0 +1,135 @@
+"""Bearer authentication, scope checks and rate limits for everything under /api/v1.
+
+A pure ASGI middleware, so that no route can forget it. The order of checks is
+the cheap one first: a throttled client is refused before any work, a token with
+a bad checksum before any database look-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.auth import tokens as token_format
+from service.auth.principal import needs_token, required_scope
+from service.auth.ratelimit import FailureWindow, TokenBuckets
+from service.errors import (
+    InsufficientScope,
+    RateLimited,
+    ServiceError,
+    Unauthenticated,
+    from_driver_error,
+)
+from service.http import problem_response
+from service.settings import RateLimit
+from service.store import tokens as token_store
+
+log = logging.getLogger(__name__)
+REALM = 'Bearer realm="governance"'
+
+
+def _invalid_token() -> Unauthenticated:
+    return Unauthenticated(
+        "The bearer token is not valid.",
+        code="invalid_token",
+        headers={"WWW-Authenticate": REALM + ', error="invalid_token"'},
+    )
+
+
+class AuthMiddleware:
+    def __init__(self, app: ASGIApp, rate_limit: RateLimit) -> None:
+        self.app = app
+        self.buckets = TokenBuckets(rate_limit.per_second, rate_limit.burst)
+        self.failures = FailureWindow(rate_limit.auth_failures_per_minute)
+        self._background: set[asyncio.Task[None]] = set()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not needs_token(scope["method"], scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        try:
+            headers = await self._authorise(scope)
+        except ServiceError as exc:
+            await problem_response(exc, scope)(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *((k.lower().encode(), v.encode()) for k, v in headers.items()),
+                ]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    async def _authorise(self, scope: Scope) -> dict[str, str]:
+        client = (scope.get("client") or ("unknown", 0))[0]
+        wait = self.failures.blocked_for(client)
+        if wait:
+            raise RateLimited(
+                "Too many failed authentication attempts.", headers={"Retry-After": str(wait)}
+            )
+        secret = _bearer(Headers(scope=scope).get("authorization"))
+        if secret is None:
+            raise Unauthenticated(
+                "This operation needs an API token: send `Authorization: Bearer <token>`.",
+                headers={"WWW-Authenticate": REALM},
+            )
+        state: dict[str, Any] = scope.setdefault("state", {})
+        found = await self._look_up(state, secret) if token_format.is_well_formed(secret) else None
+        if found is None:
+            self.failures.record(client)
+            raise _invalid_token()
+        principal, stale = found
+        needed = required_scope(scope["method"], scope["path"])
+        if principal.scope < needed:
+            raise InsufficientScope(
+                f"This operation needs the {needed.label!r} scope.",
+                headers={
+                    "WWW-Authenticate": REALM
+                    + f', error="insufficient_scope", scope="{needed.label}"'
+                },
+            )
+        decision = self.buckets.take(principal.token_id)
+        if not decision.allowed:
+            raise RateLimited("Rate limit exceeded for this token.", headers=decision.headers())
+        state["principal"] = principal
+        if stale:
+            self._touch_later(state, principal.token_id)
+        return decision.headers()
+
+    async def _look_up(self, state: dict[str, Any], secret: str) -> Any:
+        try:
+            return await token_store.authenticate(state["graph"], secret)
+        except Exception as exc:
+            mapped = from_driver_error(exc)
+            if mapped is None:
+                raise
+            raise mapped from exc
+
+    def _touch_later(self, state: dict[str, Any], token_id: str) -> None:
+        """Record `last_used_at` without making the request wait for a write."""
+
+        async def touch() -> None:
+            try:
+                await token_store.touch(state["graph"], token_id)
+            except Exception:  # a missed touch is harmless; the next request retries
+                log.warning("could not record token use", exc_info=True)
+
+        task = asyncio.create_task(touch())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+
+def _bearer(header: str | None) -> str | None:
+    if not header:
+        return None
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return value.strip()

@@ -1,0 +1,91 @@
+"""In-process limits: a token bucket per API token, and a failure window per client.
+
+Per process on purpose: the limits protect this process and Neo4j behind it
+without a shared store; with N processes a token may reach N times the rate.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+
+MAX_TRACKED = 10_000
+
+
+@dataclass
+class Decision:
+    allowed: bool
+    limit: int
+    remaining: int
+    reset_s: int
+    retry_after_s: int
+
+    def headers(self) -> dict[str, str]:
+        headers = {
+            "RateLimit-Limit": str(self.limit),
+            "RateLimit-Remaining": str(self.remaining),
+            "RateLimit-Reset": str(self.reset_s),
+        }
+        if not self.allowed:
+            headers["Retry-After"] = str(self.retry_after_s)
+        return headers
+
+
+class TokenBuckets:
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.rate = per_second
+        self.burst = burst
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def take(self, key: str, now: float | None = None) -> Decision:
+        now = time.monotonic() if now is None else now
+        level, last = self._buckets.pop(key, (float(self.burst), now))
+        level = min(float(self.burst), level + (now - last) * self.rate)
+        allowed = level >= 1.0
+        if allowed:
+            level -= 1.0
+        self._buckets[key] = (level, now)
+        if len(self._buckets) > MAX_TRACKED:
+            self._buckets.popitem(last=False)
+        return Decision(
+            allowed=allowed,
+            limit=self.burst,
+            remaining=int(level),
+            reset_s=math.ceil((self.burst - level) / self.rate),
+            retry_after_s=max(1, math.ceil((1.0 - level) / self.rate)),
+        )
+
+
+class FailureWindow:
+    """Counts authentication failures per client over the last minute."""
+
+    WINDOW_S = 60.0
+
+    def __init__(self, max_failures: int) -> None:
+        self.max_failures = max_failures
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def _recent(self, client: str, now: float) -> deque[float]:
+        times = self._failures.get(client, deque())
+        while times and times[0] <= now - self.WINDOW_S:
+            times.popleft()
+        return times
+
+    def blocked_for(self, client: str, now: float | None = None) -> int:
+        """Seconds the client must wait, 0 when it may try."""
+        now = time.monotonic() if now is None else now
+        times = self._recent(client, now)
+        if len(times) < self.max_failures:
+            return 0
+        return max(1, math.ceil(times[0] + self.WINDOW_S - now))
+
+    def record(self, client: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        times = self._recent(client, now)
+        times.append(now)
+        self._failures[client] = times
+        self._failures.move_to_end(client)
+        if len(self._failures) > MAX_TRACKED:
+            self._failures.popitem(last=False)

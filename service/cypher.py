@@ -1,0 +1,120 @@
+"""Loads every named Cypher statement from `cypher/**/*.cypher` once, at start-up.
+
+`cypher/assets/get.cypher` is the query `assets.get`; its leading `//` lines are
+its documentation. Loading fails on a duplicate name, and running a query fails
+before it reaches Neo4j when a `$param` it uses is not passed. The only text
+ever formatted into a statement is a validated integer bound (`{{max_depth}}`):
+Cypher cannot take a variable-length bound as a parameter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, LiteralString, cast
+
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_BOUND = re.compile(r"\{\{([a-z_]+)\}\}")
+_STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|//[^\n]*")
+MAX_BOUND = 10_000
+
+
+class CypherError(RuntimeError):
+    """A programming error in how a statement is stored or called: never the client's fault."""
+
+
+@dataclass(frozen=True)
+class Query:
+    name: str
+    text: str
+    doc: str
+    params: frozenset[str]
+    bounds: frozenset[str]
+
+    def statement(self, bounds: Mapping[str, int] | None = None) -> LiteralString:
+        """The text to send, with integer bounds filled in.
+
+        The cast to LiteralString is safe: the text comes from a file shipped with
+        the service, and the only substitution is an `int` checked to lie in range.
+        """
+        given = dict(bounds or {})
+        if set(given) != self.bounds:
+            raise CypherError(
+                f"{self.name}: bounds {sorted(self.bounds)} expected, got {sorted(given)}"
+            )
+        text = self.text
+        for key, value in given.items():
+            if type(value) is not int or not 0 <= value <= MAX_BOUND:
+                raise CypherError(f"{self.name}: bound {key}={value!r} is not an integer in range")
+            text = text.replace("{{" + key + "}}", str(value))
+        return cast(LiteralString, text)  # type: ignore[redundant-cast]
+
+    def check_params(self, params: Mapping[str, Any]) -> None:
+        missing = self.params - params.keys()
+        if missing:
+            raise CypherError(f"{self.name}: parameters not passed: {sorted(missing)}")
+
+
+class Queries(Mapping[str, Query]):
+    def __init__(self, queries: dict[str, Query]) -> None:
+        self._queries = queries
+
+    def __getitem__(self, name: str) -> Query:
+        try:
+            return self._queries[name]
+        except KeyError:
+            raise CypherError(f"no Cypher statement named {name!r}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._queries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._queries)
+
+    def __len__(self) -> int:
+        return len(self._queries)
+
+
+def default_dir() -> Path:
+    """`cypher/` beside the package in a checkout, `service/_cypher` in a wheel."""
+    package = Path(__file__).resolve().parent
+    for candidate in (package.parent / "cypher", package / "_cypher"):
+        if candidate.is_dir():
+            return candidate
+    raise CypherError(f"no cypher/ directory near {package}")
+
+
+def parse(name: str, source: str) -> Query:
+    lines = source.splitlines()
+    doc_lines = []
+    for line in lines:
+        if not line.startswith("//"):
+            break
+        doc_lines.append(line[2:].strip())
+    code = _STRING_OR_COMMENT.sub(lambda m: "" if m.group(0).startswith("//") else "''", source)
+    text = source.strip()
+    if not text or not code.strip():
+        raise CypherError(f"{name}: empty statement")
+    return Query(
+        name=name,
+        text=text,
+        doc=" ".join(doc_lines).strip(),
+        params=frozenset(_PARAM.findall(code)),
+        bounds=frozenset(_BOUND.findall(code)),
+    )
+
+
+def load(directory: Path | None = None) -> Queries:
+    root = directory or default_dir()
+    queries: dict[str, Query] = {}
+    for path in sorted(root.rglob("*.cypher")):
+        rel = path.relative_to(root).with_suffix("")
+        name = ".".join(rel.parts)
+        if name in queries:
+            raise CypherError(f"duplicate Cypher statement name {name!r}")
+        queries[name] = parse(name, path.read_text(encoding="utf-8"))
+    if not queries:
+        raise CypherError(f"no .cypher files under {root}")
+    return Queries(queries)

@@ -1,0 +1,170 @@
+"""Every failure a client can see, and the one table that renders it.
+
+    ServiceError                       status  code
+    ├── BadRequest                       400   malformed_json, invalid_cursor, ...
+    ├── Unauthenticated                  401   unauthenticated, invalid_token
+    ├── InsufficientScope                403   insufficient_scope
+    ├── NotFound                         404   not_found
+    ├── MethodNotAllowed                 405   method_not_allowed
+    ├── Conflict                         409   already_exists, idempotency_key_in_use
+    ├── PreconditionFailed               412   precondition_failed
+    ├── PayloadTooLarge                  413   payload_too_large
+    ├── UnsupportedMediaType             415   unsupported_media_type
+    ├── Unprocessable                    422   validation_error, too_many_items, ...
+    ├── RateLimited                      429   rate_limited          (+ Retry-After)
+    └── Unavailable                      503   neo4j_unavailable     (+ Retry-After)
+
+Driver exceptions are translated here too (`from_driver_error`), so handlers
+never catch Neo4j errors themselves. A 5xx body carries a fixed sentence: never
+a stack trace, a Cypher text or a credential.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from neo4j import exceptions as neo4j_errors
+
+PROBLEM_JSON = "application/problem+json"
+
+
+@dataclass(frozen=True)
+class FieldError:
+    loc: tuple[str | int, ...]
+    msg: str
+    type: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"loc": list(self.loc), "msg": self.msg, "type": self.type}
+
+
+class ServiceError(Exception):
+    status: int = 500
+    code: str = "internal_error"
+    title: str = "Internal server error"
+
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        code: str | None = None,
+        errors: list[FieldError] | None = None,
+        headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(detail or self.title)
+        self.detail = detail or self.title
+        if code is not None:
+            self.code = code
+        self.errors = errors
+        self.headers = headers or {}
+        self.extra = extra or {}
+
+
+class BadRequest(ServiceError):
+    status, code, title = 400, "bad_request", "Bad request"
+
+
+class Unauthenticated(ServiceError):
+    status, code, title = 401, "unauthenticated", "Authentication required"
+
+
+class InsufficientScope(ServiceError):
+    status, code, title = 403, "insufficient_scope", "Insufficient scope"
+
+
+class NotFound(ServiceError):
+    status, code, title = 404, "not_found", "Not found"
+
+
+class MethodNotAllowed(ServiceError):
+    status, code, title = 405, "method_not_allowed", "Method not allowed"
+
+
+class Conflict(ServiceError):
+    status, code, title = 409, "conflict", "Conflict"
+
+
+class PreconditionFailed(ServiceError):
+    status, code, title = 412, "precondition_failed", "Precondition failed"
+
+
+class PayloadTooLarge(ServiceError):
+    status, code, title = 413, "payload_too_large", "Payload too large"
+
+
+class UnsupportedMediaType(ServiceError):
+    status, code, title = 415, "unsupported_media_type", "Unsupported media type"
+
+
+class Unprocessable(ServiceError):
+    status, code, title = 422, "validation_error", "Validation failed"
+
+
+class RateLimited(ServiceError):
+    status, code, title = 429, "rate_limited", "Too many requests"
+
+
+class Unavailable(ServiceError):
+    status, code, title = 503, "service_unavailable", "Service unavailable"
+
+
+def validation_error(
+    loc: tuple[str | int, ...], msg: str, type_: str = "value_error"
+) -> Unprocessable:
+    """The common case: one field is wrong."""
+    return Unprocessable(msg, errors=[FieldError(loc, msg, type_)])
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A rendered RFC 9457 problem, ready to serialise."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def render(exc: ServiceError, *, instance: str, request_id: str) -> Problem:
+    body: dict[str, Any] = {
+        "type": f"/problems/{exc.code}",
+        "title": exc.title,
+        "status": exc.status,
+        "detail": exc.detail if exc.status < 500 else _FIXED_5XX.get(exc.status, exc.title),
+        "instance": instance,
+        "code": exc.code,
+        "request_id": request_id,
+    }
+    if exc.errors:
+        body["errors"] = [e.as_dict() for e in exc.errors]
+    body.update(exc.extra)
+    return Problem(exc.status, body, dict(exc.headers))
+
+
+_FIXED_5XX = {
+    500: "The server failed to handle the request; the request id identifies it in the logs.",
+    503: "The graph database is unreachable or busy; retry after the indicated delay.",
+}
+
+NEO4J_RETRY_AFTER_S = 2
+
+
+def from_driver_error(exc: Exception) -> ServiceError | None:
+    """Map a Neo4j driver exception to what the client should see, or None if unknown."""
+    if isinstance(exc, neo4j_errors.ConstraintError):
+        return Conflict("The resource already exists.", code="already_exists")
+    if isinstance(
+        exc,
+        neo4j_errors.ServiceUnavailable
+        | neo4j_errors.SessionExpired
+        | neo4j_errors.TransientError
+        | neo4j_errors.AuthError
+        | neo4j_errors.DriverError
+        | ConnectionError
+        | TimeoutError,
+    ):
+        return Unavailable(
+            code="neo4j_unavailable", headers={"Retry-After": str(NEO4J_RETRY_AFTER_S)}
+        )
+    return None

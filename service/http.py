@@ -1,0 +1,153 @@
+"""Request parsing and response rendering shared by every handler.
+
+Bodies are parsed with orjson and validated by pydantic in strict mode, so a
+wrong type is a 422 naming the field rather than a silent coercion.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+from urllib.parse import quote, unquote
+
+import orjson
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Scope
+
+from service.errors import (
+    PROBLEM_JSON,
+    BadRequest,
+    FieldError,
+    ServiceError,
+    Unprocessable,
+    UnsupportedMediaType,
+    render,
+)
+
+M = TypeVar("M", bound=BaseModel)
+JSON = "application/json"
+MERGE_PATCH_JSON = "application/merge-patch+json"
+MAX_JSON_DEPTH = 200
+
+
+def dump(value: Any) -> bytes:
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    return orjson.dumps(value)
+
+
+def json_response(
+    value: Any, status: int = 200, headers: Mapping[str, str] | None = None
+) -> Response:
+    return Response(dump(value), status_code=status, headers=dict(headers or {}), media_type=JSON)
+
+
+def request_id_of(scope: Scope) -> str:
+    return str(scope.get("state", {}).get("request_id", ""))
+
+
+def problem_response(exc: ServiceError, scope: Scope) -> Response:
+    problem = render(exc, instance=scope.get("path", ""), request_id=request_id_of(scope))
+    return Response(
+        orjson.dumps(problem.body),
+        status_code=problem.status,
+        headers=problem.headers,
+        media_type=PROBLEM_JSON,
+    )
+
+
+def media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+async def read_json(request: Request, accept: Sequence[str] = (JSON,)) -> Any:
+    """The parsed body: 415 for another media type, 400 for bytes that are not JSON."""
+    kind = media_type(request)
+    if kind not in accept:
+        raise UnsupportedMediaType(
+            f"Content-Type must be {' or '.join(accept)}, got {kind or 'none'}."
+        )
+    return parse_json_bytes(await request.body())
+
+
+def parse_json_bytes(raw: bytes) -> Any:
+    if not raw.strip():
+        raise BadRequest(
+            "The request body is empty; a JSON document is required.", code="malformed_json"
+        )
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise BadRequest(
+            f"The body is not valid JSON: {_json_reason(exc)}", code="malformed_json"
+        ) from exc
+    if _too_deep(value, MAX_JSON_DEPTH):
+        raise BadRequest(
+            f"JSON nesting deeper than {MAX_JSON_DEPTH} levels.", code="malformed_json"
+        )
+    return value
+
+
+def _json_reason(exc: orjson.JSONDecodeError) -> str:
+    text = str(exc)
+    if "recursion" in text.lower():
+        return "nesting too deep"
+    return text.split(":", 1)[0] if "utf-8" not in text.lower() else "invalid UTF-8"
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """Iterative, so a deep document cannot exhaust the Python stack."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return False
+
+
+def validate(model: type[M], data: Any, loc_prefix: tuple[str | int, ...] = ("body",)) -> M:
+    try:
+        return model.model_validate(data, strict=True)
+    except ValidationError as exc:
+        raise unprocessable_from(exc, loc_prefix) from exc
+
+
+def unprocessable_from(exc: ValidationError, loc_prefix: tuple[str | int, ...]) -> Unprocessable:
+    errors = [
+        FieldError((*loc_prefix, *err["loc"]), err["msg"], err["type"])
+        for err in exc.errors(include_url=False)
+    ]
+    fields = ", ".join(".".join(str(p) for p in e.loc) for e in errors[:5])
+    return Unprocessable(f"Invalid request: {fields}.", errors=errors)
+
+
+def path_param(request: Request, name: str) -> str:
+    """Path parameters arrive percent-encoded (see `RawPathMiddleware`); decode once, here."""
+    return unquote(str(request.path_params[name]), errors="strict")
+
+
+def quote_segment(value: str) -> str:
+    return quote(value, safe="")
+
+
+def encode_cursor(position: Mapping[str, Any]) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps(position)).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str, keys: Sequence[str]) -> dict[str, Any]:
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        position = orjson.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+    except (ValueError, binascii.Error, orjson.JSONDecodeError, UnicodeEncodeError) as exc:
+        raise BadRequest("The cursor cannot be decoded.", code="invalid_cursor") from exc
+    if not isinstance(position, dict) or set(position) != set(keys):
+        raise BadRequest("The cursor cannot be decoded.", code="invalid_cursor")
+    return position

@@ -1,0 +1,160 @@
+"""`Idempotency-Key` on POST: a repeat with the same key and body within 24 h gets
+the first answer again and the work is not done twice (CONTRACT §1, Retries).
+
+Keys are scoped to the calling token. A repeat while the first is still running
+gets 409 `idempotency_key_in_use`; the same key with another body 422
+`idempotency_key_reused`. Answers of 5xx are not kept, so a retry redoes the work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+import orjson
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.errors import (
+    Conflict,
+    ServiceError,
+    Unprocessable,
+    from_driver_error,
+    validation_error,
+)
+from service.http import problem_response
+from service.store import idempotency as store
+
+HEADER = "idempotency-key"
+_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
+KEPT_HEADERS = ("content-type", "location", "etag")
+
+
+class IdempotencyMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        key = Headers(scope=scope).get(HEADER) if scope["type"] == "http" else None
+        principal = scope.get("state", {}).get("principal")
+        if key is None or scope["method"] != "POST" or principal is None:
+            await self.app(scope, receive, send)
+            return
+        try:
+            await self._handle(scope, receive, send, key, principal.token_id)
+        except ServiceError as exc:
+            await problem_response(exc, scope)(scope, receive, send)
+
+    async def _handle(
+        self, scope: Scope, receive: Receive, send: Send, key: str, owner: str
+    ) -> None:
+        if not _KEY.match(key):
+            raise validation_error(
+                ("header", "Idempotency-Key"), "must be 1-255 visible ASCII characters"
+            )
+        body = await _read_body(receive)
+        digest = hashlib.sha256(
+            b"\0".join([scope["path"].encode(), scope.get("query_string", b""), body])
+        ).hexdigest()
+        graph = scope["state"]["graph"]
+        scope_key = f"{owner}:{key}"
+        claim = await _db(store.claim(graph, scope_key, digest))
+        if not claim.fresh:
+            await _answer_repeat(claim, digest, send)
+            return
+        captured = _Captured()
+        try:
+            await self.app(scope, _replay(body), captured.send)
+        except BaseException:
+            await _db(store.release(graph, scope_key))
+            raise
+        if captured.status >= 500:
+            await _db(store.release(graph, scope_key))
+        else:
+            await _db(
+                store.complete(
+                    graph, scope_key, captured.status, captured.body, captured.headers_json()
+                )
+            )
+        await captured.flush(send)
+
+
+async def _answer_repeat(claim: store.Claim, digest: str, send: Send) -> None:
+    if claim.request_hash != digest:
+        raise Unprocessable(
+            "This Idempotency-Key was used with a different request.", code="idempotency_key_reused"
+        )
+    if claim.state != "done" or claim.status is None:
+        raise Conflict(
+            "A request with this Idempotency-Key is still being processed.",
+            code="idempotency_key_in_use",
+            headers={"Retry-After": "1"},
+        )
+    headers = [(k.encode(), v.encode()) for k, v in orjson.loads(claim.headers_json or "[]")]
+    headers.append((b"idempotent-replayed", b"true"))
+    await send({"type": "http.response.start", "status": claim.status, "headers": headers})
+    await send({"type": "http.response.body", "body": claim.body or b""})
+
+
+async def _db(awaitable: Any) -> Any:
+    try:
+        return await awaitable
+    except Exception as exc:
+        mapped = from_driver_error(exc)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+async def _read_body(receive: Receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+        elif message["type"] == "http.disconnect":
+            return b"".join(chunks)
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return receive
+
+
+class _Captured:
+    def __init__(self) -> None:
+        self.status = 500
+        self.headers: list[tuple[bytes, bytes]] = []
+        self.chunks: list[bytes] = []
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+            self.headers = list(message.get("headers", []))
+        elif message["type"] == "http.response.body":
+            self.chunks.append(message.get("body", b""))
+
+    @property
+    def body(self) -> bytes:
+        return b"".join(self.chunks)
+
+    def headers_json(self) -> str:
+        kept = [
+            (k.decode(), v.decode()) for k, v in self.headers if k.decode().lower() in KEPT_HEADERS
+        ]
+        return orjson.dumps(kept).decode()
+
+    async def flush(self, send: Send) -> None:
+        await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
+        await send({"type": "http.response.body", "body": self.body})

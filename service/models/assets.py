@@ -1,0 +1,124 @@
+"""Asset request and response bodies (CONTRACT §2)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator, Field, StringConstraints
+
+from service.models.common import AssetId, ResponseModel, StrictModel
+
+KNOWN_TYPES = (
+    "table",
+    "view",
+    "model",
+    "source",
+    "seed",
+    "snapshot",
+    "file",
+    "topic",
+    "dashboard",
+    "report",
+    "ml_model",
+    "job",
+    "pipeline",
+    "exposure",
+    "unknown",
+)
+_TYPE = re.compile(r"^[a-z0-9][a-z0-9_.:-]{0,63}$")
+MAX_TAGS = 100
+MAX_OWNERS = 100
+MAX_COLUMNS = 5_000
+MAX_PROPERTIES = 200
+
+
+def _asset_type(value: str) -> str:
+    value = value.lower()
+    if not _TYPE.match(value):
+        raise ValueError(
+            "type must be 1-64 characters: letters, digits, _ . : - (known: "
+            + ", ".join(KNOWN_TYPES)
+            + ")"
+        )
+    return value
+
+
+def _tags(values: list[str]) -> list[str]:
+    """Lower-cased, duplicates dropped, first occurrence order kept."""
+    return list(dict.fromkeys(v.lower() for v in values))
+
+
+def _unique(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, strip_whitespace=False)]
+Owner = Annotated[str, StringConstraints(min_length=1, max_length=256)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
+Description = Annotated[str, StringConstraints(max_length=65_536)]
+PropertyKey = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+PropertyValue = str | int | float | bool
+Tags = Annotated[list[Tag], Field(max_length=MAX_TAGS), AfterValidator(_tags)]
+
+
+class Column(StrictModel):
+    name: Annotated[str, StringConstraints(min_length=1, max_length=512)]
+    type: Annotated[str, StringConstraints(max_length=256)] | None = None
+    description: Description | None = None
+    tags: Tags = Field(default_factory=list)
+
+
+class AssetFields(StrictModel):
+    """What a client may write. Read-only fields sent back from a GET are ignored,
+    so that GET, edit, PUT round-trips work."""
+
+    name: Name
+    type: Annotated[
+        str, StringConstraints(min_length=1, max_length=64), AfterValidator(_asset_type)
+    ]
+    platform: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
+    description: Description | None = None
+    owners: Annotated[list[Owner], Field(max_length=MAX_OWNERS), AfterValidator(_unique)] = Field(
+        default_factory=list
+    )
+    tags: Tags = Field(default_factory=list)
+    columns: Annotated[list[Column], Field(max_length=MAX_COLUMNS)] = Field(default_factory=list)
+    properties: Annotated[dict[PropertyKey, PropertyValue], Field(max_length=MAX_PROPERTIES)] = (
+        Field(default_factory=dict)
+    )
+    placeholder: bool | None = Field(default=None, exclude=True)
+    created_at: str | None = Field(default=None, exclude=True)
+    updated_at: str | None = Field(default=None, exclude=True)
+    version: int | None = Field(default=None, exclude=True)
+
+
+class AssetCreate(AssetFields):
+    id: AssetId
+
+
+class AssetReplace(AssetFields):
+    """PUT body: the id comes from the path; if the body names one it must agree."""
+
+    id: AssetId | None = None
+
+
+class Asset(ResponseModel):
+    id: str
+    name: str
+    type: str
+    platform: str | None = None
+    description: str | None = None
+    owners: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    columns: list[Column] = Field(default_factory=list)
+    properties: dict[str, PropertyValue] = Field(default_factory=dict)
+    placeholder: bool = False
+    created_at: str
+    updated_at: str
+    version: int
+
+
+class AssetPage(ResponseModel):
+    items: list[Asset]
+    next_cursor: str | None

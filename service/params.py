@@ -1,0 +1,105 @@
+"""Query-string parameters: typed reads that answer 422 naming the parameter,
+and the cursor paging every collection shares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from service.errors import BadRequest, validation_error
+from service.http import decode_cursor, encode_cursor, json_response
+
+T = TypeVar("T")
+
+
+class Params:
+    def __init__(self, request: Request) -> None:
+        self._query = request.query_params
+
+    def text(self, name: str, max_length: int = 1024) -> str | None:
+        value = self._query.get(name)
+        if value is None or value == "":
+            return None
+        if len(value) > max_length:
+            raise validation_error(
+                ("query", name), f"{name} is longer than {max_length} characters"
+            )
+        return value
+
+    def many(self, name: str) -> list[str]:
+        return [v for v in self._query.getlist(name) if v != ""]
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        raw = self._query.get(name)
+        if raw is None or raw == "":
+            return default
+        try:
+            value = int(raw, 10)
+        except ValueError:
+            raise validation_error(
+                ("query", name), f"{name} must be an integer", "int_parsing"
+            ) from None
+        if not low <= value <= high:
+            raise validation_error(
+                ("query", name), f"{name} must be between {low} and {high}", "out_of_range"
+            )
+        return value
+
+    def flag(self, name: str) -> bool | None:
+        raw = self._query.get(name)
+        if raw is None or raw == "":
+            return None
+        if raw.lower() in ("true", "1", "yes"):
+            return True
+        if raw.lower() in ("false", "0", "no"):
+            return False
+        raise validation_error(("query", name), f"{name} must be true or false", "bool_parsing")
+
+    def choice(self, name: str, choices: Sequence[str], default: str) -> str:
+        value = self._query.get(name) or default
+        if value not in choices:
+            raise validation_error(
+                ("query", name), f"{name} must be one of {', '.join(choices)}", "enum"
+            )
+        return value
+
+
+class Paging:
+    """Keyset paging: a cursor holds the sort key of the previous page's last item
+    (an id, or a list such as [source, target] for edges)."""
+
+    def __init__(
+        self, request: Request, default_limit: int, max_limit: int, first: Any = ""
+    ) -> None:
+        params = Params(request)
+        self.request = request
+        self.limit = params.integer("limit", default_limit, 1, max_limit)
+        cursor = params.text("cursor", 4096)
+        self.after: Any = decode_cursor(cursor, ["after"])["after"] if cursor else first
+        if type(self.after) is not type(first) or (
+            isinstance(first, list) and len(self.after) != len(first)
+        ):
+            raise BadRequest("The cursor cannot be decoded.", code="invalid_cursor")
+
+    @property
+    def fetch(self) -> int:
+        """One more than a page, to learn whether another page follows."""
+        return self.limit + 1
+
+    def respond(
+        self, rows: list[T], key: Callable[[T], Any], render: Callable[[T], Any]
+    ) -> Response:
+        page = rows[: self.limit]
+        next_cursor = encode_cursor({"after": key(page[-1])}) if len(rows) > self.limit else None
+        headers = {}
+        if next_cursor:
+            query = [(k, v) for k, v in self.request.query_params.multi_items() if k != "cursor"]
+            query.append(("cursor", next_cursor))
+            headers["Link"] = f'<{self.request.url.path}?{urlencode(query)}>; rel="next"'
+        return json_response(
+            {"items": [render(r) for r in page], "next_cursor": next_cursor}, headers=headers
+        )

@@ -1,0 +1,146 @@
+"""Asset reads and writes over the named queries in `cypher/assets/`.
+
+Every write locks the node first (see `assets.lock_or_create`), decides in
+Python what the new state is, then replaces the node: one transaction, no lost
+updates, and an unchanged PUT costs no version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from service import clock
+from service.domain import merge_patch
+from service.domain.assets import from_node, node_properties, writable_document
+from service.domain.preconditions import Expected
+from service.errors import Conflict, NotFound, PreconditionFailed, validation_error
+from service.graph import Graph, Tx
+from service.http import validate
+from service.models.assets import Asset, AssetFields
+
+
+@dataclass(frozen=True)
+class AssetFilter:
+    type: str | None = None
+    platform: str | None = None
+    owner: str | None = None
+    tags: tuple[str, ...] = ()
+    placeholder: bool | None = None
+    q: str | None = None
+
+
+def _not_found(asset_id: str) -> NotFound:
+    return NotFound(f"No asset with id {asset_id!r}.", code="asset_not_found")
+
+
+async def get(graph: Graph, asset_id: str) -> Asset:
+    rows = await graph.read("assets.get", id=asset_id)
+    if not rows:
+        raise _not_found(asset_id)
+    return from_node(rows[0]["asset"])
+
+
+async def page(graph: Graph, where: AssetFilter, after: str, limit: int) -> list[Asset]:
+    rows = await graph.read(
+        "assets.list",
+        after=after,
+        limit=limit,
+        type=where.type,
+        platform=where.platform,
+        owner=where.owner,
+        tags=[t.lower() for t in where.tags],
+        placeholder=where.placeholder,
+        q=where.q.lower() if where.q else None,
+    )
+    return [from_node(r["asset"]) for r in rows]
+
+
+def _stamped(
+    asset_id: str, fields: AssetFields, current: dict[str, Any], now: str
+) -> dict[str, Any]:
+    props = node_properties(asset_id, fields)
+    props["created_at"] = current.get("created_at") or now
+    props["updated_at"] = now
+    props["version"] = int(current.get("version") or 0) + 1
+    return props
+
+
+def _unchanged(current: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    skip = {"created_at", "updated_at", "version"}
+    return {k: v for k, v in current.items() if k not in skip} == wanted
+
+
+async def _replace(tx: Tx, asset_id: str, props: dict[str, Any]) -> Asset:
+    rows = await tx.run("assets.replace", id=asset_id, props=props)
+    return from_node(rows[0]["asset"])
+
+
+async def create(graph: Graph, asset_id: str, fields: AssetFields) -> Asset:
+    """A new asset, or a placeholder claimed (it keeps its edges); else 409."""
+
+    async def work(tx: Tx) -> Asset:
+        now = clock.now_iso()
+        current = (await tx.run("assets.lock_or_create", id=asset_id, now=now))[0]["asset"]
+        if not current.get("placeholder"):
+            raise Conflict(f"An asset with id {asset_id!r} already exists.", code="already_exists")
+        return await _replace(tx, asset_id, _stamped(asset_id, fields, current, now))
+
+    return await graph.write_tx(work)
+
+
+async def upsert(
+    graph: Graph, asset_id: str, fields: AssetFields, expected: Expected | None
+) -> tuple[Asset, bool]:
+    """PUT: (asset, created). Created means the id held no real asset before."""
+
+    async def work(tx: Tx) -> tuple[Asset, bool]:
+        now = clock.now_iso()
+        current = (await tx.run("assets.lock_or_create", id=asset_id, now=now))[0]["asset"]
+        is_new = int(current["version"]) == 0
+        if expected is not None and not expected.holds(None if is_new else int(current["version"])):
+            raise PreconditionFailed("If-Match does not match the asset's current version.")
+        wanted = node_properties(asset_id, fields)
+        if not is_new and _unchanged(current, wanted):
+            return from_node(current), False
+        created = bool(current.get("placeholder"))
+        return await _replace(tx, asset_id, _stamped(asset_id, fields, current, now)), created
+
+    return await graph.write_tx(work)
+
+
+async def patch(
+    graph: Graph, asset_id: str, document: dict[str, Any], expected: Expected | None
+) -> Asset:
+    """JSON Merge Patch applied to the current asset, then validated as a whole."""
+    if "id" in document and document["id"] != asset_id:
+        raise validation_error(("body", "id"), "id cannot change")
+
+    async def work(tx: Tx) -> Asset:
+        rows = await tx.run("assets.lock", id=asset_id)
+        if not rows:
+            raise _not_found(asset_id)
+        current = rows[0]["asset"]
+        if expected is not None and not expected.holds(int(current["version"])):
+            raise PreconditionFailed("If-Match does not match the asset's current version.")
+        patched = merge_patch.apply(writable_document(from_node(current)), document)
+        patched.pop("id", None)
+        fields = validate(AssetFields, patched)
+        wanted = node_properties(asset_id, fields)
+        if _unchanged(current, wanted):
+            return from_node(current)
+        return await _replace(tx, asset_id, _stamped(asset_id, fields, current, clock.now_iso()))
+
+    return await graph.write_tx(work)
+
+
+async def delete(graph: Graph, asset_id: str, expected: Expected | None) -> None:
+    async def work(tx: Tx) -> None:
+        rows = await tx.run("assets.lock", id=asset_id)
+        if not rows:
+            raise _not_found(asset_id)
+        if expected is not None and not expected.holds(int(rows[0]["asset"]["version"])):
+            raise PreconditionFailed("If-Match does not match the asset's current version.")
+        await tx.run("assets.delete", id=asset_id)
+
+    await graph.write_tx(work)

@@ -1,0 +1,131 @@
+"""Lineage writes and traversals over `cypher/lineage/`."""
+
+from __future__ import annotations
+
+from service import clock
+from service.domain.lineage import Reached, assemble, endpoint_ids, fold
+from service.errors import FieldError, NotFound, Unprocessable
+from service.graph import Graph, Tx
+from service.models.lineage import BulkResult, Edge, EdgeIn, LineageGraph
+
+API_ORIGIN = "api"
+WALKS = {"upstream": "lineage.upstream", "downstream": "lineage.downstream"}
+
+
+async def _ensure_endpoints(tx: Tx, ids: list[str], strict: bool, now: str) -> int:
+    if strict:
+        missing = (await tx.run("lineage.missing_assets", ids=ids))[0]["missing"]
+        if missing:
+            raise Unprocessable(
+                f"{len(missing)} asset(s) do not exist: {', '.join(missing[:10])}",
+                code="unknown_assets",
+                errors=[
+                    FieldError(("body",), f"unknown asset {m!r}", "unknown_asset") for m in missing
+                ],
+                extra={"unknown_assets": missing},
+            )
+        return 0
+    return int((await tx.run("lineage.merge_placeholders", ids=ids, now=now))[0]["created"])
+
+
+async def _merge(tx: Tx, edges: list[EdgeIn], origin: str, strict: bool) -> BulkResult:
+    now = clock.now_iso()
+    folded = fold(edges)
+    assets_created = await _ensure_endpoints(tx, endpoint_ids(folded), strict, now)
+    rows = await tx.run(
+        "lineage.merge_edges",
+        edges=[e.model_dump() for e in folded],
+        origin=origin,
+        now=now,
+    )
+    created = int(rows[0]["created"] or 0)
+    return BulkResult(
+        received=len(edges),
+        created=created,
+        existing=len(folded) - created,
+        assets_created=assets_created,
+    )
+
+
+async def write_bulk(
+    graph: Graph, edges: list[EdgeIn], strict: bool, origin: str = API_ORIGIN
+) -> BulkResult:
+    """All or nothing, in one transaction; repeating it changes nothing."""
+    return await graph.write_tx(lambda tx: _merge(tx, edges, origin, strict))
+
+
+async def write_one(
+    graph: Graph, edge: EdgeIn, strict: bool, origin: str = API_ORIGIN
+) -> tuple[Edge, bool]:
+    async def work(tx: Tx) -> tuple[Edge, bool]:
+        result = await _merge(tx, [edge], origin, strict)
+        rows = await tx.run("lineage.get_edge", source=edge.source, target=edge.target)
+        return Edge(**rows[0]["edge"]), result.created == 1
+
+    return await graph.write_tx(work)
+
+
+async def page_edges(
+    graph: Graph,
+    source: str | None,
+    target: str | None,
+    origin: str | None,
+    after: list[str],
+    limit: int,
+) -> list[Edge]:
+    rows = await graph.read(
+        "lineage.list_edges",
+        source=source,
+        target=target,
+        origin=origin,
+        after_source=after[0],
+        after_target=after[1],
+        limit=limit,
+    )
+    return [Edge(**r["edge"]) for r in rows]
+
+
+async def delete_edge(graph: Graph, source: str, target: str) -> None:
+    rows = await graph.write("lineage.delete_edge", source=source, target=target)
+    if not rows or rows[0]["deleted"] == 0:
+        raise NotFound(f"No edge {source!r} -> {target!r}.", code="edge_not_found")
+
+
+async def traverse(
+    graph: Graph, root_id: str, direction: str, depth: int, limit: int
+) -> LineageGraph:
+    """Nodes within `depth` hops (fewest-hop distance), nearest first, at most `limit`
+    with the root; one read transaction, three statements, none enumerating paths."""
+
+    async def work(tx: Tx) -> LineageGraph:
+        roots = await tx.run("lineage.root", id=root_id)
+        if not roots:
+            raise NotFound(f"No asset with id {root_id!r}.", code="asset_not_found")
+        reached: list[Reached] = []
+        for side in ("upstream", "downstream"):
+            if direction in (side, "both"):
+                rows = await tx.run(WALKS[side], {"depth": depth}, id=root_id, limit=limit)
+                reached += [Reached(r["node"], int(r["distance"]), side) for r in rows]
+        kept_down = [root_id] + [r.node["id"] for r in reached if r.direction == "downstream"]
+        kept_up = [root_id] + [r.node["id"] for r in reached if r.direction == "upstream"]
+        adjacent = await tx.run(
+            "lineage.adjacent",
+            down_ids=kept_down if direction != "upstream" else [],
+            up_ids=kept_up if direction != "downstream" else [],
+        )
+        nodes, edges, truncated = assemble(
+            roots[0]["node"],
+            reached,
+            ((a["source"], a["target"], a["transformation"], a["side"]) for a in adjacent),
+            limit,
+        )
+        return LineageGraph(
+            root=root_id,
+            direction=direction,
+            depth=depth,
+            nodes=nodes,
+            edges=edges,
+            truncated=truncated,
+        )
+
+    return await graph.read_tx(work)

@@ -1,0 +1,90 @@
+"""API token records over `cypher/tokens/`. Only the SHA-256 of a secret is stored."""
+
+from __future__ import annotations
+
+import hmac
+from datetime import timedelta
+from typing import Any
+
+from service import clock
+from service.auth import tokens as token_format
+from service.auth.principal import Principal
+from service.auth.scopes import highest
+from service.errors import NotFound
+from service.graph import Graph
+from service.ids import new_id
+from service.models.tokens import Token, TokenCreate, TokenCreated
+
+TOUCH_INTERVAL = timedelta(seconds=60)
+
+
+def _not_found(token_id: str) -> NotFound:
+    return NotFound(f"No token with id {token_id!r}.", code="token_not_found")
+
+
+async def create(graph: Graph, request: TokenCreate, created_by: str) -> TokenCreated:
+    secret = token_format.generate()
+    now = clock.now()
+    props: dict[str, Any] = {
+        "id": new_id("tok"),
+        "name": request.name,
+        "scopes": list(request.scopes),
+        "hash": token_format.digest(secret),
+        "prefix": token_format.display_prefix(secret),
+        "created_at": clock.format_time(now),
+        "created_by": created_by,
+    }
+    if request.expires_in_days is not None:
+        props["expires_at"] = clock.format_time(now + timedelta(days=request.expires_in_days))
+    rows = await graph.write("tokens.create", props=props)
+    return TokenCreated(**rows[0]["token"], token=secret)
+
+
+async def authenticate(graph: Graph, secret: str) -> tuple[Principal, bool] | None:
+    """(principal, whether its last use is stale), or None if unknown, expired or revoked."""
+    hashed = token_format.digest(secret)
+    rows = await graph.read("tokens.by_hash", hash=hashed)
+    if not rows:
+        return None
+    record = rows[0]["token"]
+    if not hmac.compare_digest(record["hash"], hashed):
+        return None
+    now = clock.now_iso()
+    if record.get("revoked_at") or (record.get("expires_at") and record["expires_at"] <= now):
+        return None
+    scope = highest(record["scopes"])
+    if scope is None:
+        return None
+    stale = clock.format_time(clock.now() - TOUCH_INTERVAL)
+    last_used = record.get("last_used_at")
+    principal = Principal(token_id=record["id"], name=record["name"], scope=scope)
+    return principal, last_used is None or last_used < stale
+
+
+async def touch(graph: Graph, token_id: str) -> None:
+    now = clock.now()
+    await graph.write(
+        "tokens.touch",
+        id=token_id,
+        now=clock.format_time(now),
+        stale_before=clock.format_time(now - TOUCH_INTERVAL),
+    )
+
+
+async def page(graph: Graph, after: str, limit: int) -> list[Token]:
+    rows = await graph.read("tokens.list", after=after, limit=limit)
+    return [Token(**r["token"]) for r in rows]
+
+
+async def get(graph: Graph, token_id: str) -> Token:
+    rows = await graph.read("tokens.get", id=token_id)
+    if not rows:
+        raise _not_found(token_id)
+    return Token(**rows[0]["token"])
+
+
+async def revoke(graph: Graph, token_id: str) -> Token:
+    rows = await graph.write("tokens.revoke", id=token_id, now=clock.now_iso())
+    if not rows:
+        raise _not_found(token_id)
+    return Token(**rows[0]["token"])

@@ -1,0 +1,124 @@
+"""One Neo4j and one live service per test session; the graph is cleared per test."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import httpx
+import neo4j
+import pytest
+from pydantic import SecretStr
+
+from service import cypher
+from service.app import create_app
+from service.graph import Graph
+from service.models.tokens import TokenCreate
+from service.settings import RateLimit, Settings
+from service.store import tokens as token_store
+from tests.support.neo4j_server import Neo4jTarget, neo4j_for_tests
+from tests.support.server import LiveServer
+
+CLEAR_GRAPH = "MATCH (n) DETACH DELETE n"
+
+
+@pytest.fixture(scope="session")
+def neo4j_target() -> Iterator[Neo4jTarget]:
+    with neo4j_for_tests() as target:
+        yield target
+
+
+@pytest.fixture(scope="session")
+def driver(neo4j_target: Neo4jTarget) -> Iterator[neo4j.Driver]:
+    with neo4j.GraphDatabase.driver(
+        neo4j_target.uri, auth=(neo4j_target.username, neo4j_target.password)
+    ) as drv:
+        drv.verify_connectivity()
+        yield drv
+
+
+@pytest.fixture(scope="session")
+def make_settings(neo4j_target: Neo4jTarget) -> Callable[..., Settings]:
+    def make(**overrides: object) -> Settings:
+        base = Settings(
+            neo4j_uri=neo4j_target.uri,
+            neo4j_username=neo4j_target.username,
+            neo4j_password=SecretStr(neo4j_target.password),
+            neo4j_database=neo4j_target.database,
+            rate_limit=RateLimit(per_second=1000, burst=2000, auth_failures_per_minute=100_000),
+        )
+        return base.model_copy(update=overrides)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def live(make_settings: Callable[..., Settings]) -> Iterator[LiveServer]:
+    server = LiveServer(create_app(make_settings())).start()
+    yield server
+    server.stop()
+
+
+@dataclass(frozen=True)
+class Tokens:
+    admin: str
+    write: str
+    read: str
+
+
+def make_tokens(settings: Settings, **scopes: list[str]) -> dict[str, str]:
+    """Tokens made straight in the database, as `governance token create` does."""
+
+    async def create() -> dict[str, str]:
+        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
+        try:
+            made = {}
+            for name, wanted in scopes.items():
+                body = TokenCreate(name=name, scopes=wanted)  # type: ignore[arg-type]
+                made[name] = (await token_store.create(graph, body, created_by="tests")).token
+            return made
+        finally:
+            await graph.close()
+
+    return asyncio.run(create())
+
+
+@pytest.fixture
+def clean(driver: neo4j.Driver) -> None:
+    driver.execute_query(CLEAR_GRAPH)
+
+
+@pytest.fixture
+def tokens(clean: None, make_settings: Callable[..., Settings]) -> Tokens:
+    made = make_tokens(make_settings(), admin=["admin"], write=["write"], read=["read"])
+    return Tokens(**made)
+
+
+def _client(live: LiveServer, token: str | None) -> httpx.Client:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx.Client(base_url=live.url + "/api/v1", headers=headers, timeout=30)
+
+
+@pytest.fixture
+def admin(live: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
+    with _client(live, tokens.admin) as client:
+        yield client
+
+
+@pytest.fixture
+def writer(live: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
+    with _client(live, tokens.write) as client:
+        yield client
+
+
+@pytest.fixture
+def reader(live: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
+    with _client(live, tokens.read) as client:
+        yield client
+
+
+@pytest.fixture
+def anonymous(live: LiveServer, clean: None) -> Iterator[httpx.Client]:
+    with _client(live, None) as client:
+        yield client

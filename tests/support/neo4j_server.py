@@ -1,0 +1,80 @@
+"""Which Neo4j the test session uses: NEO4J_URI if set; else a testcontainers
+Neo4j where a Docker engine answers; else the local server this project
+provisions from Maven Central (instance "test", its own port and data)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+TEST_IMAGE = "neo4j:5.26-community"
+TEST_BOLT_PORT = 17688
+
+
+@dataclass(frozen=True)
+class Neo4jTarget:
+    uri: str
+    username: str
+    password: str
+    database: str
+    how: str
+
+
+def _docker_answers() -> bool:
+    """A Docker engine answers `/_ping` on its socket (checked by hand: the docker
+    package leaks its socket when no engine is there)."""
+    host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+    if not host.startswith("unix://"):
+        return True
+    path = host.removeprefix("unix://")
+    if not os.path.exists(path):
+        return False
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(3)
+            sock.connect(path)
+            sock.sendall(b"GET /_ping HTTP/1.0\r\nHost: docker\r\n\r\n")
+            return b" 200 " in sock.recv(256)
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def neo4j_for_tests() -> Iterator[Neo4jTarget]:
+    uri = os.environ.get("NEO4J_URI")
+    if uri:
+        yield Neo4jTarget(
+            uri,
+            os.environ.get("NEO4J_USERNAME", "neo4j"),
+            os.environ.get("NEO4J_PASSWORD", ""),
+            os.environ.get("NEO4J_DATABASE", "neo4j"),
+            "NEO4J_URI",
+        )
+        return
+    if _docker_answers():
+        from testcontainers.neo4j import Neo4jContainer
+
+        with Neo4jContainer(TEST_IMAGE) as container:
+            yield Neo4jTarget(
+                container.get_connection_url(),
+                "neo4j",
+                container.password,
+                "neo4j",
+                "testcontainers",
+            )
+        return
+    from service.localdb import LocalNeo4j, default_cache_dir
+
+    server = LocalNeo4j(
+        default_cache_dir(), name="test", bolt_port=TEST_BOLT_PORT, heap="1g", pagecache="512m"
+    )
+    was_running = server.status().running
+    try:
+        info = server.start()
+        yield Neo4jTarget(info.uri, info.username, info.password, "neo4j", "local")
+    finally:
+        if not was_running and not os.environ.get("GOVERNANCE_KEEP_TEST_NEO4J"):
+            server.stop()

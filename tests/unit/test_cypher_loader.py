@@ -1,0 +1,60 @@
+import re
+from pathlib import Path
+
+import pytest
+
+from service import cypher
+
+SERVICE = Path(__file__).resolve().parents[2] / "service"
+NAME_IN_CODE = re.compile(r'"((?:[a-z_]+)\.(?:[a-z_0-9]+))"')
+
+
+def test_every_cypher_file_loads_with_a_doc_comment() -> None:
+    queries = cypher.load()
+    assert len(queries) > 10
+    for query in queries.values():
+        assert query.doc, f"{query.name} has no leading // documentation"
+
+
+def test_every_query_named_in_the_code_exists_and_every_file_is_used() -> None:
+    queries = cypher.load()
+    used: set[str] = set()
+    for path in SERVICE.rglob("*.py"):
+        used |= {name for name in NAME_IN_CODE.findall(path.read_text()) if name in queries}
+    schema = {n for n in queries if n.startswith("schema.")}
+    assert set(queries) - schema - used == set(), "Cypher files no code runs"
+
+
+def test_parameters_are_found_outside_strings_and_comments() -> None:
+    query = cypher.parse("x.y", "// uses $nothing\nMATCH (a {id: $id}) WHERE a.s = '$not' RETURN a")
+    assert query.params == {"id"}
+    assert query.doc == "uses $nothing"
+
+
+def test_a_missing_parameter_fails_before_reaching_neo4j() -> None:
+    query = cypher.parse("x.y", "MATCH (a {id: $id}) RETURN a")
+    with pytest.raises(cypher.CypherError, match="id"):
+        query.check_params({})
+
+
+def test_bounds_are_validated_integers() -> None:
+    query = cypher.parse("x.y", "MATCH p = (a)-[*1..{{max_depth}}]->(b) RETURN b")
+    assert "*1..7]" in query.statement({"max_depth": 7})
+    for bad in ("7", 7.0, -1, True, 10**9):
+        with pytest.raises(cypher.CypherError):
+            query.statement({"max_depth": bad})  # type: ignore[dict-item]
+    with pytest.raises(cypher.CypherError):
+        query.statement({})
+
+
+def test_duplicate_names_fail_loading(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b.cypher").write_text("// x\nRETURN 1")
+    (tmp_path / "a.b.cypher").write_text("// y\nRETURN 2")
+    with pytest.raises(cypher.CypherError, match="duplicate"):
+        cypher.load(tmp_path)
+
+
+def test_unknown_name_is_a_programming_error() -> None:
+    with pytest.raises(cypher.CypherError):
+        cypher.load()["nope.nothing"]
