@@ -1,6 +1,8 @@
 """Which Neo4j the test session uses: NEO4J_URI if set; else a testcontainers
 Neo4j where a Docker engine answers; else the local server this project
-provisions from Maven Central (instance "test", its own port and data)."""
+provisions from Maven Central (instance "test" on port 17688, its own data;
+GOVERNANCE_TEST_NEO4J_NAME/PORT pick another, GOVERNANCE_KEEP_TEST_NEO4J=1 leaves
+it running afterwards for a faster next run)."""
 
 from __future__ import annotations
 
@@ -69,7 +71,11 @@ def neo4j_for_tests() -> Iterator[Neo4jTarget]:
     from service.localdb import LocalNeo4j, default_cache_dir
 
     server = LocalNeo4j(
-        default_cache_dir(), name="test", bolt_port=TEST_BOLT_PORT, heap="1g", pagecache="512m"
+        default_cache_dir(),
+        name=os.environ.get("GOVERNANCE_TEST_NEO4J_NAME", "test"),
+        bolt_port=int(os.environ.get("GOVERNANCE_TEST_NEO4J_PORT", TEST_BOLT_PORT)),
+        heap="1g",
+        pagecache="512m",
     )
     was_running = server.status().running
     try:

@@ -1,0 +1,164 @@
+"""What every benchmark shares: a Neo4j to run on, the service under uvicorn in its
+own process, the raw driver beside it, medians and a results file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import neo4j
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.support.neo4j_server import Neo4jTarget  # noqa: E402
+from tests.support.server import free_port  # noqa: E402
+
+BENCH_INSTANCE = "bench"
+BENCH_PORT = 17695
+
+
+@contextlib.contextmanager
+def bench_neo4j() -> Iterator[Neo4jTarget]:
+    """NEO4J_URI if set, else a local instance of its own with room for 100k assets."""
+    if os.environ.get("NEO4J_URI"):
+        yield Neo4jTarget(
+            os.environ["NEO4J_URI"],
+            os.environ.get("NEO4J_USERNAME", "neo4j"),
+            os.environ.get("NEO4J_PASSWORD", ""),
+            os.environ.get("NEO4J_DATABASE", "neo4j"),
+            "NEO4J_URI",
+        )
+        return
+    from service.localdb import LocalNeo4j, default_cache_dir
+
+    server = LocalNeo4j(
+        default_cache_dir(), name=BENCH_INSTANCE, bolt_port=BENCH_PORT, heap="2g", pagecache="2g"
+    )
+    info = server.start()
+    try:
+        yield Neo4jTarget(info.uri, info.username, info.password, "neo4j", "local")
+    finally:
+        if not os.environ.get("GOVERNANCE_KEEP_TEST_NEO4J"):
+            server.stop()
+
+
+@dataclass
+class Service:
+    url: str
+    token: str
+    process: subprocess.Popen[bytes]
+
+    def peak_rss_mib(self) -> float:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(
+            base_url=self.url + "/api/v1",
+            timeout=600,
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
+
+
+@contextlib.contextmanager
+def running_service(target: Neo4jTarget) -> Iterator[Service]:
+    env = {
+        **os.environ,
+        "NEO4J_URI": target.uri,
+        "NEO4J_USERNAME": target.username,
+        "NEO4J_PASSWORD": target.password,
+        "NEO4J_DATABASE": target.database,
+        "GOVERNANCE_RATE_LIMIT_PER_SECOND": "100000",
+        "GOVERNANCE_RATE_LIMIT_BURST": "100000",
+    }
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service", "serve", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_ready(url)
+        token = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "service",
+                "token",
+                "create",
+                "--name",
+                "bench",
+                "--scope",
+                "admin",
+            ],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        yield Service(url, token, process)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _wait_ready(url: str) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.TransportError):
+            if httpx.get(url + "/readyz", timeout=2).status_code == 200:
+                return
+        time.sleep(0.2)
+    raise RuntimeError("service did not become ready")
+
+
+def driver_for(target: Neo4jTarget) -> neo4j.Driver:
+    return neo4j.GraphDatabase.driver(
+        target.uri, auth=(target.username, target.password), notifications_min_severity="OFF"
+    )
+
+
+def clear_graph(driver: neo4j.Driver) -> None:
+    """Assets and their edges (not the tokens), in batches of 10,000."""
+    with driver.session() as session:
+        session.run(
+            "MATCH (n:Asset) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+        ).consume()
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def environment() -> dict[str, str]:
+    cpu = "unknown"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "neo4j driver": neo4j.__version__,
+        "java": java[0] if java else "unknown",
+    }

@@ -1,0 +1,3 @@
+module github.com/governance-service/governance-go
+
+go 1.24

@@ -1,0 +1,10 @@
+package dev.governance.client.exception;
+
+/** An `If-Match` version that is no longer current (412); nothing was changed. */
+public class PreconditionFailedException extends GovernanceException {
+  private static final long serialVersionUID = 1L;
+
+  public PreconditionFailedException(ErrorDetails details) {
+    super(details);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * @governance/client: the Node.js client of the data governance service.
+ *
+ *     import { GovernanceClient } from '@governance/client';
+ *     const client = new GovernanceClient(); // GOVERNANCE_URL, GOVERNANCE_TOKEN
+ */
+
+export { GovernanceClient, VERSION, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './src/client.js';
+export { APIPromise } from './src/api-promise.js';
+export {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  GovernanceError,
+  NotFoundError,
+  PermissionError,
+  PreconditionFailedError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  UnavailableError,
+  ValidationError,
+  errorClassFor,
+  errorKind,
+} from './src/errors.js';
+export { MAX_BULK_EDGES, chunks, chunksOf } from './src/chunks.js';
+export { parseRetryAfter, retryDelayMs, shouldRetry } from './src/retry.js';
+export { buildQuery, encodeSegment, normalizeBaseURL } from './src/url.js';
+export { GovernanceClient as default } from './src/client.js';

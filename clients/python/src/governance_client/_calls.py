@@ -1,0 +1,355 @@
+"""What each operation sends and how its answer is read, shared by both clients.
+
+Each builder returns a ``Call``: a description of one HTTP exchange. ``Client``
+and ``AsyncClient`` differ only in how they perform it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote
+
+import httpx
+
+from governance_client.types import (
+    Asset,
+    BulkResult,
+    Column,
+    Edge,
+    EdgeInput,
+    LineageGraph,
+    Page,
+    PropertyValue,
+    ServiceInfo,
+    Token,
+    TokenCreated,
+)
+
+T = TypeVar("T")
+JSON = "application/json"
+MERGE_PATCH_JSON = "application/merge-patch+json"
+MAX_BULK_EDGES = 10_000
+"""The most edges the service takes in one ``POST /lineage/bulk`` (CONTRACT §1, Limits)."""
+
+QueryValue = str | int | bool | Sequence[str] | None
+EdgeLike = EdgeInput | Mapping[str, Any] | tuple[str, str] | tuple[str, str, str | None]
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    method: str
+    path: str
+    parse: Callable[[httpx.Response], T]
+    params: tuple[tuple[str, str], ...] = ()
+    body: bytes | None = None
+    content_type: str = JSON
+    headers: tuple[tuple[str, str], ...] = ()
+    idempotency_key: str | None = None
+    # A POST the client may retry: it gets an Idempotency-Key made for it.
+    auto_idempotency_key: bool = False
+    authenticated: bool = True
+
+
+# -- pure helpers -----------------------------------------------------------
+
+
+def encode_segment(value: str) -> str:
+    """Percent-encode ``value`` as one path segment: everything but ``A-Z a-z 0-9 - . _ ~``.
+
+    ``.`` and ``..`` are dot-segments that URL normalisation would resolve away,
+    so they are sent as ``%2E`` and ``%2E%2E``."""
+    if not value:
+        raise ValueError("an id must not be empty")
+    if value in (".", ".."):
+        return "%2E" * len(value)
+    return quote(value, safe="")
+
+
+def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """Consecutive lists of at most ``size`` items, read lazily."""
+    if size < 1:
+        raise ValueError("size must be at least 1")
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
+
+
+def edge_payload(edge: EdgeLike) -> dict[str, Any]:
+    """The JSON object for one edge, from a mapping or a ``(source, target[, transformation])``."""
+    if isinstance(edge, tuple):
+        source, target, *rest = edge
+        payload: dict[str, Any] = {"source": source, "target": target}
+        if rest and rest[0] is not None:
+            payload["transformation"] = rest[0]
+        return payload
+    return {k: v for k, v in edge.items() if not (k == "transformation" and v is None)}
+
+
+def empty_bulk_result() -> BulkResult:
+    return {"received": 0, "created": 0, "existing": 0, "assets_created": 0}
+
+
+def add_bulk_results(total: BulkResult, part: BulkResult) -> BulkResult:
+    return {
+        "received": total["received"] + part["received"],
+        "created": total["created"] + part["created"],
+        "existing": total["existing"] + part["existing"],
+        "assets_created": total["assets_created"] + part["assets_created"],
+    }
+
+
+def check_chunk_size(chunk_size: int) -> int:
+    if not 1 <= chunk_size <= MAX_BULK_EDGES:
+        raise ValueError(f"chunk_size must be between 1 and {MAX_BULK_EDGES}")
+    return chunk_size
+
+
+def if_match_header(value: int | str | None) -> tuple[tuple[str, str], ...]:
+    """``If-Match`` from an asset's ``version`` (``3`` -> ``"3"``), or an entity tag as is."""
+    if value is None:
+        return ()
+    if isinstance(value, bool):
+        raise TypeError("if_match must be a version number or an entity tag")
+    text = str(value)
+    if isinstance(value, str) and (text == "*" or text.startswith(('"', "W/"))):
+        return (("If-Match", text),)
+    return (("If-Match", f'"{text}"'),)
+
+
+def query(**values: QueryValue) -> tuple[tuple[str, str], ...]:
+    """Query parameters, leaving out None; a sequence repeats its name."""
+    pairs: list[tuple[str, str]] = []
+    for name, value in values.items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            pairs.append((name, "true" if value else "false"))
+        elif isinstance(value, int | str):
+            pairs.append((name, str(value)))
+        else:
+            pairs.extend((name, str(v)) for v in value)
+    return tuple(pairs)
+
+
+def dump(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _json(response: httpx.Response) -> Any:
+    return response.json()
+
+
+def _nothing(response: httpx.Response) -> None:
+    return None
+
+
+def _tags_list(tags: str | Sequence[str] | None) -> Sequence[str] | None:
+    return [tags] if isinstance(tags, str) else tags
+
+
+# -- service ----------------------------------------------------------------
+
+
+def service_info() -> Call[ServiceInfo]:
+    return Call("GET", "", _json, authenticated=False)
+
+
+def openapi() -> Call[dict[str, Any]]:
+    return Call("GET", "/openapi.json", _json, authenticated=False)
+
+
+# -- assets -----------------------------------------------------------------
+
+
+def asset_fields(
+    *,
+    name: str,
+    type: str,
+    platform: str | None,
+    description: str | None,
+    owners: Sequence[str] | None,
+    tags: Sequence[str] | None,
+    columns: Sequence[Column | Mapping[str, Any]] | None,
+    properties: Mapping[str, PropertyValue] | None,
+) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "name": name,
+        "type": type,
+        "platform": platform,
+        "description": description,
+        "owners": None if owners is None else list(owners),
+        "tags": None if tags is None else list(_tags_list(tags) or []),
+        "columns": None if columns is None else [dict(c) for c in columns],
+        "properties": None if properties is None else dict(properties),
+    }
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def list_assets(
+    *,
+    type: str | None,
+    platform: str | None,
+    tags: str | Sequence[str] | None,
+    owner: str | None,
+    q: str | None,
+    placeholder: bool | None,
+    limit: int | None,
+    cursor: str | None,
+) -> Call[Page[Asset]]:
+    params = query(
+        type=type,
+        platform=platform,
+        tag=_tags_list(tags),
+        owner=owner,
+        q=q,
+        placeholder=placeholder,
+        limit=limit,
+        cursor=cursor,
+    )
+    return Call("GET", "/assets", _json, params=params)
+
+
+def create_asset(
+    asset_id: str, fields: dict[str, Any], idempotency_key: str | None
+) -> Call[Asset]:
+    return Call(
+        "POST",
+        "/assets",
+        _json,
+        body=dump({"id": asset_id, **fields}),
+        idempotency_key=idempotency_key,
+        auto_idempotency_key=True,
+    )
+
+
+def get_asset(asset_id: str) -> Call[Asset]:
+    return Call("GET", f"/assets/{encode_segment(asset_id)}", _json)
+
+
+def put_asset(asset_id: str, fields: dict[str, Any], if_match: int | str | None) -> Call[Asset]:
+    return Call(
+        "PUT",
+        f"/assets/{encode_segment(asset_id)}",
+        _json,
+        body=dump(fields),
+        headers=if_match_header(if_match),
+    )
+
+
+def patch_asset(
+    asset_id: str, changes: Mapping[str, Any], if_match: int | str | None
+) -> Call[Asset]:
+    return Call(
+        "PATCH",
+        f"/assets/{encode_segment(asset_id)}",
+        _json,
+        body=dump(dict(changes)),
+        content_type=MERGE_PATCH_JSON,
+        headers=if_match_header(if_match),
+    )
+
+
+def delete_asset(asset_id: str, if_match: int | str | None) -> Call[None]:
+    return Call(
+        "DELETE",
+        f"/assets/{encode_segment(asset_id)}",
+        _nothing,
+        headers=if_match_header(if_match),
+    )
+
+
+# -- lineage ----------------------------------------------------------------
+
+
+def add_edge(
+    source: str,
+    target: str,
+    transformation: str | None,
+    strict: bool,
+    idempotency_key: str | None,
+) -> Call[Edge]:
+    return Call(
+        "POST",
+        "/lineage",
+        _json,
+        params=query(strict=True if strict else None),
+        body=dump(edge_payload((source, target, transformation))),
+        idempotency_key=idempotency_key,
+        auto_idempotency_key=True,
+    )
+
+
+def bulk(edges: Iterable[EdgeLike], strict: bool, idempotency_key: str | None) -> Call[BulkResult]:
+    return Call(
+        "POST",
+        "/lineage/bulk",
+        _json,
+        params=query(strict=True if strict else None),
+        body=dump([edge_payload(e) for e in edges]),
+        idempotency_key=idempotency_key,
+        auto_idempotency_key=True,
+    )
+
+
+def list_edges(
+    *,
+    source: str | None,
+    target: str | None,
+    origin: str | None,
+    limit: int | None,
+    cursor: str | None,
+) -> Call[Page[Edge]]:
+    params = query(source=source, target=target, origin=origin, limit=limit, cursor=cursor)
+    return Call("GET", "/lineage/edges", _json, params=params)
+
+
+def delete_edge(source: str, target: str) -> Call[None]:
+    return Call(
+        "DELETE", "/lineage/edges", _nothing, params=query(source=source, target=target)
+    )
+
+
+def traverse(
+    asset_id: str,
+    *,
+    direction: str | None,
+    depth: int | None,
+    limit: int | None,
+    path: str = "",
+) -> Call[LineageGraph]:
+    return Call(
+        "GET",
+        f"/lineage/{encode_segment(asset_id)}{path}",
+        _json,
+        params=query(depth=depth, direction=direction, limit=limit),
+    )
+
+
+# -- tokens -----------------------------------------------------------------
+
+
+def list_tokens(*, limit: int | None, cursor: str | None) -> Call[Page[Token]]:
+    return Call("GET", "/tokens", _json, params=query(limit=limit, cursor=cursor))
+
+
+def create_token(
+    name: str, scopes: Sequence[str], expires_in_days: int | None
+) -> Call[TokenCreated]:
+    body: dict[str, Any] = {"name": name, "scopes": _tags_list(scopes)}
+    if expires_in_days is not None:
+        body["expires_in_days"] = expires_in_days
+    # No automatic Idempotency-Key, so no retry: the service would keep the answer,
+    # secret included, for replay.
+    return Call("POST", "/tokens", _json, body=dump(body))
+
+
+def get_token(token_id: str) -> Call[Token]:
+    return Call("GET", f"/tokens/{encode_segment(token_id)}", _json)
+
+
+def revoke_token(token_id: str) -> Call[None]:
+    return Call("DELETE", f"/tokens/{encode_segment(token_id)}", _nothing)
