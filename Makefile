@@ -44,7 +44,7 @@ integration: install
 	$(BIN)/pytest tests/integration -q
 
 clients: install
-	@if [ -x clients/test.sh ]; then clients/test.sh; else echo "no client libraries yet"; fi
+	$(BIN)/python clients/harness.py
 
 bench: install
 	$(BIN)/python -m bench.lineage

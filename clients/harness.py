@@ -30,8 +30,13 @@ def main() -> int:
     present = [c for c in wanted if (ROOT / "clients" / c / "test.sh").exists()]
     missing = sorted(set(wanted) - set(present))
     with neo4j_for_tests() as target:
-        env = {**os.environ, "NEO4J_URI": target.uri, "NEO4J_USERNAME": target.username,
-               "NEO4J_PASSWORD": target.password, "NEO4J_DATABASE": target.database}
+        env = {
+            **os.environ,
+            "NEO4J_URI": target.uri,
+            "NEO4J_USERNAME": target.username,
+            "NEO4J_PASSWORD": target.password,
+            "NEO4J_DATABASE": target.database,
+        }
         port = free_port()
         server = subprocess.Popen(
             [sys.executable, "-m", "service", "serve", "--port", str(port)], env=env, cwd=ROOT
@@ -40,16 +45,30 @@ def main() -> int:
             url = f"http://127.0.0.1:{port}"
             _wait_ready(url)
             token = subprocess.run(
-                [sys.executable, "-m", "service", "token", "create", "--name", "clients",
-                 "--scope", "admin"],
-                env=env, cwd=ROOT, capture_output=True, text=True, check=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "service",
+                    "token",
+                    "create",
+                    "--name",
+                    "clients",
+                    "--scope",
+                    "admin",
+                ],
+                env=env,
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                check=True,
             ).stdout.strip()
             failed = []
             for client in present:
                 print(f"== client: {client}", flush=True)
                 run_env = {**os.environ, "GOVERNANCE_URL": url, "GOVERNANCE_TOKEN": token}
-                code = subprocess.run(["bash", "test.sh"], cwd=ROOT / "clients" / client,
-                                      env=run_env, check=False).returncode
+                code = subprocess.run(
+                    ["bash", "test.sh"], cwd=ROOT / "clients" / client, env=run_env, check=False
+                ).returncode
                 if code != 0:
                     failed.append(client)
         finally:

@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from neo4j.exceptions import DriverError, Neo4jError
@@ -18,9 +19,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service import __version__, cypher
-from service.api import assets, lineage, meta, tokens
+from service.api import assets, events, lineage, meta, tokens
 from service.auth.middleware import AuthMiddleware
 from service.errors import MethodNotAllowed, NotFound, ServiceError, from_driver_error
+from service.events.broker import Broker
 from service.graph import Graph
 from service.http import problem_response
 from service.middleware.body_limit import BodyLimitMiddleware
@@ -30,10 +32,11 @@ from service.middleware.raw_path import RawPathMiddleware
 from service.middleware.request_id import RequestIdMiddleware
 from service.openapi import build as build_openapi
 from service.settings import Settings
+from service.store import events as event_store
 from service.store import idempotency
 
 log = logging.getLogger(__name__)
-MODULES = (meta, assets, lineage, tokens)
+MODULES = (meta, assets, lineage, events, tokens)
 SCHEMA_RETRY_S = 2.0
 PURGE_INTERVAL_S = 3600.0
 
@@ -67,9 +70,12 @@ def create_app(settings: Settings) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         graph = Graph.connect(settings, queries, settings.neo4j_uri or "")
         readiness = Readiness()
+        broker = Broker(graph, settings.events.poll_interval_s, settings.events.subscriber_buffer)
+        retention = timedelta(days=settings.events.retention_days)
         tasks = [
             asyncio.create_task(_apply_schema(graph, readiness), name="schema"),
-            asyncio.create_task(_purge_forever(graph), name="idempotency-purge"),
+            asyncio.create_task(_housekeeping(graph, retention), name="housekeeping"),
+            asyncio.create_task(broker.run(), name="event-follower"),
         ]
         try:
             yield {
@@ -78,6 +84,7 @@ def create_app(settings: Settings) -> Starlette:
                 "readiness": readiness,
                 "metrics": metrics,
                 "openapi": document,
+                "broker": broker,
             }
         finally:
             for task in tasks:
@@ -137,13 +144,15 @@ async def _apply_schema(graph: Graph, readiness: Readiness) -> None:
             await asyncio.sleep(SCHEMA_RETRY_S)
 
 
-async def _purge_forever(graph: Graph) -> None:
+async def _housekeeping(graph: Graph, event_retention: timedelta) -> None:
+    """Expired idempotency records and events past retention, hourly."""
     while True:
         await asyncio.sleep(PURGE_INTERVAL_S)
         try:
             await idempotency.purge(graph)
+            await event_store.trim(graph, event_retention)
         except Exception:
-            log.warning("idempotency purge failed", exc_info=True)
+            log.warning("housekeeping failed", exc_info=True)
 
 
 async def _service_error(request: Request, exc: Exception) -> Response:

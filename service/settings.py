@@ -31,6 +31,17 @@ class Limits(BaseModel):
     max_json_depth: int = 200
 
 
+class EventSettings(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    # How often each process looks for new events in the outbox (live streams).
+    poll_interval_s: float = 0.25
+    heartbeat_s: float = 15.0
+    # Events a stream may fall behind by before it is disconnected.
+    subscriber_buffer: int = 1_000
+    retention_days: int = 30
+
+
 class RateLimit(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -57,7 +68,7 @@ class Settings(BaseModel):
     public_url: str | None = None
     limits: Limits = Field(default_factory=Limits)
     rate_limit: RateLimit = Field(default_factory=RateLimit)
-    apply_schema: bool = True
+    events: EventSettings = Field(default_factory=EventSettings)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -85,6 +96,12 @@ class Settings(BaseModel):
                 max_lineage_depth=g.int("GOVERNANCE_MAX_LINEAGE_DEPTH", 50),
                 max_lineage_nodes=g.int("GOVERNANCE_MAX_LINEAGE_NODES", 10_000),
                 query_timeout_s=g.float("GOVERNANCE_QUERY_TIMEOUT", 10.0),
+            ),
+            events=EventSettings(
+                poll_interval_s=g.float("GOVERNANCE_EVENT_POLL_INTERVAL", 0.25),
+                heartbeat_s=g.float("GOVERNANCE_SSE_HEARTBEAT", 15.0),
+                subscriber_buffer=g.int("GOVERNANCE_SSE_BUFFER", 1_000),
+                retention_days=g.int("GOVERNANCE_EVENT_RETENTION_DAYS", 30),
             ),
             rate_limit=RateLimit(
                 per_second=g.float("GOVERNANCE_RATE_LIMIT_PER_SECOND", 100.0),

@@ -15,12 +15,13 @@ from service import cypher
 from service.app import create_app
 from service.graph import Graph
 from service.models.tokens import TokenCreate
-from service.settings import RateLimit, Settings
+from service.settings import EventSettings, RateLimit, Settings
 from service.store import tokens as token_store
 from tests.support.neo4j_server import Neo4jTarget, neo4j_for_tests
 from tests.support.server import LiveServer
 
-CLEAR_GRAPH = "MATCH (n) DETACH DELETE n"
+# The event counter survives: sequence numbers only ever rise, across tests too.
+CLEAR_GRAPH = "MATCH (n) WHERE NOT n:EventCounter DETACH DELETE n"
 
 
 @pytest.fixture(scope="session")
@@ -47,6 +48,7 @@ def make_settings(neo4j_target: Neo4jTarget) -> Callable[..., Settings]:
             neo4j_password=SecretStr(neo4j_target.password),
             neo4j_database=neo4j_target.database,
             rate_limit=RateLimit(per_second=1000, burst=2000, auth_failures_per_minute=100_000),
+            events=EventSettings(poll_interval_s=0.05, heartbeat_s=1.0),
         )
         return base.model_copy(update=overrides)
 

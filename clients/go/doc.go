@@ -21,6 +21,6 @@
 // Requests that fail with a connection error, 429 or 5xx are retried with
 // jittered exponential backoff that honours Retry-After. GET, PUT and DELETE
 // are retried; POST is retried because the client gives every POST an
-// Idempotency-Key; PATCH only when the caller sets [IdempotencyKey]. A 409 is
-// never retried.
+// Idempotency-Key (except token creation, which the service never replays);
+// PATCH only when the caller sets [IdempotencyKey]. A 409 is never retried.
 package governance

@@ -7,7 +7,7 @@ MATCH (s:Asset {id: e.source})
 MATCH (t:Asset {id: e.target})
 MERGE (s)-[r:LINEAGE]->(t)
   ON CREATE SET r._new = true, r.created_at = $now, r.updated_at = $now, r.origins = []
-WITH r, e, r._new = true AS created,
+WITH r, e, coalesce(r._new, false) AS created,
      coalesce(e.transformation, r.transformation) AS transformation,
      CASE WHEN $origin IN r.origins THEN r.origins ELSE r.origins + $origin END AS origins
 WITH r, created, transformation, origins,
@@ -17,4 +17,6 @@ SET r.transformation = transformation,
     r.origins = origins,
     r.updated_at = CASE WHEN changed AND NOT created THEN $now ELSE r.updated_at END
 REMOVE r._new
-RETURN sum(CASE WHEN created THEN 1 ELSE 0 END) AS created, count(*) AS total
+RETURN sum(CASE WHEN created THEN 1 ELSE 0 END) AS created,
+       sum(CASE WHEN changed AND NOT created THEN 1 ELSE 0 END) AS updated,
+       count(*) AS total

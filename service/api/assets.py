@@ -54,7 +54,7 @@ async def list_assets(request: Request) -> Response:
 
 async def create_asset(request: Request) -> Response:
     body = validate(AssetCreate, await read_json(request))
-    asset = await store.create(deps.graph(request), body.id, body)
+    asset = await store.create(deps.graph(request), body.id, body, deps.actor(request))
     return _one(asset, 201, created=True)
 
 
@@ -70,7 +70,9 @@ async def put_asset(request: Request) -> Response:
     body = validate(AssetReplace, await read_json(request))
     if body.id is not None and body.id != asset_id:
         raise validation_error(("body", "id"), "id in the body differs from the id in the path")
-    asset, created = await store.upsert(deps.graph(request), asset_id, body, deps.if_match(request))
+    asset, created = await store.upsert(
+        deps.graph(request), asset_id, body, deps.if_match(request), deps.actor(request)
+    )
     return _one(asset, 201 if created else 200, created=created)
 
 
@@ -79,13 +81,22 @@ async def patch_asset(request: Request) -> Response:
     if not isinstance(document, dict):
         raise validation_error(("body",), "a merge patch must be a JSON object")
     asset = await store.patch(
-        deps.graph(request), path_param(request, "asset_id"), document, deps.if_match(request)
+        deps.graph(request),
+        path_param(request, "asset_id"),
+        document,
+        deps.if_match(request),
+        deps.actor(request),
     )
     return _one(asset)
 
 
 async def delete_asset(request: Request) -> Response:
-    await store.delete(deps.graph(request), path_param(request, "asset_id"), deps.if_match(request))
+    await store.delete(
+        deps.graph(request),
+        path_param(request, "asset_id"),
+        deps.if_match(request),
+        deps.actor(request),
+    )
     return Response(status_code=204)
 
 

@@ -27,3 +27,7 @@ def principal(request: Request) -> Principal:
 
 def if_match(request: Request) -> Expected | None:
     return parse_if_match(request.headers.get("if-match"))
+
+
+def actor(request: Request) -> str:
+    return principal(request).actor

@@ -31,14 +31,18 @@ async def post_edge(request: Request) -> Response:
             code="self_loop",
             errors=[FieldError(("body", "target"), "equals source", "self_loop")],
         )
-    saved, created = await store.write_one(deps.graph(request), edge, _strict(request))
+    saved, created = await store.write_one(
+        deps.graph(request), edge, _strict(request), deps.actor(request)
+    )
     return json_response(saved, status=201 if created else 200)
 
 
 async def post_bulk(request: Request) -> Response:
     limits = deps.settings(request).limits
     edges = validate_edges(await read_json(request), limits.max_bulk_edges)
-    result = await store.write_bulk(deps.graph(request), edges, _strict(request))
+    result = await store.write_bulk(
+        deps.graph(request), edges, _strict(request), deps.actor(request)
+    )
     return json_response(result)
 
 
@@ -65,7 +69,7 @@ async def delete_edge(request: Request) -> Response:
     for name, value in (("source", source), ("target", target)):
         if value is None:
             raise validation_error(("query", name), f"{name} is required", "missing")
-    await store.delete_edge(deps.graph(request), source or "", target or "")
+    await store.delete_edge(deps.graph(request), source or "", target or "", deps.actor(request))
     return Response(status_code=204)
 
 

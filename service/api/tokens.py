@@ -40,7 +40,7 @@ async def get_token(request: Request) -> Response:
 
 
 async def revoke_token(request: Request) -> Response:
-    await store.revoke(deps.graph(request), path_param(request, "token_id"))
+    await store.revoke(deps.graph(request), path_param(request, "token_id"), deps.actor(request))
     return Response(status_code=204)
 
 

@@ -27,6 +27,9 @@ from service.http import problem_response
 from service.store import idempotency as store
 
 HEADER = "idempotency-key"
+# Answers that hold a secret shown once (a token, a webhook secret) are never kept,
+# so a key on these requests is ignored: storing the answer would store the secret.
+NEVER_KEPT = frozenset({"/api/v1/tokens", "/api/v1/webhooks"})
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 KEPT_HEADERS = ("content-type", "location", "etag")
 
@@ -38,7 +41,12 @@ class IdempotencyMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = Headers(scope=scope).get(HEADER) if scope["type"] == "http" else None
         principal = scope.get("state", {}).get("principal")
-        if key is None or scope["method"] != "POST" or principal is None:
+        if (
+            key is None
+            or scope["method"] != "POST"
+            or principal is None
+            or scope["path"] in NEVER_KEPT
+        ):
             await self.app(scope, receive, send)
             return
         try:

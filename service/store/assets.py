@@ -15,6 +15,7 @@ from service.domain import merge_patch
 from service.domain.assets import from_node, node_properties, writable_document
 from service.domain.preconditions import Expected
 from service.errors import Conflict, NotFound, PreconditionFailed, validation_error
+from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.http import validate
 from service.models.assets import Asset, AssetFields
@@ -76,7 +77,7 @@ async def _replace(tx: Tx, asset_id: str, props: dict[str, Any]) -> Asset:
     return from_node(rows[0]["asset"])
 
 
-async def create(graph: Graph, asset_id: str, fields: AssetFields) -> Asset:
+async def create(graph: Graph, asset_id: str, fields: AssetFields, actor: str) -> Asset:
     """A new asset, or a placeholder claimed (it keeps its edges); else 409."""
 
     async def work(tx: Tx) -> Asset:
@@ -84,13 +85,15 @@ async def create(graph: Graph, asset_id: str, fields: AssetFields) -> Asset:
         current = (await tx.run("assets.lock_or_create", id=asset_id, now=now))[0]["asset"]
         if not current.get("placeholder"):
             raise Conflict(f"An asset with id {asset_id!r} already exists.", code="already_exists")
-        return await _replace(tx, asset_id, _stamped(asset_id, fields, current, now))
+        asset = await _replace(tx, asset_id, _stamped(asset_id, fields, current, now))
+        await emit(tx, "asset.created", asset, actor)
+        return asset
 
     return await graph.write_tx(work)
 
 
 async def upsert(
-    graph: Graph, asset_id: str, fields: AssetFields, expected: Expected | None
+    graph: Graph, asset_id: str, fields: AssetFields, expected: Expected | None, actor: str
 ) -> tuple[Asset, bool]:
     """PUT: (asset, created). Created means the id held no real asset before."""
 
@@ -104,13 +107,15 @@ async def upsert(
         if not is_new and _unchanged(current, wanted):
             return from_node(current), False
         created = bool(current.get("placeholder"))
-        return await _replace(tx, asset_id, _stamped(asset_id, fields, current, now)), created
+        asset = await _replace(tx, asset_id, _stamped(asset_id, fields, current, now))
+        await emit(tx, "asset.created" if created else "asset.updated", asset, actor)
+        return asset, created
 
     return await graph.write_tx(work)
 
 
 async def patch(
-    graph: Graph, asset_id: str, document: dict[str, Any], expected: Expected | None
+    graph: Graph, asset_id: str, document: dict[str, Any], expected: Expected | None, actor: str
 ) -> Asset:
     """JSON Merge Patch applied to the current asset, then validated as a whole."""
     if "id" in document and document["id"] != asset_id:
@@ -129,12 +134,17 @@ async def patch(
         wanted = node_properties(asset_id, fields)
         if _unchanged(current, wanted):
             return from_node(current)
-        return await _replace(tx, asset_id, _stamped(asset_id, fields, current, clock.now_iso()))
+        stamped = _stamped(asset_id, fields, current, clock.now_iso())
+        asset = await _replace(tx, asset_id, stamped)
+        await emit(
+            tx, "asset.created" if current.get("placeholder") else "asset.updated", asset, actor
+        )
+        return asset
 
     return await graph.write_tx(work)
 
 
-async def delete(graph: Graph, asset_id: str, expected: Expected | None) -> None:
+async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: str) -> None:
     async def work(tx: Tx) -> None:
         rows = await tx.run("assets.lock", id=asset_id)
         if not rows:
@@ -142,5 +152,6 @@ async def delete(graph: Graph, asset_id: str, expected: Expected | None) -> None
         if expected is not None and not expected.holds(int(rows[0]["asset"]["version"])):
             raise PreconditionFailed("If-Match does not match the asset's current version.")
         await tx.run("assets.delete", id=asset_id)
+        await emit(tx, "asset.deleted", {"id": asset_id}, actor)
 
     await graph.write_tx(work)

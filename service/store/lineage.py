@@ -5,6 +5,7 @@ from __future__ import annotations
 from service import clock
 from service.domain.lineage import Reached, assemble, endpoint_ids, fold
 from service.errors import FieldError, NotFound, Unprocessable
+from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.models.lineage import BulkResult, Edge, EdgeIn, LineageGraph
 
@@ -28,7 +29,8 @@ async def _ensure_endpoints(tx: Tx, ids: list[str], strict: bool, now: str) -> i
     return int((await tx.run("lineage.merge_placeholders", ids=ids, now=now))[0]["created"])
 
 
-async def _merge(tx: Tx, edges: list[EdgeIn], origin: str, strict: bool) -> BulkResult:
+async def _merge(tx: Tx, edges: list[EdgeIn], origin: str, strict: bool) -> tuple[BulkResult, int]:
+    """(summary, number of existing edges that changed)."""
     now = clock.now_iso()
     folded = fold(edges)
     assets_created = await _ensure_endpoints(tx, endpoint_ids(folded), strict, now)
@@ -39,28 +41,42 @@ async def _merge(tx: Tx, edges: list[EdgeIn], origin: str, strict: bool) -> Bulk
         now=now,
     )
     created = int(rows[0]["created"] or 0)
-    return BulkResult(
+    summary = BulkResult(
         received=len(edges),
         created=created,
         existing=len(folded) - created,
         assets_created=assets_created,
     )
+    return summary, int(rows[0]["updated"] or 0)
 
 
 async def write_bulk(
-    graph: Graph, edges: list[EdgeIn], strict: bool, origin: str = API_ORIGIN
+    graph: Graph, edges: list[EdgeIn], strict: bool, actor: str, origin: str = API_ORIGIN
 ) -> BulkResult:
-    """All or nothing, in one transaction; repeating it changes nothing."""
-    return await graph.write_tx(lambda tx: _merge(tx, edges, origin, strict))
+    """All or nothing, in one transaction; repeating it changes nothing (and, having
+    changed nothing, announces nothing). One summary event, not one per edge."""
+
+    async def work(tx: Tx) -> BulkResult:
+        summary, updated = await _merge(tx, edges, origin, strict)
+        if summary.created or summary.assets_created or updated:
+            await emit(tx, "lineage.bulk.ingested", summary, actor)
+        return summary
+
+    return await graph.write_tx(work)
 
 
 async def write_one(
-    graph: Graph, edge: EdgeIn, strict: bool, origin: str = API_ORIGIN
+    graph: Graph, edge: EdgeIn, strict: bool, actor: str, origin: str = API_ORIGIN
 ) -> tuple[Edge, bool]:
     async def work(tx: Tx) -> tuple[Edge, bool]:
-        result = await _merge(tx, [edge], origin, strict)
+        summary, updated = await _merge(tx, [edge], origin, strict)
         rows = await tx.run("lineage.get_edge", source=edge.source, target=edge.target)
-        return Edge(**rows[0]["edge"]), result.created == 1
+        saved = Edge(**rows[0]["edge"])
+        if summary.created:
+            await emit(tx, "lineage.edge.created", saved, actor)
+        elif updated:
+            await emit(tx, "lineage.edge.updated", saved, actor)
+        return saved, summary.created == 1
 
     return await graph.write_tx(work)
 
@@ -85,10 +101,15 @@ async def page_edges(
     return [Edge(**r["edge"]) for r in rows]
 
 
-async def delete_edge(graph: Graph, source: str, target: str) -> None:
-    rows = await graph.write("lineage.delete_edge", source=source, target=target)
-    if not rows or rows[0]["deleted"] == 0:
-        raise NotFound(f"No edge {source!r} -> {target!r}.", code="edge_not_found")
+async def delete_edge(graph: Graph, source: str, target: str, actor: str) -> None:
+    async def work(tx: Tx) -> None:
+        rows = await tx.run("lineage.get_edge", source=source, target=target)
+        if not rows:
+            raise NotFound(f"No edge {source!r} -> {target!r}.", code="edge_not_found")
+        await tx.run("lineage.delete_edge", source=source, target=target)
+        await emit(tx, "lineage.edge.deleted", Edge(**rows[0]["edge"]), actor)
+
+    await graph.write_tx(work)
 
 
 async def traverse(

@@ -11,7 +11,8 @@ from service.auth import tokens as token_format
 from service.auth.principal import Principal
 from service.auth.scopes import highest
 from service.errors import NotFound
-from service.graph import Graph
+from service.events.outbox import emit
+from service.graph import Graph, Tx
 from service.ids import new_id
 from service.models.tokens import Token, TokenCreate, TokenCreated
 
@@ -36,8 +37,14 @@ async def create(graph: Graph, request: TokenCreate, created_by: str) -> TokenCr
     }
     if request.expires_in_days is not None:
         props["expires_at"] = clock.format_time(now + timedelta(days=request.expires_in_days))
-    rows = await graph.write("tokens.create", props=props)
-    return TokenCreated(**rows[0]["token"], token=secret)
+
+    async def work(tx: Tx) -> TokenCreated:
+        rows = await tx.run("tokens.create", props=props)
+        made = TokenCreated(**rows[0]["token"], token=secret)
+        await emit(tx, "token.created", Token(**rows[0]["token"]), created_by)
+        return made
+
+    return await graph.write_tx(work)
 
 
 async def authenticate(graph: Graph, secret: str) -> tuple[Principal, bool] | None:
@@ -83,8 +90,14 @@ async def get(graph: Graph, token_id: str) -> Token:
     return Token(**rows[0]["token"])
 
 
-async def revoke(graph: Graph, token_id: str) -> Token:
-    rows = await graph.write("tokens.revoke", id=token_id, now=clock.now_iso())
-    if not rows:
-        raise _not_found(token_id)
-    return Token(**rows[0]["token"])
+async def revoke(graph: Graph, token_id: str, actor: str) -> Token:
+    async def work(tx: Tx) -> Token:
+        rows = await tx.run("tokens.revoke", id=token_id, now=clock.now_iso())
+        if not rows:
+            raise _not_found(token_id)
+        token = Token(**rows[0]["token"])
+        if rows[0]["newly"]:
+            await emit(tx, "token.revoked", token, actor)
+        return token
+
+    return await graph.write_tx(work)

@@ -58,3 +58,14 @@ def test_a_malformed_key_is_422(writer: httpx.Client) -> None:
     response = writer.post("/assets", json=BODY, headers={"Idempotency-Key": "x" * 300})
     assert response.status_code == 422
     assert response.json()["errors"][0]["loc"] == ["header", "Idempotency-Key"]
+
+
+def test_answers_holding_a_secret_are_never_kept(admin: httpx.Client, driver: neo4j.Driver) -> None:
+    """A kept answer would store the token secret; the key is ignored there instead."""
+    headers = {"Idempotency-Key": "tok-key"}
+    first = admin.post("/tokens", json={"name": "t", "scopes": ["read"]}, headers=headers).json()
+    second = admin.post("/tokens", json={"name": "t", "scopes": ["read"]}, headers=headers).json()
+    assert first["id"] != second["id"]
+    stored = driver.execute_query("MATCH (r:IdempotencyRecord) RETURN r.body AS body").records
+    assert all(first["token"].encode() not in (r["body"] or b"") for r in stored)
+    assert stored == []

@@ -57,12 +57,12 @@ export class GovernanceClient {
 
   /** `GET /api/v1`: the service's name and version (needs no token). */
   info(options) {
-    return this.request({ method: 'GET', path: '', ...options });
+    return this.request({ ...options, method: 'GET', path: '' });
   }
 
   /** `GET /api/v1/openapi.json`: the service's OpenAPI 3.1 document (needs no token). */
   openapi(options) {
-    return this.request({ method: 'GET', path: '/openapi.json', ...options });
+    return this.request({ ...options, method: 'GET', path: '/openapi.json' });
   }
 
   /**
@@ -150,6 +150,7 @@ export class GovernanceClient {
    * @private
    */
   async _attempt(url, init, timeoutMs, signal) {
+    if (signal?.aborted) throw signal.reason;
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -157,7 +158,6 @@ export class GovernanceClient {
       controller.abort();
     }, timeoutMs);
     const forward = () => controller.abort(signal.reason);
-    if (signal?.aborted) throw signal.reason;
     signal?.addEventListener('abort', forward, { once: true });
     try {
       const response = await this._fetch(url, { ...init, signal: controller.signal });

@@ -147,8 +147,9 @@ def _nothing(response: httpx.Response) -> None:
     return None
 
 
-def _tags_list(tags: str | Sequence[str] | None) -> Sequence[str] | None:
-    return [tags] if isinstance(tags, str) else tags
+def _as_list(values: str | Sequence[str] | None) -> Sequence[str] | None:
+    """A lone string stands for a list of one (``tags="pii"``), not a list of letters."""
+    return [values] if isinstance(values, str) else values
 
 
 # -- service ----------------------------------------------------------------
@@ -182,7 +183,7 @@ def asset_fields(
         "platform": platform,
         "description": description,
         "owners": None if owners is None else list(owners),
-        "tags": None if tags is None else list(_tags_list(tags) or []),
+        "tags": None if tags is None else list(_as_list(tags) or []),
         "columns": None if columns is None else [dict(c) for c in columns],
         "properties": None if properties is None else dict(properties),
     }
@@ -203,7 +204,7 @@ def list_assets(
     params = query(
         type=type,
         platform=platform,
-        tag=_tags_list(tags),
+        tag=_as_list(tags),
         owner=owner,
         q=q,
         placeholder=placeholder,
@@ -213,9 +214,7 @@ def list_assets(
     return Call("GET", "/assets", _json, params=params)
 
 
-def create_asset(
-    asset_id: str, fields: dict[str, Any], idempotency_key: str | None
-) -> Call[Asset]:
+def create_asset(asset_id: str, fields: dict[str, Any], idempotency_key: str | None) -> Call[Asset]:
     return Call(
         "POST",
         "/assets",
@@ -308,9 +307,7 @@ def list_edges(
 
 
 def delete_edge(source: str, target: str) -> Call[None]:
-    return Call(
-        "DELETE", "/lineage/edges", _nothing, params=query(source=source, target=target)
-    )
+    return Call("DELETE", "/lineage/edges", _nothing, params=query(source=source, target=target))
 
 
 def traverse(
@@ -339,7 +336,7 @@ def list_tokens(*, limit: int | None, cursor: str | None) -> Call[Page[Token]]:
 def create_token(
     name: str, scopes: Sequence[str], expires_in_days: int | None
 ) -> Call[TokenCreated]:
-    body: dict[str, Any] = {"name": name, "scopes": _tags_list(scopes)}
+    body: dict[str, Any] = {"name": name, "scopes": _as_list(scopes)}
     if expires_in_days is not None:
         body["expires_in_days"] = expires_in_days
     # No automatic Idempotency-Key, so no retry: the service would keep the answer,

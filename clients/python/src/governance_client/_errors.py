@@ -2,7 +2,7 @@
 
     GovernanceError
     ├── APIError                    the service answered with an error status
-    │   ├── BadRequestError           400, 405, 413, 415 and other 4xx
+    │   ├── BadRequestError           400, 405, 413, 415 and other 4xx (a 3xx is a plain APIError)
     │   ├── AuthenticationError       401
     │   ├── PermissionDeniedError     403
     │   ├── NotFoundError             404
@@ -65,7 +65,7 @@ class APITimeoutError(APIConnectionError):
 
 
 class APIError(GovernanceError):
-    """The service answered with a 4xx or 5xx status."""
+    """The service answered with an error status (4xx, 5xx) or an unexpected redirect."""
 
     kind: ClassVar[str] = "api"
 
@@ -161,7 +161,9 @@ def error_class(status: int, code: str | None = None) -> type[APIError]:
     del code
     if status in _BY_STATUS:
         return _BY_STATUS[status]
-    return ServerError if status >= 500 else BadRequestError
+    if status >= 500:
+        return ServerError
+    return BadRequestError if status >= 400 else APIError
 
 
 def error_kind(status: int, code: str | None = None) -> str:
@@ -170,7 +172,12 @@ def error_kind(status: int, code: str | None = None) -> str:
 
 
 def error_from_response(response: httpx.Response) -> APIError:
+    """The error for an answer that is not a success: 4xx, 5xx, or a redirect (never
+    followed, since it would drop the token or turn a POST into a GET)."""
     problem = _problem_of(response)
+    if response.is_redirect:
+        where = response.headers.get("location", "elsewhere")
+        problem.setdefault("detail", f"The service redirected to {where}; use that as base_url.")
     cls = error_class(response.status_code, _text(problem.get("code")))
     return cls(
         status=response.status_code,

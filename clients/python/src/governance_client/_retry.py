@@ -64,5 +64,5 @@ def backoff_delay(
     """
     if retry_after is not None:
         return retry_after if retry_after <= MAX_RETRY_AFTER_S else None
-    ceiling = min(MAX_DELAY_S, INITIAL_DELAY_S * 2 ** max(0, attempt))
+    ceiling = min(MAX_DELAY_S, INITIAL_DELAY_S * 2.0 ** min(max(0, attempt), 30))
     return ceiling / 2 + rand() * ceiling / 2

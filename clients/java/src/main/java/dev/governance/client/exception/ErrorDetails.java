@@ -1,6 +1,7 @@
 package dev.governance.client.exception;
 
 import dev.governance.client.model.Problem;
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -11,7 +12,8 @@ import java.util.Optional;
  * the {@code Retry-After} delay when the response carried one.
  */
 public record ErrorDetails(
-    int status, String code, String requestId, Problem problem, String body, Duration retryAfter) {
+    int status, String code, String requestId, Problem problem, String body, Duration retryAfter)
+    implements Serializable {
 
   /** The delay the service asked for before a retry, if any. */
   public Optional<Duration> retryAfterDelay() {

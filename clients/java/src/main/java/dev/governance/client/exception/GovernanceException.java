@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
 public class GovernanceException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  private final transient ErrorDetails details;
+  private final ErrorDetails details;
 
   /** An error built from an HTTP answer. */
   public GovernanceException(ErrorDetails details) {
@@ -51,32 +51,25 @@ public class GovernanceException extends RuntimeException {
    */
   public static GovernanceException of(ErrorDetails details) {
     int status = details.status();
-    switch (status) {
-      case 401:
-        return new AuthenticationException(details);
-      case 403:
-        return new PermissionException(details);
-      case 404:
-        return new NotFoundException(details);
-      case 409:
-        return new ConflictException(details);
-      case 412:
-        return new PreconditionFailedException(details);
-      case 422:
-        return new ValidationException(details);
-      case 429:
-        return new RateLimitedException(details);
-      case 503:
-        return new UnavailableException(details);
-      default:
+    return switch (status) {
+      case 401 -> new AuthenticationException(details);
+      case 403 -> new PermissionException(details);
+      case 404 -> new NotFoundException(details);
+      case 409 -> new ConflictException(details);
+      case 412 -> new PreconditionFailedException(details);
+      case 422 -> new ValidationException(details);
+      case 429 -> new RateLimitedException(details);
+      case 503 -> new UnavailableException(details);
+      default -> {
         if (status >= 500 && status <= 599) {
-          return new ServerException(details);
+          yield new ServerException(details);
         }
         if (status >= 400 && status <= 499) {
-          return new BadRequestException(details);
+          yield new BadRequestException(details);
         }
-        return new GovernanceException(details);
-    }
+        yield new GovernanceException(details);
+      }
+    };
   }
 
   /** The HTTP status, or 0 when no answer arrived. */

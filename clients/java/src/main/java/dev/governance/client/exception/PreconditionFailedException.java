@@ -1,6 +1,6 @@
 package dev.governance.client.exception;
 
-/** An `If-Match` version that is no longer current (412); nothing was changed. */
+/** An {@code If-Match} version that is no longer current (412); nothing was changed. */
 public class PreconditionFailedException extends GovernanceException {
   private static final long serialVersionUID = 1L;
 

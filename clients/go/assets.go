@@ -1,0 +1,176 @@
+package governance
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Asset is a data asset: a table, view, model, file, topic, dashboard, ...
+// The same type is sent and received; the read-only fields (Placeholder,
+// CreatedAt, UpdatedAt, Version) are ignored by the service when sent, so an
+// asset read with Get can be edited and sent back with Put.
+type Asset struct {
+	// ID is chosen by the client: 1-512 characters, no whitespace; may hold
+	// "/", ":", "@", "(", ")", ",", "$", "#" and any Unicode letter.
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	// Type is an open vocabulary: table, view, model, source, seed, snapshot,
+	// file, topic, dashboard, report, ml_model, job, pipeline, exposure, unknown.
+	Type        string   `json:"type"`
+	Platform    string   `json:"platform,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Owners      []string `json:"owners,omitempty"`
+	// Tags are stored lower-case, duplicates dropped.
+	Tags    []string `json:"tags,omitempty"`
+	Columns []Column `json:"columns,omitempty"`
+	// Properties values are strings, numbers (float64 when read) or booleans.
+	Properties map[string]any `json:"properties,omitempty"`
+
+	// Placeholder is true for an asset made by lineage that names an unknown id.
+	Placeholder bool      `json:"placeholder,omitempty"`
+	CreatedAt   time.Time `json:"created_at,omitzero"`
+	UpdatedAt   time.Time `json:"updated_at,omitzero"`
+	// Version starts at 1 and rises with each change; see [IfMatch].
+	Version int `json:"version,omitempty"`
+}
+
+// Column is one column of an asset.
+type Column struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+}
+
+// AssetListOptions filters GET /assets. Empty fields do not filter.
+type AssetListOptions struct {
+	Type     string
+	Platform string
+	// Tags: an asset must carry every one.
+	Tags  []string
+	Owner string
+	// Q is a case-insensitive substring of id, name or description.
+	Q           string
+	Placeholder *bool
+	ListOptions
+}
+
+func (o *AssetListOptions) query() url.Values {
+	q := url.Values{}
+	if o == nil {
+		return q
+	}
+	set(q, "type", o.Type)
+	set(q, "platform", o.Platform)
+	set(q, "owner", o.Owner)
+	set(q, "q", o.Q)
+	for _, t := range o.Tags {
+		q.Add("tag", t)
+	}
+	if o.Placeholder != nil {
+		q.Set("placeholder", strconv.FormatBool(*o.Placeholder))
+	}
+	o.ListOptions.encode(q)
+	return q
+}
+
+func set(q url.Values, name, value string) {
+	if value != "" {
+		q.Set(name, value)
+	}
+}
+
+// AssetsService covers /assets.
+type AssetsService struct{ c *Client }
+
+// List returns one page of assets, ordered by id.
+func (s *AssetsService) List(ctx context.Context, opts *AssetListOptions, ro ...RequestOption) (*Page[Asset], error) {
+	var page Page[Asset]
+	_, err := s.c.send(ctx, call{method: http.MethodGet, path: "/assets", query: opts.query(), out: &page, opts: ro})
+	if err != nil {
+		return nil, err
+	}
+	return &page, nil
+}
+
+// All yields every asset that matches opts, from opts.Cursor on, fetching
+// pages of opts.Limit as the loop goes. An error ends the sequence.
+func (s *AssetsService) All(ctx context.Context, opts *AssetListOptions, ro ...RequestOption) iter.Seq2[Asset, error] {
+	var base AssetListOptions
+	if opts != nil {
+		base = *opts
+	}
+	return paginate(ctx, base.Cursor, func(ctx context.Context, cursor string) (*Page[Asset], error) {
+		o := base
+		o.Cursor = cursor
+		return s.List(ctx, &o, ro...)
+	})
+}
+
+// Create makes an asset (201). It fails with [ErrConflict] if a real asset
+// has the id; a placeholder with the id is claimed and keeps its edges.
+func (s *AssetsService) Create(ctx context.Context, asset Asset, ro ...RequestOption) (*Asset, error) {
+	var out Asset
+	_, err := s.c.send(ctx, call{method: http.MethodPost, path: "/assets", body: asset, out: &out, opts: ro})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Get reads an asset; [ErrNotFound] if there is none.
+func (s *AssetsService) Get(ctx context.Context, id string, ro ...RequestOption) (*Asset, error) {
+	return s.one(ctx, http.MethodGet, id, nil, "", ro)
+}
+
+// Put creates or replaces the asset with this id (an idempotent upsert for
+// sync jobs); created tells which. asset.ID may be empty; if set it must equal
+// id. With [IfMatch], a version mismatch fails with [ErrPreconditionFailed].
+func (s *AssetsService) Put(ctx context.Context, id string, asset Asset, ro ...RequestOption) (out *Asset, created bool, err error) {
+	path, err := idPath("/assets", id)
+	if err != nil {
+		return nil, false, err
+	}
+	var a Asset
+	rep, err := s.c.send(ctx, call{method: http.MethodPut, path: path, body: asset, out: &a, opts: ro})
+	if err != nil {
+		return nil, false, err
+	}
+	return &a, rep.status == http.StatusCreated, nil
+}
+
+// Patch changes an asset with a JSON Merge Patch (RFC 7396): the members of
+// patch replace the asset's, a nil value removes a field, e.g.
+// map[string]any{"description": "...", "platform": nil}. patch may also be
+// a struct or json.RawMessage. The id cannot change.
+func (s *AssetsService) Patch(ctx context.Context, id string, patch any, ro ...RequestOption) (*Asset, error) {
+	return s.one(ctx, http.MethodPatch, id, patch, "application/merge-patch+json", ro)
+}
+
+// Delete removes an asset and its lineage edges.
+func (s *AssetsService) Delete(ctx context.Context, id string, ro ...RequestOption) error {
+	path, err := idPath("/assets", id)
+	if err != nil {
+		return err
+	}
+	_, err = s.c.send(ctx, call{method: http.MethodDelete, path: path, opts: ro})
+	return err
+}
+
+func (s *AssetsService) one(ctx context.Context, method, id string, body any, contentType string,
+	ro []RequestOption) (*Asset, error) {
+	path, err := idPath("/assets", id)
+	if err != nil {
+		return nil, err
+	}
+	var a Asset
+	k := call{method: method, path: path, body: body, contentType: contentType, out: &a, opts: ro}
+	if _, err := s.c.send(ctx, k); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}

@@ -1,0 +1,162 @@
+package governance
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"testing"
+	"time"
+)
+
+// vectors mirrors clients/contract/vectors.json, shared by every client library.
+type vectors struct {
+	BaseURL []struct {
+		Input    string `json:"input"`
+		Expected string `json:"expected"`
+	} `json:"base_url"`
+	PathSegment []struct {
+		ID      string `json:"id"`
+		Encoded string `json:"encoded"`
+	} `json:"path_segment"`
+	Errors []struct {
+		Status int    `json:"status"`
+		Code   string `json:"code"`
+		Kind   string `json:"kind"`
+	} `json:"errors"`
+	Retry []struct {
+		Method         string `json:"method"`
+		Status         int    `json:"status"`
+		IdempotencyKey bool   `json:"idempotency_key"`
+		Retry          bool   `json:"retry"`
+	} `json:"retry"`
+	RetryAfter []struct {
+		Header  string `json:"header"`
+		Seconds *int   `json:"seconds"`
+	} `json:"retry_after"`
+	BulkChunks []struct {
+		Items  int   `json:"items"`
+		Max    int   `json:"max"`
+		Chunks []int `json:"chunks"`
+	} `json:"bulk_chunks"`
+}
+
+func loadVectors(t *testing.T) vectors {
+	t.Helper()
+	data, err := os.ReadFile("../contract/vectors.json")
+	if err != nil {
+		t.Fatalf("reading the shared vectors: %v", err)
+	}
+	var v vectors
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("decoding the shared vectors: %v", err)
+	}
+	if len(v.BaseURL) == 0 || len(v.PathSegment) == 0 || len(v.Errors) == 0 ||
+		len(v.Retry) == 0 || len(v.RetryAfter) == 0 || len(v.BulkChunks) == 0 {
+		t.Fatal("a section of vectors.json is empty or was renamed")
+	}
+	return v
+}
+
+func TestVectorsBaseURL(t *testing.T) {
+	for _, v := range loadVectors(t).BaseURL {
+		got, err := normalizeBaseURL(v.Input)
+		if err != nil || got != v.Expected {
+			t.Errorf("normalizeBaseURL(%q) = %q, %v; want %q", v.Input, got, err, v.Expected)
+		}
+		c, err := NewClient(WithBaseURL(v.Input))
+		if err != nil || c.BaseURL() != v.Expected {
+			t.Errorf("NewClient(WithBaseURL(%q)).BaseURL() = %v, %v; want %q", v.Input, c, err, v.Expected)
+		}
+	}
+}
+
+func TestVectorsPathSegment(t *testing.T) {
+	for _, v := range loadVectors(t).PathSegment {
+		if got := escapeSegment(v.ID); got != v.Encoded {
+			t.Errorf("escapeSegment(%q) = %q; want %q", v.ID, got, v.Encoded)
+		}
+	}
+}
+
+func TestVectorsErrorKinds(t *testing.T) {
+	for _, v := range loadVectors(t).Errors {
+		name := fmt.Sprintf("%d_%s", v.Status, v.Code)
+		t.Run(name, func(t *testing.T) {
+			if got := kindOf(v.Status, v.Code); string(got) != v.Kind {
+				t.Fatalf("kindOf(%d, %q) = %q; want %q", v.Status, v.Code, got, v.Kind)
+			}
+			var err error = &Error{Problem: Problem{Status: v.Status, Code: v.Code}}
+			want := sentinels[Kind(v.Kind)]
+			if want == nil {
+				t.Fatalf("no sentinel for kind %q", v.Kind)
+			}
+			if !errors.Is(err, want) {
+				t.Errorf("errors.Is(%d %s, %v) = false", v.Status, v.Code, want)
+			}
+			for kind, other := range sentinels {
+				if string(kind) != v.Kind && errors.Is(err, other) {
+					t.Errorf("errors.Is(%d %s, %v) = true; kinds must not overlap", v.Status, v.Code, other)
+				}
+			}
+		})
+	}
+}
+
+func TestVectorsRetry(t *testing.T) {
+	for _, v := range loadVectors(t).Retry {
+		if got := shouldRetry(v.Method, v.Status, v.IdempotencyKey); got != v.Retry {
+			t.Errorf("shouldRetry(%s, %d, key=%v) = %v; want %v", v.Method, v.Status, v.IdempotencyKey, got, v.Retry)
+		}
+	}
+	// A connection error (status 0) follows the same method rules.
+	for method, want := range map[string]bool{"GET": true, "PUT": true, "DELETE": true, "POST": false, "PATCH": false} {
+		if got := shouldRetry(method, 0, false); got != want {
+			t.Errorf("shouldRetry(%s, connection error, key=false) = %v; want %v", method, got, want)
+		}
+	}
+}
+
+func TestVectorsRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, v := range loadVectors(t).RetryAfter {
+		got, ok := parseRetryAfter(v.Header, now)
+		switch {
+		case v.Seconds == nil && ok:
+			t.Errorf("parseRetryAfter(%q) = %v; want none", v.Header, got)
+		case v.Seconds != nil && (!ok || got != time.Duration(*v.Seconds)*time.Second):
+			t.Errorf("parseRetryAfter(%q) = %v, %v; want %ds", v.Header, got, ok, *v.Seconds)
+		}
+	}
+	// An HTTP date is honoured too.
+	date := now.Add(7 * time.Second).Format(http.TimeFormat)
+	if got, ok := parseRetryAfter(date, now); !ok || got != 7*time.Second {
+		t.Errorf("parseRetryAfter(%q) = %v, %v; want 7s", date, got, ok)
+	}
+}
+
+func TestVectorsBulkChunks(t *testing.T) {
+	for _, v := range loadVectors(t).BulkChunks {
+		items := make([]EdgeInput, v.Items)
+		var got []int
+		for _, c := range chunks(items, v.Max) {
+			got = append(got, len(c))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(v.Chunks) {
+			t.Errorf("chunks(%d items, max %d) = %v; want %v", v.Items, v.Max, got, v.Chunks)
+		}
+	}
+}
+
+func TestBackoffIsJitteredExponentialAndCapped(t *testing.T) {
+	for attempt, want := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second} {
+		lo, hi := backoff(attempt, 0), backoff(attempt, 0.999999)
+		if lo != want/2 || hi <= lo || hi > want {
+			t.Errorf("backoff(%d) spans [%v, %v]; want [%v, %v]", attempt, lo, hi, want/2, want)
+		}
+	}
+	if d := backoff(1000, 0.5); d > backoffMax {
+		t.Errorf("backoff(1000) = %v; want at most %v", d, backoffMax)
+	}
+}

@@ -1,0 +1,121 @@
+package dev.governance.client;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.governance.client.model.Asset;
+import dev.governance.client.model.AssetFilter;
+import dev.governance.client.model.AssetInput;
+import dev.governance.client.model.Page;
+import dev.governance.client.model.Saved;
+import java.util.Map;
+
+/**
+ * {@code /assets}: create, read, replace, merge-patch, delete and list data assets. Obtain it
+ * with {@link GovernanceClient#assets()}. Ids may hold any characters the service accepts
+ * ({@code /}, {@code :}, {@code #}, non-ASCII, ...); they are encoded as one path segment.
+ */
+public final class AssetsService {
+  private static final TypeReference<Page<Asset>> PAGE = new TypeReference<>() {};
+  private final Requester http;
+
+  AssetsService(Requester http) {
+    this.http = http;
+  }
+
+  /** Every asset, paged automatically. */
+  public PagedIterable<Asset> list() {
+    return list(AssetFilter.all());
+  }
+
+  /** The assets that match the filter, paged automatically (ordered by id). */
+  public PagedIterable<Asset> list(AssetFilter filter) {
+    return new PagedIterable<>(filter.cursor(), cursor -> page(filter, cursor));
+  }
+
+  private Page<Asset> page(AssetFilter filter, String cursor) {
+    ApiCall call =
+        ApiCall.get("/assets")
+            .param("type", filter.type())
+            .param("platform", filter.platform())
+            .param("owner", filter.owner())
+            .param("q", filter.q())
+            .param("placeholder", filter.placeholder())
+            .param("limit", filter.pageSize())
+            .param("cursor", cursor);
+    filter.tags().forEach(tag -> call.param("tag", tag));
+    return http.json(call, PAGE);
+  }
+
+  /**
+   * Creates an asset (201). A placeholder made by lineage under that id is claimed.
+   *
+   * @throws dev.governance.client.exception.ConflictException if a real asset has the id
+   * @throws dev.governance.client.exception.ValidationException naming each bad field
+   */
+  public Asset create(AssetInput asset) {
+    return http.json(ApiCall.post("/assets").json(asset), Asset.class);
+  }
+
+  /** @throws dev.governance.client.exception.NotFoundException if there is no such asset */
+  public Asset get(String id) {
+    return http.json(ApiCall.get(path(id)), Asset.class);
+  }
+
+  /**
+   * Creates or replaces the asset with this id (idempotent upsert for sync jobs). The id in
+   * {@code asset} may be null; if set it must equal {@code id}.
+   */
+  public Saved<Asset> put(String id, AssetInput asset) {
+    return put(id, asset, null);
+  }
+
+  /**
+   * Replaces the asset only if its version is still {@code ifMatchVersion}.
+   *
+   * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
+   */
+  public Saved<Asset> put(String id, AssetInput asset, Long ifMatchVersion) {
+    TransportResponse response =
+        http.execute(ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(asset));
+    Asset saved = http.decode(response, Json.MAPPER.constructType(Asset.class));
+    return new Saved<>(saved, response.status() == 201);
+  }
+
+  /**
+   * Applies a JSON Merge Patch (RFC 7396): keys set replace, keys mapped to {@code null} are
+   * removed, nested objects merge. Use a {@code LinkedHashMap} or {@code HashMap} to send nulls.
+   */
+  public Asset patch(String id, Map<String, ?> mergePatch) {
+    return patch(id, mergePatch, null);
+  }
+
+  /**
+   * A merge patch applied only if the version is still {@code ifMatchVersion}.
+   *
+   * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
+   */
+  public Asset patch(String id, Map<String, ?> mergePatch, Long ifMatchVersion) {
+    ApiCall call =
+        ApiCall.patch(path(id))
+            .ifMatch(ifMatchVersion)
+            .body(Json.write(mergePatch), ApiCall.MERGE_PATCH_JSON);
+    return http.json(call, Asset.class);
+  }
+
+  /** Deletes the asset and its lineage edges. */
+  public void delete(String id) {
+    delete(id, null);
+  }
+
+  /**
+   * Deletes the asset only if its version is still {@code ifMatchVersion}.
+   *
+   * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
+   */
+  public void delete(String id, Long ifMatchVersion) {
+    http.execute(ApiCall.delete(path(id)).ifMatch(ifMatchVersion));
+  }
+
+  private static String path(String id) {
+    return "/assets/" + Ids.segment("asset id", id);
+  }
+}

@@ -1,0 +1,475 @@
+// Type declarations for @governance/client (hand-written; the code is plain ESM).
+
+// ---------------------------------------------------------------------------
+// Construction
+
+export interface ClientOptions {
+  /**
+   * The service address, with or without the trailing `/api/v1`
+   * (`http://localhost:8080` and `http://localhost:8080/api/v1` are the same).
+   * Default: the `GOVERNANCE_URL` environment variable; one of them is required.
+   */
+  baseURL?: string;
+  /**
+   * An API token (`dgs_...`), sent as `Authorization: Bearer <token>`.
+   * Default: the `GOVERNANCE_TOKEN` environment variable. `null` sends none
+   * (enough for `info()` and `openapi()`).
+   */
+  token?: string | null;
+  /** Milliseconds one attempt may take, answer body included. Default 30000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt (connection errors, 429, 5xx only). Default 3. */
+  maxRetries?: number;
+  /** A fetch implementation (a proxy agent, a test double). Default: the global fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** Headers sent with every request. */
+  defaultHeaders?: Record<string, string>;
+  /** Waits between retries; replaceable for tests. Default: a timer that the request's signal can abort. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Per call: the last argument of every method. */
+export interface RequestOptions {
+  /** Cancels the request and any wait between retries; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this call. */
+  timeoutMs?: number;
+  /** Overrides the client's `maxRetries` for this call. */
+  maxRetries?: number;
+  /**
+   * An `Idempotency-Key` of your own (1-255 visible ASCII characters). Every
+   * retried POST gets a random one anyway; a POST or PATCH is retried only with one.
+   */
+  idempotencyKey?: string;
+  /** Extra headers; a `null` value removes a default one. */
+  headers?: Record<string, string | null | undefined>;
+}
+
+/** Optimistic concurrency: a version (`3` is sent as `If-Match: "3"`), an ETag or `*`. */
+export interface ConditionalOptions extends RequestOptions {
+  ifMatch?: number | string;
+}
+
+export interface StrictOptions extends RequestOptions {
+  /** Refuse unknown endpoint assets (422 `unknown_assets`) instead of creating placeholders. */
+  strict?: boolean;
+}
+
+export interface PushBulkOptions extends Omit<StrictOptions, 'idempotencyKey'> {
+  /** Edges per request, at most the server's limit. Default 10000. */
+  chunkSize?: number;
+  /** Called after each request with its answer and its index (0-based). */
+  onChunk?: (result: BulkResult, index: number) => void | Promise<void>;
+}
+
+/** Low-level request for `client.request()`; `path` is relative to the API root. */
+export interface RequestSpec extends ConditionalOptions {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | Lowercase<string>;
+  path: string;
+  query?: QueryParams;
+  body?: unknown;
+  /** Default `application/json` when there is a body. */
+  contentType?: string;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type QueryParams = Record<string, QueryValue | readonly QueryValue[]>;
+
+// ---------------------------------------------------------------------------
+// Answers
+
+export interface APIResponse<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+  /** The `X-Request-ID` of the answer. */
+  requestId: string | null;
+}
+
+/** A promise of the body that can also give the whole answer. */
+export declare class APIPromise<T> implements PromiseLike<T> {
+  private constructor();
+  /** The body with the status (e.g. 201 created / 200 replaced), headers and request id. */
+  withResponse(): Promise<APIResponse<T>>;
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2>;
+  catch<R = never>(onrejected?: ((reason: any) => R | PromiseLike<R>) | null): Promise<T | R>;
+  finally(onfinally?: (() => void) | null): Promise<T>;
+  readonly [Symbol.toStringTag]: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  next_cursor: string | null;
+}
+
+export interface PageParams {
+  /** 1-500, default 50. */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ServiceInfo {
+  service: string;
+  version: string;
+  api_version: string;
+}
+
+// ---------------------------------------------------------------------------
+// Assets
+
+/** Known values; the vocabulary is open. */
+export type KnownAssetType =
+  | 'table' | 'view' | 'model' | 'source' | 'seed' | 'snapshot' | 'file' | 'topic'
+  | 'dashboard' | 'report' | 'ml_model' | 'job' | 'pipeline' | 'exposure' | 'unknown';
+export type AssetType = KnownAssetType | (string & {});
+
+export interface Column {
+  name: string;
+  type?: string | null;
+  description?: string | null;
+  tags?: string[];
+}
+
+export type PropertyValue = string | number | boolean;
+
+/** What a client writes. Read-only fields from a GET are accepted and ignored. */
+export interface AssetInput {
+  name: string;
+  type: AssetType;
+  platform?: string | null;
+  description?: string | null;
+  owners?: string[];
+  /** 1-64 characters each; stored lower-case, duplicates dropped. */
+  tags?: string[];
+  columns?: Column[];
+  properties?: Record<string, PropertyValue>;
+}
+
+export interface AssetCreate extends AssetInput {
+  /** 1-512 characters, no whitespace or control characters; `/ : @ ( ) , $ #` allowed. */
+  id: string;
+}
+
+/** PUT body: the id comes from the path; if the body names one it must agree. */
+export interface AssetReplace extends AssetInput {
+  id?: string;
+}
+
+/** A JSON merge patch (RFC 7396): `null` removes a field; `id` cannot change. */
+export type AssetPatch = {
+  [K in keyof AssetInput]?: AssetInput[K] | null;
+} & Record<string, unknown>;
+
+export interface Asset {
+  id: string;
+  name: string;
+  type: AssetType;
+  platform: string | null;
+  description: string | null;
+  owners: string[];
+  tags: string[];
+  columns: Column[];
+  properties: Record<string, PropertyValue>;
+  /** Made by lineage for an id no one created yet. */
+  placeholder: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Starts at 1; the ETag is `"<version>"`. */
+  version: number;
+}
+
+export interface AssetFilters extends PageParams {
+  type?: string;
+  platform?: string;
+  /** Every tag given must be on the asset. */
+  tag?: string | readonly string[];
+  owner?: string;
+  /** Case-insensitive substring of id, name or description. */
+  q?: string;
+  placeholder?: boolean;
+}
+
+export declare class Assets {
+  private constructor();
+  list(params?: AssetFilters, options?: RequestOptions): APIPromise<Page<Asset>>;
+  iterate(params?: AssetFilters, options?: RequestOptions): AsyncGenerator<Asset, void, undefined>;
+  create(asset: AssetCreate, options?: RequestOptions): APIPromise<Asset>;
+  get(id: string, options?: RequestOptions): APIPromise<Asset>;
+  put(id: string, asset: AssetReplace, options?: ConditionalOptions): APIPromise<Asset>;
+  patch(id: string, patch: AssetPatch, options?: ConditionalOptions): APIPromise<Asset>;
+  delete(id: string, options?: ConditionalOptions): APIPromise<void>;
+}
+
+// ---------------------------------------------------------------------------
+// Lineage
+
+export interface EdgeInput {
+  /** Data flows from source... */
+  source: string;
+  /** ...into target. */
+  target: string;
+  /** SQL or free text. */
+  transformation?: string | null;
+}
+
+export interface Edge {
+  source: string;
+  target: string;
+  transformation: string | null;
+  /** Which writers asserted it: `api`, `dbt:<project>`, ... */
+  origins: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BulkResult {
+  received: number;
+  created: number;
+  existing: number;
+  assets_created: number;
+}
+
+export interface PushBulkResult extends BulkResult {
+  /** How many requests were sent. */
+  requests: number;
+}
+
+export interface EdgeFilters extends PageParams {
+  source?: string;
+  target?: string;
+  origin?: string;
+}
+
+export type Direction = 'both' | 'upstream' | 'downstream';
+
+export interface TraversalParams {
+  /** Hops, 1-50, default 5. */
+  depth?: number;
+  /** Most nodes in the answer (root included), 1-10000, default 2000. */
+  limit?: number;
+}
+
+export interface LineageParams extends TraversalParams {
+  direction?: Direction;
+}
+
+export interface GraphNode {
+  id: string;
+  name: string;
+  type: AssetType;
+  platform: string | null;
+  tags: string[];
+  placeholder: boolean;
+  /** Fewest hops from the root. */
+  distance: number;
+  direction: 'root' | 'upstream' | 'downstream';
+}
+
+export interface GraphEdge {
+  source: string;
+  target: string;
+  transformation: string | null;
+}
+
+export interface LineageGraph {
+  root: string;
+  direction: Direction;
+  depth: number;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** The node limit was reached. */
+  truncated: boolean;
+}
+
+export declare class Lineage {
+  private constructor();
+  create(edge: EdgeInput, options?: StrictOptions): APIPromise<Edge>;
+  bulk(edges: readonly EdgeInput[], options?: StrictOptions): APIPromise<BulkResult>;
+  pushBulk(
+    edges: Iterable<EdgeInput> | AsyncIterable<EdgeInput>,
+    options?: PushBulkOptions,
+  ): Promise<PushBulkResult>;
+  listEdges(params?: EdgeFilters, options?: RequestOptions): APIPromise<Page<Edge>>;
+  iterateEdges(params?: EdgeFilters, options?: RequestOptions): AsyncGenerator<Edge, void, undefined>;
+  deleteEdge(source: string, target: string, options?: RequestOptions): APIPromise<void>;
+  get(id: string, params?: LineageParams, options?: RequestOptions): APIPromise<LineageGraph>;
+  upstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
+  downstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
+}
+
+// ---------------------------------------------------------------------------
+// Tokens
+
+export type Scope = 'read' | 'write' | 'admin';
+
+export interface TokenCreate {
+  name: string;
+  scopes: Scope[];
+  /** 1-3650; none means it never expires. */
+  expires_in_days?: number | null;
+}
+
+export interface Token {
+  /** `tok_` + ULID. */
+  id: string;
+  name: string;
+  scopes: Scope[];
+  /** The first 8 characters of the secret. */
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  created_by?: string | null;
+}
+
+export interface TokenCreated extends Token {
+  /** The secret (`dgs_...`), shown this once. */
+  token: string;
+}
+
+export declare class Tokens {
+  private constructor();
+  list(params?: PageParams, options?: RequestOptions): APIPromise<Page<Token>>;
+  iterate(params?: PageParams, options?: RequestOptions): AsyncGenerator<Token, void, undefined>;
+  /** Not retried unless you pass `idempotencyKey` (the kept answer would hold the secret). */
+  create(token: TokenCreate, options?: RequestOptions): APIPromise<TokenCreated>;
+  get(id: string, options?: RequestOptions): APIPromise<Token>;
+  revoke(id: string, options?: RequestOptions): APIPromise<void>;
+}
+
+// ---------------------------------------------------------------------------
+// The client
+
+export declare const VERSION: string;
+export declare const DEFAULT_TIMEOUT_MS: 30000;
+export declare const DEFAULT_MAX_RETRIES: 3;
+
+export declare class GovernanceClient {
+  constructor(options?: ClientOptions);
+  /** The normalised API root, ending in `/api/v1`. */
+  readonly baseURL: string;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly assets: Assets;
+  readonly lineage: Lineage;
+  readonly tokens: Tokens;
+  /** `GET /api/v1` (no token needed). */
+  info(options?: RequestOptions): APIPromise<ServiceInfo>;
+  /** `GET /api/v1/openapi.json` (no token needed). */
+  openapi(options?: RequestOptions): APIPromise<Record<string, any>>;
+  /** Any request, with the same timeouts, retries and errors as the methods. */
+  request<T = any>(spec: RequestSpec): APIPromise<T>;
+  /** Follows `next_cursor`, yielding each item. */
+  paginate<T>(
+    fetchPage: (cursor: string | undefined) => PromiseLike<Page<T>>,
+    cursor?: string,
+  ): AsyncGenerator<T, void, undefined>;
+}
+export default GovernanceClient;
+
+// ---------------------------------------------------------------------------
+// Errors
+
+/** An RFC 9457 problem as the service sends it. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  code: string;
+  request_id: string;
+  errors?: FieldProblem[];
+  [extra: string]: unknown;
+}
+
+export interface FieldProblem {
+  /** Where: `["body", 3, "target"]`, `["query", "limit"]`. */
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export type ErrorKind =
+  | 'api' | 'bad_request' | 'authentication' | 'permission' | 'not_found' | 'conflict'
+  | 'precondition_failed' | 'validation' | 'rate_limited' | 'server' | 'unavailable';
+
+/** Anything this library raises. */
+export declare class GovernanceError extends Error {
+  constructor(message?: string, options?: { cause?: unknown });
+}
+
+/** The service answered with an error status. */
+export declare class APIError extends GovernanceError {
+  static readonly kind: ErrorKind;
+  constructor(status: number, problem: Problem | null, headers: Headers, bodyText?: string);
+  readonly status: number;
+  /** Stable snake_case code, e.g. `asset_not_found`; null if the body held no problem. */
+  readonly code: string | null;
+  readonly requestId: string | null;
+  readonly problem: Problem | null;
+  readonly detail: string | null;
+  /** Field problems (422 mostly); empty otherwise. */
+  readonly errors: FieldProblem[];
+  readonly headers: Headers;
+  readonly kind: ErrorKind;
+}
+/** 400 malformed request, 405, 413 body too large, 415, other 4xx. */
+export declare class BadRequestError extends APIError {}
+/** 401: no token, or a malformed, unknown, expired or revoked one. */
+export declare class AuthenticationError extends APIError {}
+/** 403 `insufficient_scope`. */
+export declare class PermissionError extends APIError {}
+export declare class NotFoundError extends APIError {}
+/** 409: the id exists, or the Idempotency-Key is in use. Never retried. */
+export declare class ConflictError extends APIError {}
+/** 412: `ifMatch` did not match; nothing changed. */
+export declare class PreconditionFailedError extends APIError {}
+/** 422: `validation_error`, `too_many_items`, `unknown_assets`, `self_loop`, ... */
+export declare class ValidationError extends APIError {}
+export declare class RateLimitedError extends APIError {
+  /** Seconds from Retry-After, or null. */
+  readonly retryAfter: number | null;
+}
+export declare class ServerError extends APIError {}
+/** 503: the graph database is unreachable or busy. */
+export declare class UnavailableError extends ServerError {
+  readonly retryAfter: number | null;
+}
+/** No answer: connection refused or reset, DNS or TLS failure. */
+export declare class ConnectionError extends GovernanceError {}
+/** No complete answer within `timeoutMs`. */
+export declare class TimeoutError extends ConnectionError {}
+
+export declare function errorClassFor(status: number, code?: string | null): typeof APIError;
+export declare function errorKind(status: number, code?: string | null): ErrorKind;
+
+// ---------------------------------------------------------------------------
+// Pure helpers (the shared contract vectors test these)
+
+export declare const MAX_BULK_EDGES: 10000;
+export declare function chunks<T>(items: readonly T[], size: number): Generator<T[], void, undefined>;
+export declare function chunksOf<T>(
+  items: Iterable<T> | AsyncIterable<T>,
+  size: number,
+): AsyncGenerator<T[], void, undefined>;
+export declare function shouldRetry(attempt: {
+  method: string;
+  /** null for a connection error or timeout. */
+  status?: number | null;
+  idempotencyKey?: boolean;
+}): boolean;
+export declare function parseRetryAfter(header: string | null | undefined, now?: number): number | null;
+export declare function retryDelayMs(input: {
+  attempt: number;
+  retryAfter?: number | null;
+  random?: () => number;
+}): number | null;
+export declare function normalizeBaseURL(input: string): string;
+export declare function encodeSegment(id: string): string;
+export declare function buildQuery(params?: QueryParams): string;

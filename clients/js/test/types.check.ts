@@ -1,0 +1,73 @@
+// Compile-only check of index.d.ts (not run): 
+//   npx -p typescript -p @types/node tsc --noEmit --strict --module nodenext \
+//     --moduleResolution nodenext --target es2022 test/types.check.ts
+import GovernanceClientDefault, {
+  APIError,
+  ConflictError,
+  GovernanceClient,
+  NotFoundError,
+  ValidationError,
+  type Asset,
+  type BulkResult,
+  type Edge,
+  type LineageGraph,
+  type Page,
+  type PushBulkResult,
+  type TokenCreated,
+} from '@governance/client';
+
+export async function usage(): Promise<void> {
+  const client = new GovernanceClient({ baseURL: 'http://localhost:8080', token: 'dgs_x', maxRetries: 2 });
+  const same: GovernanceClient = new GovernanceClientDefault();
+  void same;
+
+  const asset: Asset = await client.assets.create({ id: 'a', name: 'A', type: 'table', tags: ['pii'] });
+  const { data, status, requestId } = await client.assets.put('a', { name: 'A', type: 'view' }, { ifMatch: asset.version }).withResponse();
+  const replaced: Asset = data;
+  const created: boolean = status === 201;
+  const rid: string | null = requestId;
+  void [replaced, created, rid];
+  await client.assets.patch('a', { description: null, properties: { rows: 1 } }, { ifMatch: '"2"' });
+  const nothing: void = await client.assets.delete('a', { ifMatch: 3 });
+  void nothing;
+
+  const page: Page<Asset> = await client.assets.list({ tag: ['pii', 'gold'], placeholder: false, limit: 10 });
+  void page.next_cursor;
+  for await (const a of client.assets.iterate({ q: 'orders' })) {
+    const id: string = a.id;
+    void id;
+  }
+
+  const edge: Edge = await client.lineage.create({ source: 'a', target: 'b' }, { strict: true });
+  void edge.origins;
+  const bulk: BulkResult = await client.lineage.bulk([{ source: 'a', target: 'b', transformation: 'sql' }]);
+  void bulk.assets_created;
+  async function* edges() {
+    yield { source: 'a', target: 'b' };
+  }
+  const pushed: PushBulkResult = await client.lineage.pushBulk(edges(), { chunkSize: 500, onChunk: (r, i) => void [r.created, i] });
+  void pushed.requests;
+  const graph: LineageGraph = await client.lineage.upstream('b', { depth: 3 });
+  void graph.nodes.map((n) => [n.distance, n.direction]);
+  await client.lineage.get('b', { direction: 'both', limit: 100 });
+  for await (const e of client.lineage.iterateEdges({ origin: 'api' })) void e.transformation;
+  await client.lineage.deleteEdge('a', 'b');
+
+  const token: TokenCreated = await client.tokens.create({ name: 'ci', scopes: ['read'], expires_in_days: 30 });
+  await client.tokens.revoke(token.id);
+
+  try {
+    await client.assets.get('missing', { signal: AbortSignal.timeout(1000) });
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      const code: string | null = err.code;
+      void code;
+    } else if (err instanceof ValidationError) {
+      void err.errors.map((e) => e.loc.join('.'));
+    } else if (err instanceof ConflictError || err instanceof APIError) {
+      void [err.status, err.requestId, err.problem?.detail, err.kind];
+    }
+  }
+  const info = await client.info();
+  void info.api_version;
+}

@@ -1,0 +1,85 @@
+"""Python client for the Data Governance Service API.
+
+    from governance_client import Client
+
+    with Client(base_url="http://localhost:8080", token="dgs_...") as client:
+        client.assets.create("raw.orders", name="Orders", type="table")
+        for asset in client.assets.iter(tags=["pii"]):
+            print(asset["id"])
+
+``AsyncClient`` is the same API for asyncio.
+"""
+
+from governance_client._async_client import AsyncAssets, AsyncClient, AsyncLineage, AsyncTokens
+from governance_client._calls import MAX_BULK_EDGES
+from governance_client._client import Assets, Client, Lineage, Tokens
+from governance_client._errors import (
+    APIConnectionError,
+    APIError,
+    APITimeoutError,
+    AuthenticationError,
+    BadRequestError,
+    ConflictError,
+    GovernanceError,
+    NotFoundError,
+    PermissionDeniedError,
+    PreconditionFailedError,
+    RateLimitedError,
+    ServerError,
+    UnavailableError,
+    ValidationError,
+)
+from governance_client._version import __version__
+from governance_client.types import (
+    Asset,
+    BulkResult,
+    Column,
+    Edge,
+    EdgeInput,
+    GraphEdge,
+    GraphNode,
+    LineageGraph,
+    Page,
+    ServiceInfo,
+    Token,
+    TokenCreated,
+)
+
+__all__ = [
+    "MAX_BULK_EDGES",
+    "APIConnectionError",
+    "APIError",
+    "APITimeoutError",
+    "Asset",
+    "Assets",
+    "AsyncAssets",
+    "AsyncClient",
+    "AsyncLineage",
+    "AsyncTokens",
+    "AuthenticationError",
+    "BadRequestError",
+    "BulkResult",
+    "Client",
+    "Column",
+    "ConflictError",
+    "Edge",
+    "EdgeInput",
+    "GovernanceError",
+    "GraphEdge",
+    "GraphNode",
+    "Lineage",
+    "LineageGraph",
+    "NotFoundError",
+    "Page",
+    "PermissionDeniedError",
+    "PreconditionFailedError",
+    "RateLimitedError",
+    "ServerError",
+    "ServiceInfo",
+    "Token",
+    "TokenCreated",
+    "Tokens",
+    "UnavailableError",
+    "ValidationError",
+    "__version__",
+]

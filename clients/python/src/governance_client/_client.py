@@ -1,0 +1,390 @@
+"""The blocking client. ``_async_client.py`` is its twin, method for method."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import httpx
+
+from governance_client import _calls as calls
+from governance_client._base import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, BaseClient
+from governance_client._calls import MAX_BULK_EDGES, Call, EdgeLike
+from governance_client._errors import error_from_response
+from governance_client.types import (
+    Asset,
+    BulkResult,
+    Column,
+    Direction,
+    Edge,
+    LineageGraph,
+    Page,
+    PropertyValue,
+    ServiceInfo,
+    Token,
+    TokenCreated,
+)
+
+T = TypeVar("T")
+
+
+class Client(BaseClient):
+    """A client for the Data Governance Service.
+
+    ``base_url`` and ``token`` default to the ``GOVERNANCE_URL`` and
+    ``GOVERNANCE_TOKEN`` environment variables; the URL may be given with or
+    without its ``/api/v1``. Operations are grouped by resource:
+    ``client.assets``, ``client.lineage``, ``client.tokens``.
+
+    Use it as a context manager, or call ``close()``, to release its connections.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        token: str | None = None,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        transport: httpx.BaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        rand: Callable[[], float] | None = None,
+    ) -> None:
+        super().__init__(
+            base_url=base_url,
+            token=token,
+            timeout=timeout,
+            max_retries=max_retries,
+            headers=headers,
+            rand=rand,
+        )
+        self._http = httpx.Client(timeout=timeout, transport=transport, follow_redirects=False)
+        self._sleep = sleep
+        self.assets = Assets(self)
+        self.lineage = Lineage(self)
+        self.tokens = Tokens(self)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def info(self) -> ServiceInfo:
+        """``GET /api/v1``: the service's name and version (needs no token)."""
+        return self._call(calls.service_info())
+
+    def openapi(self) -> dict[str, Any]:
+        """The service's OpenAPI 3.1 document (needs no token)."""
+        return self._call(calls.openapi())
+
+    def _call(self, call: Call[T]) -> T:
+        return call.parse(self._send(call))
+
+    def _send(self, call: Call[Any]) -> httpx.Response:
+        request = self._build_request(self._http, call)
+        attempt = 0
+        while True:
+            try:
+                response = self._http.send(request)
+            except httpx.TransportError as exc:
+                error, delay = self._transport_failure(exc, request, attempt)
+                if delay is None:
+                    raise error from exc
+            else:
+                if response.is_success:
+                    return response
+                failure = error_from_response(response)
+                delay = self._retry_delay(
+                    request, attempt, response.status_code, failure.retry_after
+                )
+                if delay is None:
+                    raise failure
+            self._sleep(delay)
+            attempt += 1
+
+
+def _paginate(fetch: Callable[[str | None], Page[T]]) -> Iterator[T]:
+    cursor: str | None = None
+    while True:
+        page = fetch(cursor)
+        yield from page["items"]
+        cursor = page["next_cursor"]
+        if not cursor:
+            return
+
+
+class Assets:
+    """``/assets``: data sets, models, dashboards and anything else lineage can link."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def list(
+        self,
+        *,
+        type: str | None = None,
+        platform: str | None = None,
+        tags: str | Sequence[str] | None = None,
+        owner: str | None = None,
+        q: str | None = None,
+        placeholder: bool | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[Asset]:
+        """One page of assets ordered by id. ``tags``: every one must match;
+        ``q``: a case-insensitive substring of id, name or description."""
+        return self._client._call(
+            calls.list_assets(
+                type=type,
+                platform=platform,
+                tags=tags,
+                owner=owner,
+                q=q,
+                placeholder=placeholder,
+                limit=limit,
+                cursor=cursor,
+            )
+        )
+
+    def iter(
+        self,
+        *,
+        type: str | None = None,
+        platform: str | None = None,
+        tags: str | Sequence[str] | None = None,
+        owner: str | None = None,
+        q: str | None = None,
+        placeholder: bool | None = None,
+        page_size: int | None = None,
+    ) -> Iterator[Asset]:
+        """Every matching asset, fetching page after page as the loop goes on."""
+        return _paginate(
+            lambda cursor: self.list(
+                type=type,
+                platform=platform,
+                tags=tags,
+                owner=owner,
+                q=q,
+                placeholder=placeholder,
+                limit=page_size,
+                cursor=cursor,
+            )
+        )
+
+    def create(
+        self,
+        id: str,
+        *,
+        name: str,
+        type: str,
+        platform: str | None = None,
+        description: str | None = None,
+        owners: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        columns: Sequence[Column | Mapping[str, Any]] | None = None,
+        properties: Mapping[str, PropertyValue] | None = None,
+        idempotency_key: str | None = None,
+    ) -> Asset:
+        """Create an asset; ``ConflictError`` if a real asset has that id (a
+        placeholder made by lineage is claimed and keeps its edges)."""
+        fields = calls.asset_fields(
+            name=name,
+            type=type,
+            platform=platform,
+            description=description,
+            owners=owners,
+            tags=tags,
+            columns=columns,
+            properties=properties,
+        )
+        return self._client._call(calls.create_asset(id, fields, idempotency_key))
+
+    def get(self, id: str) -> Asset:
+        return self._client._call(calls.get_asset(id))
+
+    def put(
+        self,
+        id: str,
+        *,
+        name: str,
+        type: str,
+        platform: str | None = None,
+        description: str | None = None,
+        owners: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        columns: Sequence[Column | Mapping[str, Any]] | None = None,
+        properties: Mapping[str, PropertyValue] | None = None,
+        if_match: int | str | None = None,
+    ) -> Asset:
+        """Create or wholly replace an asset (fields left out are cleared).
+        ``if_match=version``: ``PreconditionFailedError`` if it changed meanwhile."""
+        fields = calls.asset_fields(
+            name=name,
+            type=type,
+            platform=platform,
+            description=description,
+            owners=owners,
+            tags=tags,
+            columns=columns,
+            properties=properties,
+        )
+        return self._client._call(calls.put_asset(id, fields, if_match))
+
+    def patch(
+        self, id: str, changes: Mapping[str, Any], *, if_match: int | str | None = None
+    ) -> Asset:
+        """Change some fields (JSON Merge Patch: ``None`` removes a field)."""
+        return self._client._call(calls.patch_asset(id, changes, if_match))
+
+    def delete(self, id: str, *, if_match: int | str | None = None) -> None:
+        """Delete an asset and its lineage edges."""
+        self._client._call(calls.delete_asset(id, if_match))
+
+
+class Lineage:
+    """``/lineage``: directed edges ``source -> target`` and traversals over them."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def add_edge(
+        self,
+        source: str,
+        target: str,
+        transformation: str | None = None,
+        *,
+        strict: bool = False,
+        idempotency_key: str | None = None,
+    ) -> Edge:
+        """Create or update one edge. Unknown ids become placeholder assets unless
+        ``strict``, which raises ``ValidationError`` (``unknown_assets``)."""
+        return self._client._call(
+            calls.add_edge(source, target, transformation, strict, idempotency_key)
+        )
+
+    def bulk(
+        self,
+        edges: Iterable[EdgeLike],
+        *,
+        strict: bool = False,
+        idempotency_key: str | None = None,
+    ) -> BulkResult:
+        """Write 1 to 10,000 edges in one atomic request. See ``push_bulk`` for more."""
+        return self._client._call(calls.bulk(edges, strict, idempotency_key))
+
+    def push_bulk(
+        self,
+        edges: Iterable[EdgeLike],
+        *,
+        strict: bool = False,
+        chunk_size: int = MAX_BULK_EDGES,
+    ) -> BulkResult:
+        """Write any number of edges, ``chunk_size`` per request, and add up the
+        results. Each request is atomic; the whole is not, but repeating it is safe."""
+        size = calls.check_chunk_size(chunk_size)
+        total = calls.empty_bulk_result()
+        for chunk in calls.chunked(edges, size):
+            total = calls.add_bulk_results(total, self.bulk(chunk, strict=strict))
+        return total
+
+    def list_edges(
+        self,
+        *,
+        source: str | None = None,
+        target: str | None = None,
+        origin: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[Edge]:
+        """One page of edges ordered by (source, target)."""
+        return self._client._call(
+            calls.list_edges(
+                source=source, target=target, origin=origin, limit=limit, cursor=cursor
+            )
+        )
+
+    def iter_edges(
+        self,
+        *,
+        source: str | None = None,
+        target: str | None = None,
+        origin: str | None = None,
+        page_size: int | None = None,
+    ) -> Iterator[Edge]:
+        """Every matching edge, fetching page after page as the loop goes on."""
+        return _paginate(
+            lambda cursor: self.list_edges(
+                source=source, target=target, origin=origin, limit=page_size, cursor=cursor
+            )
+        )
+
+    def delete_edge(self, source: str, target: str) -> None:
+        """Delete one edge; ``NotFoundError`` if there is none."""
+        self._client._call(calls.delete_edge(source, target))
+
+    def get(
+        self,
+        id: str,
+        *,
+        direction: Direction | None = None,
+        depth: int | None = None,
+        limit: int | None = None,
+    ) -> LineageGraph:
+        """The lineage graph around an asset: ``direction`` both (default), upstream
+        or downstream; ``depth`` hops (1-50, default 5); at most ``limit`` nodes."""
+        return self._client._call(calls.traverse(id, direction=direction, depth=depth, limit=limit))
+
+    def upstream(
+        self, id: str, *, depth: int | None = None, limit: int | None = None
+    ) -> LineageGraph:
+        """What ``id`` is made from, to ``depth`` hops."""
+        return self._client._call(
+            calls.traverse(id, direction=None, depth=depth, limit=limit, path="/upstream")
+        )
+
+    def downstream(
+        self, id: str, *, depth: int | None = None, limit: int | None = None
+    ) -> LineageGraph:
+        """What is made from ``id``, to ``depth`` hops."""
+        return self._client._call(
+            calls.traverse(id, direction=None, depth=depth, limit=limit, path="/downstream")
+        )
+
+
+class Tokens:
+    """``/tokens``: API tokens (needs the admin scope)."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def list(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Token]:
+        return self._client._call(calls.list_tokens(limit=limit, cursor=cursor))
+
+    def iter(self, *, page_size: int | None = None) -> Iterator[Token]:
+        return _paginate(lambda cursor: self.list(limit=page_size, cursor=cursor))
+
+    def create(
+        self, name: str, *, scopes: Sequence[str], expires_in_days: int | None = None
+    ) -> TokenCreated:
+        """Create a token; its secret is in ``result["token"]`` and nowhere else, ever.
+        Not retried (see README, Retries)."""
+        return self._client._call(calls.create_token(name, scopes, expires_in_days))
+
+    def get(self, id: str) -> Token:
+        return self._client._call(calls.get_token(id))
+
+    def revoke(self, id: str) -> None:
+        """Revoke a token: it stops working on the next request."""
+        self._client._call(calls.revoke_token(id))

@@ -1,0 +1,452 @@
+"""Client behaviour on a scripted transport: what goes on the wire, how answers
+and failures come back, when and how it retries. No network."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from governance_client import (
+    APIConnectionError,
+    APIError,
+    APITimeoutError,
+    AsyncClient,
+    AuthenticationError,
+    Client,
+    ConflictError,
+    GovernanceError,
+    NotFoundError,
+    RateLimitedError,
+    ServerError,
+    UnavailableError,
+    ValidationError,
+)
+from governance_client._retry import MAX_RETRY_AFTER_S, backoff_delay
+
+Reply = httpx.Response | Callable[[httpx.Request], httpx.Response]
+
+
+class Script:
+    """Answers requests from a list, in order, and remembers them."""
+
+    def __init__(self, *replies: Reply) -> None:
+        self.replies = list(replies)
+        self.requests: list[httpx.Request] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        reply = self.replies.pop(0)
+        return reply(request) if callable(reply) else reply
+
+
+def refuse(request: httpx.Request) -> httpx.Response:
+    raise httpx.ConnectError("connection refused", request=request)
+
+
+def time_out(request: httpx.Request) -> httpx.Response:
+    raise httpx.ReadTimeout("timed out", request=request)
+
+
+def ok(body: Any = None, status: int = 200) -> httpx.Response:
+    return httpx.Response(status, json={} if body is None else body)
+
+
+def problem(status: int, code: str, **extra: Any) -> httpx.Response:
+    headers = {"X-Request-ID": "rid", **extra.pop("headers", {})}
+    body = {"status": status, "code": code, "title": "t", "detail": "d", **extra}
+    return httpx.Response(status, json=body, headers=headers)
+
+
+@pytest.fixture
+def sleeps() -> list[float]:
+    return []
+
+
+@pytest.fixture
+def make(sleeps: list[float]) -> Iterator[Callable[..., Client]]:
+    made: list[Client] = []
+
+    def factory(script: Script, **options: Any) -> Client:
+        options.setdefault("base_url", "http://gov.test/api/v1")
+        options.setdefault("token", "dgs_secret")
+        client = Client(
+            transport=httpx.MockTransport(script), sleep=sleeps.append, rand=lambda: 0.5, **options
+        )
+        made.append(client)
+        return client
+
+    yield factory
+    for client in made:
+        client.close()
+
+
+# -- construction -------------------------------------------------------------
+
+
+def test_url_and_token_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOVERNANCE_URL", "https://gov.example.com/")
+    monkeypatch.setenv("GOVERNANCE_TOKEN", "dgs_fromenv")
+    script = Script(ok({"items": [], "next_cursor": None}))
+    with Client(transport=httpx.MockTransport(script)) as client:
+        assert client.base_url == "https://gov.example.com/api/v1"
+        client.assets.list()
+    assert script.requests[0].headers["authorization"] == "Bearer dgs_fromenv"
+
+
+def test_explicit_arguments_win_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOVERNANCE_URL", "https://env.example.com")
+    client = Client(base_url="http://arg.example.com", token="dgs_arg")
+    assert client.base_url == "http://arg.example.com/api/v1"
+    client.close()
+
+
+def test_without_any_address_construction_fails_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOVERNANCE_URL", raising=False)
+    with pytest.raises(GovernanceError, match="GOVERNANCE_URL"):
+        Client()
+
+
+def test_a_url_that_is_not_http_is_refused() -> None:
+    with pytest.raises(ValueError, match="http"):
+        Client(base_url="ftp://gov.test")
+
+
+def test_repr_never_shows_the_token(make: Callable[..., Client]) -> None:
+    assert "dgs_secret" not in repr(make(Script()))
+
+
+def test_service_info_and_openapi_are_fetched_without_a_token(make: Callable[..., Client]) -> None:
+    script = Script(
+        ok({"service": "s", "version": "1", "api_version": "v1"}), ok({"openapi": "3.1.0"})
+    )
+    client = make(script)
+    assert client.info()["api_version"] == "v1"
+    assert client.openapi()["openapi"] == "3.1.0"
+    assert [r.url.path for r in script.requests] == ["/api/v1", "/api/v1/openapi.json"]
+    assert all("authorization" not in r.headers for r in script.requests)
+
+
+# -- what goes on the wire ------------------------------------------------------
+
+
+def test_create_sends_only_the_given_fields(make: Callable[..., Client]) -> None:
+    script = Script(ok({"id": "a"}, 201))
+    make(script).assets.create("a", name="A", type="table", tags="pii", properties={"rows": 3})
+    request = script.requests[0]
+    assert (request.method, request.url.path) == ("POST", "/api/v1/assets")
+    assert request.headers["content-type"] == "application/json"
+    assert request.headers["authorization"] == "Bearer dgs_secret"
+    assert json.loads(request.content) == {
+        "id": "a",
+        "name": "A",
+        "type": "table",
+        "tags": ["pii"],
+        "properties": {"rows": 3},
+    }
+
+
+def test_list_repeats_tag_and_drops_unset_filters(make: Callable[..., Client]) -> None:
+    script = Script(ok({"items": [], "next_cursor": None}))
+    make(script).assets.list(tags=["pii", "gold"], placeholder=False, limit=10)
+    params = script.requests[0].url.params
+    assert params.get_list("tag") == ["pii", "gold"]
+    assert params["placeholder"] == "false"
+    assert params["limit"] == "10"
+    assert "owner" not in params
+
+
+@pytest.mark.parametrize(
+    ("given", "sent"), [(3, '"3"'), ("4", '"4"'), ('"5"', '"5"'), ("*", "*"), ('W/"6"', 'W/"6"')]
+)
+def test_if_match_is_an_entity_tag(make: Callable[..., Client], given: Any, sent: str) -> None:
+    script = Script(ok({"id": "a"}))
+    make(script).assets.put("a", name="A", type="table", if_match=given)
+    assert script.requests[0].headers["if-match"] == sent
+
+
+def test_patch_is_a_merge_patch(make: Callable[..., Client]) -> None:
+    script = Script(ok({"id": "a"}))
+    make(script).assets.patch("a", {"description": None, "tags": ["x"]}, if_match=2)
+    request = script.requests[0]
+    assert request.method == "PATCH"
+    assert request.headers["content-type"] == "application/merge-patch+json"
+    assert request.headers["if-match"] == '"2"'
+    assert json.loads(request.content) == {"description": None, "tags": ["x"]}
+
+
+def test_dot_segments_are_escaped(make: Callable[..., Client]) -> None:
+    script = Script(ok(), ok())
+    client = make(script)
+    client.assets.get(".")
+    client.assets.get("..")
+    assert [r.url.raw_path for r in script.requests] == [
+        b"/api/v1/assets/%2E",
+        b"/api/v1/assets/%2E%2E",
+    ]
+
+
+def test_an_empty_id_is_refused_before_sending(make: Callable[..., Client]) -> None:
+    script = Script()
+    with pytest.raises(ValueError, match="empty"):
+        make(script).assets.get("")
+    assert script.requests == []
+
+
+def test_traversals_use_their_own_paths(make: Callable[..., Client]) -> None:
+    script = Script(ok(), ok(), ok())
+    client = make(script)
+    client.lineage.get("s3://b/k", direction="upstream", depth=2, limit=9)
+    client.lineage.upstream("s3://b/k", depth=3)
+    client.lineage.downstream("s3://b/k")
+    assert [(r.url.raw_path, dict(r.url.params)) for r in script.requests] == [
+        (b"/api/v1/lineage/s3%3A%2F%2Fb%2Fk?depth=2&direction=upstream&limit=9", {
+            "depth": "2", "direction": "upstream", "limit": "9"}),
+        (b"/api/v1/lineage/s3%3A%2F%2Fb%2Fk/upstream?depth=3", {"depth": "3"}),
+        (b"/api/v1/lineage/s3%3A%2F%2Fb%2Fk/downstream", {}),
+    ]  # fmt: skip
+
+
+def test_edges_take_mappings_and_tuples(make: Callable[..., Client]) -> None:
+    script = Script(ok({"received": 3, "created": 3, "existing": 0, "assets_created": 0}))
+    make(script).lineage.bulk(
+        [
+            ("a", "b"),
+            ("b", "c", "select 1"),
+            {"source": "c", "target": "d", "transformation": None},
+        ],
+        strict=True,
+    )
+    request = script.requests[0]
+    assert request.url.params["strict"] == "true"
+    assert json.loads(request.content) == [
+        {"source": "a", "target": "b"},
+        {"source": "b", "target": "c", "transformation": "select 1"},
+        {"source": "c", "target": "d"},
+    ]
+
+
+def test_push_bulk_of_nothing_sends_nothing(make: Callable[..., Client]) -> None:
+    script = Script()
+    result = make(script).lineage.push_bulk([])
+    assert result == {"received": 0, "created": 0, "existing": 0, "assets_created": 0}
+    assert script.requests == []
+
+
+@pytest.mark.parametrize("size", [0, 10_001])
+def test_push_bulk_refuses_a_chunk_size_the_service_would(
+    make: Callable[..., Client], size: int
+) -> None:
+    with pytest.raises(ValueError, match="chunk_size"):
+        make(Script()).lineage.push_bulk([("a", "b")], chunk_size=size)
+
+
+def test_iter_follows_next_cursor(make: Callable[..., Client]) -> None:
+    script = Script(
+        ok({"items": [{"id": "a"}, {"id": "b"}], "next_cursor": "c1"}),
+        ok({"items": [{"id": "c"}], "next_cursor": None}),
+    )
+    ids = [a["id"] for a in make(script).assets.iter(q="x", page_size=2)]
+    assert ids == ["a", "b", "c"]
+    assert [dict(r.url.params) for r in script.requests] == [
+        {"q": "x", "limit": "2"},
+        {"q": "x", "limit": "2", "cursor": "c1"},
+    ]
+
+
+def test_iter_is_lazy(make: Callable[..., Client]) -> None:
+    script = Script(ok({"items": [{"source": "a", "target": "b"}], "next_cursor": "c1"}))
+    edges = make(script).lineage.iter_edges(source="a")
+    assert script.requests == []
+    assert next(edges)["target"] == "b"
+    assert len(script.requests) == 1
+
+
+# -- errors ---------------------------------------------------------------------
+
+
+def test_a_problem_becomes_a_typed_error(make: Callable[..., Client]) -> None:
+    errors = [{"loc": ["body", "name"], "msg": "required", "type": "missing"}]
+    script = Script(problem(422, "validation_error", errors=errors))
+    with pytest.raises(ValidationError) as caught:
+        make(script).assets.create("a", name="", type="table")
+    error = caught.value
+    assert (error.status, error.code, error.request_id, error.errors) == (
+        422,
+        "validation_error",
+        "rid",
+        errors,
+    )
+    assert "422 validation_error: d (request_id=rid)" in str(error)
+
+
+def test_an_answer_that_is_not_json_still_makes_an_error(make: Callable[..., Client]) -> None:
+    script = Script(httpx.Response(502, text="<html>Bad gateway</html>"))
+    with pytest.raises(GovernanceError) as caught:
+        make(script, max_retries=0).assets.get("a")
+    assert getattr(caught.value, "status", None) == 502
+    assert getattr(caught.value, "code", "?") is None
+
+
+def test_the_token_never_appears_in_an_error(make: Callable[..., Client]) -> None:
+    script = Script(problem(401, "invalid_token"))
+    with pytest.raises(AuthenticationError) as caught:
+        make(script).assets.get("a")
+    assert "dgs_secret" not in str(caught.value)
+
+
+# -- retries --------------------------------------------------------------------
+
+
+def test_503_is_retried_after_retry_after(make: Callable[..., Client], sleeps: list[float]) -> None:
+    script = Script(
+        problem(503, "neo4j_unavailable", headers={"Retry-After": "2"}), ok({"id": "a"})
+    )
+    assert make(script).assets.get("a")["id"] == "a"
+    assert sleeps == [2.0]
+
+
+def test_backoff_grows_and_stops_at_max_retries(
+    make: Callable[..., Client], sleeps: list[float]
+) -> None:
+    script = Script(*[problem(500, "internal_error") for _ in range(4)])
+    with pytest.raises(ServerError) as caught:
+        make(script, max_retries=3).assets.get("a")
+    assert type(caught.value) is ServerError
+    assert len(script.requests) == 4
+    assert sleeps == [0.375, 0.75, 1.5]  # equal jitter with rand() = 0.5
+
+
+def test_backoff_is_capped_and_jittered() -> None:
+    assert backoff_delay(20, rand=lambda: 0.0) == 4.0
+    assert backoff_delay(20, rand=lambda: 1.0) == 8.0
+    assert backoff_delay(0, 1.5) == 1.5
+    assert backoff_delay(0, MAX_RETRY_AFTER_S + 1) is None
+
+
+def test_a_long_retry_after_goes_to_the_caller(
+    make: Callable[..., Client], sleeps: list[float]
+) -> None:
+    script = Script(problem(429, "rate_limited", headers={"Retry-After": "3600"}))
+    with pytest.raises(RateLimitedError) as caught:
+        make(script).assets.get("a")
+    assert caught.value.retry_after == 3600
+    assert sleeps == []
+
+
+def test_connection_errors_are_retried_then_raised(
+    make: Callable[..., Client], sleeps: list[float]
+) -> None:
+    script = Script(refuse, refuse, refuse)
+    with pytest.raises(APIConnectionError, match="connection refused"):
+        make(script, max_retries=2).assets.get("a")
+    assert len(script.requests) == 3
+    assert len(sleeps) == 2
+
+
+def test_a_timeout_is_its_own_error(make: Callable[..., Client]) -> None:
+    with pytest.raises(APITimeoutError):
+        make(Script(time_out), max_retries=0).assets.get("a")
+
+
+def test_a_post_carries_one_idempotency_key_across_retries(make: Callable[..., Client]) -> None:
+    script = Script(refuse, problem(503, "neo4j_unavailable"), ok({"id": "a"}, 201))
+    make(script).assets.create("a", name="A", type="table")
+    keys = {r.headers.get("idempotency-key") for r in script.requests}
+    assert len(script.requests) == 3
+    assert len(keys) == 1
+    assert None not in keys
+
+
+def test_each_call_gets_a_fresh_idempotency_key(make: Callable[..., Client]) -> None:
+    script = Script(ok({}, 201), ok({}, 201))
+    client = make(script)
+    client.lineage.add_edge("a", "b")
+    client.lineage.add_edge("a", "b")
+    first, second = (r.headers["idempotency-key"] for r in script.requests)
+    assert first != second
+
+
+def test_a_given_idempotency_key_is_used(make: Callable[..., Client]) -> None:
+    script = Script(ok({}, 200))
+    make(script).lineage.bulk([("a", "b")], idempotency_key="sync-42")
+    assert script.requests[0].headers["idempotency-key"] == "sync-42"
+
+
+def test_without_retries_a_post_gets_no_key(make: Callable[..., Client]) -> None:
+    script = Script(problem(503, "neo4j_unavailable"))
+    with pytest.raises(UnavailableError):
+        make(script, max_retries=0).assets.create("a", name="A", type="table")
+    assert "idempotency-key" not in script.requests[0].headers
+
+
+def test_a_conflict_is_never_retried(make: Callable[..., Client]) -> None:
+    script = Script(problem(409, "already_exists"))
+    with pytest.raises(ConflictError):
+        make(script).assets.create("a", name="A", type="table")
+    assert len(script.requests) == 1
+
+
+def test_token_creation_is_not_retried(make: Callable[..., Client]) -> None:
+    """The service would store the answer (the secret) for replay under a key."""
+    script = Script(problem(503, "neo4j_unavailable"))
+    with pytest.raises(UnavailableError):
+        make(script).tokens.create("ci", scopes=["read"])
+    assert len(script.requests) == 1
+    assert "idempotency-key" not in script.requests[0].headers
+
+
+def test_patch_is_not_retried(make: Callable[..., Client]) -> None:
+    script = Script(problem(503, "neo4j_unavailable"))
+    with pytest.raises(UnavailableError):
+        make(script).assets.patch("a", {"name": "b"})
+    assert len(script.requests) == 1
+
+
+def test_not_found_is_not_retried(make: Callable[..., Client]) -> None:
+    script = Script(problem(404, "asset_not_found"))
+    with pytest.raises(NotFoundError):
+        make(script).assets.delete("a")
+    assert len(script.requests) == 1
+
+
+# -- the async twin -------------------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_async_client_retries_pages_and_raises() -> None:
+    sleeps: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    script = Script(
+        problem(503, "neo4j_unavailable", headers={"Retry-After": "1"}),
+        ok({"items": [{"id": "a"}], "next_cursor": "c1"}),
+        ok({"items": [{"id": "b"}], "next_cursor": None}),
+        problem(404, "asset_not_found"),
+        ok({"received": 1, "created": 1, "existing": 0, "assets_created": 2}),
+        ok({"received": 1, "created": 0, "existing": 1, "assets_created": 0}),
+    )
+    async with AsyncClient(
+        base_url="http://gov.test", token="t", transport=httpx.MockTransport(script), sleep=sleep
+    ) as client:
+        assert [a["id"] async for a in client.assets.iter()] == ["a", "b"]
+        with pytest.raises(NotFoundError) as caught:
+            await client.assets.get("s3://x")
+        assert caught.value.request_id == "rid"
+        total = await client.lineage.push_bulk([("a", "b"), ("a", "b")], chunk_size=1)
+    assert total == {"received": 2, "created": 1, "existing": 1, "assets_created": 2}
+    assert sleeps == [1.0]
+    assert script.requests[3].url.raw_path == b"/api/v1/assets/s3%3A%2F%2Fx"
+
+
+def test_a_redirect_is_not_followed(make: Callable[..., Client]) -> None:
+    script = Script(httpx.Response(301, headers={"Location": "https://gov.test/api/v1/assets/a"}))
+    with pytest.raises(APIError, match="redirected to") as caught:
+        make(script).assets.get("a")
+    assert caught.value.status == 301
+    assert len(script.requests) == 1

@@ -1,0 +1,179 @@
+"""/api/v1/events (CONTRACT §8): replay of the event log and a live SSE stream."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service import clock
+from service.api import deps
+from service.auth.principal import Principal
+from service.domain.event_types import TypeFilter, parse_patterns
+from service.errors import validation_error
+from service.events.broker import Broker, Subscription
+from service.events.sse import EventStreamResponse
+from service.graph import Graph
+from service.models.events import Event, EventPage
+from service.openapi import Doc, Param
+from service.params import Paging, Params
+from service.store import events as store
+from service.store import tokens as token_store
+
+BASE = "/api/v1/events"
+REPLAY_BATCH = 500
+
+
+def _types(request: Request) -> TypeFilter:
+    types, problem = parse_patterns(Params(request).many("types"))
+    if problem:
+        raise validation_error(("query", "types"), problem, "enum")
+    return types
+
+
+def _after(request: Request, header: str | None = None) -> int | None:
+    raw = header if header is not None else request.query_params.get("after")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit():
+        loc = ("header", "Last-Event-ID") if header is not None else ("query", "after")
+        raise validation_error(loc, "must be a non-negative integer sequence number", "int_parsing")
+    return int(raw)
+
+
+async def list_events(request: Request) -> Response:
+    limits = deps.settings(request).limits
+    paging = Paging(request, limits.default_page_size, limits.max_page_size, first=0)
+    start = paging.after if "cursor" in request.query_params else (_after(request) or 0)
+    rows = await store.after(deps.graph(request), start, _types(request), paging.fetch)
+    return paging.respond(rows, key=lambda e: e.seq, render=lambda e: e.envelope())
+
+
+async def stream_events(request: Request) -> Response:
+    header = request.headers.get("last-event-id")
+    resume_after = _after(request, header) if header else _after(request)
+    types = _types(request)
+    broker: Broker = request.state.broker
+    await broker.ready()
+    settings = deps.settings(request).events
+    subscription = broker.subscribe()  # before the replay, so nothing falls between
+    frames = _stream(
+        deps.graph(request),
+        subscription,
+        broker.last_seq,
+        deps.principal(request),
+        types,
+        resume_after,
+        settings.heartbeat_s,
+    )
+    return EventStreamResponse(  # type: ignore[return-value]
+        frames, subscription.overflowed, lambda: broker.unsubscribe(subscription)
+    )
+
+
+async def _stream(
+    graph: Graph,
+    subscription: Subscription,
+    live_from: int,
+    principal: Principal,
+    types: TypeFilter,
+    resume_after: int | None,
+    heartbeat_s: float,
+) -> AsyncIterator[bytes]:
+    """Replay from the log, then go live, skipping what was already sent: the
+    subscription was taken first, so nothing is lost or doubled across the switch."""
+    sent = live_from if resume_after is None else resume_after
+    yield b"retry: 2000\n: connected\n\n"
+    if resume_after is not None:
+        while True:
+            batch = await store.after(graph, sent, types, REPLAY_BATCH)
+            for event in batch:
+                yield _frame(event)
+                sent = event.seq
+            if len(batch) < REPLAY_BATCH:
+                break
+    async for live in _live(graph, subscription, principal, heartbeat_s):
+        if live is None:
+            yield b": keepalive\n\n"
+        elif live.seq > sent:
+            sent = live.seq
+            if types.matches(live.type):
+                yield _frame(live)
+
+
+async def _live(
+    graph: Graph, subscription: Subscription, principal: Principal, heartbeat_s: float
+) -> AsyncIterator[Event | None]:
+    """Live events, None for a heartbeat; ends when the reader falls too far behind
+    or the stream's token is revoked or expires."""
+    while not subscription.overflowed.is_set():
+        try:
+            event = await asyncio.wait_for(subscription.queue.get(), timeout=heartbeat_s)
+        except TimeoutError:
+            if not await _token_alive(graph, principal.token_id):
+                return
+            yield None
+            continue
+        if event.type == "token.revoked" and event.data.get("id") == principal.token_id:
+            return
+        yield event
+
+
+async def _token_alive(graph: Graph, token_id: str) -> bool:
+    try:
+        token = await token_store.get(graph, token_id)
+    except Exception:
+        return True  # a database hiccup is no reason to drop a healthy stream
+    expired = token.expires_at is not None and token.expires_at <= clock.now_iso()
+    return token.revoked_at is None and not expired
+
+
+def _frame(event: Event) -> bytes:
+    data = orjson.dumps(event.envelope())
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (event.seq, event.type.encode(), data)
+
+
+routes = [
+    Route(BASE, list_events, methods=["GET"], name="list_events"),
+    Route(BASE + "/stream", stream_events, methods=["GET"], name="stream_events"),
+]
+
+_TYPES = Param(
+    "types",
+    description="comma-separated types or patterns such as `asset.*,quality.rule.failed`",
+)
+docs = {
+    "list_events": Doc(
+        "Replay the event log",
+        "events",
+        description="Events after a sequence number, oldest first. Receivers order by `seq` "
+        "and drop duplicates by `id`.",
+        params=(
+            Param("after", schema={"type": "integer", "minimum": 0, "default": 0}),
+            _TYPES,
+            Param("limit", schema={"type": "integer", "minimum": 1, "maximum": 500, "default": 50}),
+            Param("cursor"),
+        ),
+        responses={200: EventPage},
+        errors=(422,),
+    ),
+    "stream_events": Doc(
+        "Live events (Server-Sent Events)",
+        "events",
+        description="`id:` is the sequence number, `event:` the type, `data:` the envelope. "
+        "Resumes after `Last-Event-ID` (or `?after=`). A comment every 15 s keeps proxies "
+        "open. A reader that falls 1,000 events behind is disconnected; a revoked token's "
+        "streams close.",
+        params=(
+            _TYPES,
+            Param("after", schema={"type": "integer", "minimum": 0}),
+            Param("Last-Event-ID", where="header"),
+        ),
+        responses={200: "text/event-stream"},
+        errors=(422,),
+    ),
+}

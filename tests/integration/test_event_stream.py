@@ -1,0 +1,160 @@
+"""CONTRACT §8 live stream: SSE with resume, filters, heartbeats, bounded buffers,
+revocation, and several service processes on one Neo4j."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+
+from service.app import create_app
+from service.settings import EventSettings, Settings
+from tests.conftest import Tokens, make_tokens
+from tests.support.server import LiveServer
+from tests.support.sse import SseReader
+
+
+def _asset(client: httpx.Client, asset_id: str, **extra: object) -> None:
+    response = client.post(
+        "/assets", json={"id": asset_id, "name": asset_id, "type": "table", **extra}
+    )
+    assert response.status_code == 201, response.text
+
+
+def test_live_events_arrive_as_server_sent_events(
+    live: LiveServer, tokens: Tokens, writer: httpx.Client
+) -> None:
+    with SseReader(live.url + "/api/v1/events/stream", tokens.read) as stream:
+        assert stream.status == 200
+        _asset(writer, "a")
+        frame = stream.next_event()
+    assert frame.event == "asset.created"
+    assert frame.data["type"] == "asset.created" and frame.data["data"]["id"] == "a"
+    assert frame.id == str(frame.data["seq"])
+
+
+def test_resume_after_a_dropped_connection_loses_and_doubles_nothing(
+    live: LiveServer, tokens: Tokens, writer: httpx.Client
+) -> None:
+    url = live.url + "/api/v1/events/stream"
+    with SseReader(url, tokens.read, params={"types": "asset.*"}) as stream:
+        _asset(writer, "a0")
+        _asset(writer, "a1")
+        seen = stream.events(2)
+    for i in range(2, 6):  # written while nobody listens
+        _asset(writer, f"a{i}")
+    with SseReader(
+        url, tokens.read, headers={"Last-Event-ID": seen[-1].id or ""}, params={"types": "asset.*"}
+    ) as stream:
+        missed = stream.events(4)
+        _asset(writer, "a6")
+        live_one = stream.next_event()
+    ids = [f.data["data"]["id"] for f in [*seen, *missed, live_one]]
+    assert ids == [f"a{i}" for i in range(7)]
+    seqs = [int(f.id or 0) for f in [*seen, *missed, live_one]]
+    assert seqs == sorted(set(seqs))
+
+
+def test_types_filter_the_stream(live: LiveServer, tokens: Tokens, writer: httpx.Client) -> None:
+    with SseReader(
+        live.url + "/api/v1/events/stream", tokens.read, params={"types": "lineage.edge.created"}
+    ) as stream:
+        _asset(writer, "x")
+        writer.post("/lineage", json={"source": "x", "target": "y"})
+        frame = stream.next_event()
+    assert frame.event == "lineage.edge.created"
+
+
+def test_bad_stream_parameters_are_422(live: LiveServer, tokens: Tokens) -> None:
+    url = live.url + "/api/v1/events/stream"
+    headers = {"Authorization": f"Bearer {tokens.read}"}
+    bad_type = httpx.get(url, params={"types": "nope"}, headers=headers)
+    assert bad_type.status_code == 422
+    bad_id = httpx.get(url, headers={**headers, "Last-Event-ID": "abc"})
+    assert bad_id.status_code == 422 and bad_id.json()["errors"][0]["loc"] == [
+        "header",
+        "Last-Event-ID",
+    ]
+    assert httpx.get(url).status_code == 401
+    assert httpx.get(url, params={"access_token": tokens.read}).status_code == 401
+
+
+def test_a_revoked_tokens_stream_closes(
+    live: LiveServer, tokens: Tokens, admin: httpx.Client
+) -> None:
+    made = admin.post("/tokens", json={"name": "stream", "scopes": ["read"]}).json()
+    with SseReader(live.url + "/api/v1/events/stream", made["token"]) as stream:
+        assert stream.status == 200
+        admin.delete(f"/tokens/{made['id']}")
+        stream.wait_closed(timeout=10)
+
+
+@pytest.fixture
+def tuned_server(
+    make_settings: Callable[..., Settings], clean: None
+) -> Iterator[tuple[LiveServer, Settings]]:
+    settings = make_settings(
+        events=EventSettings(poll_interval_s=0.05, heartbeat_s=0.3, subscriber_buffer=5)
+    )
+    server = LiveServer(create_app(settings)).start()
+    yield server, settings
+    server.stop()
+
+
+def test_heartbeats_keep_an_idle_stream_open(tuned_server: tuple[LiveServer, Settings]) -> None:
+    server, settings = tuned_server
+    token = make_tokens(settings, hb=["read"])["hb"]
+    with SseReader(server.url + "/api/v1/events/stream", token) as stream:
+        assert stream.next_comment(timeout=5) == "connected"
+        assert stream.next_comment(timeout=5) == "keepalive"
+
+
+EVENTS = 200
+
+
+def test_a_reader_that_falls_behind_is_disconnected(
+    tuned_server: tuple[LiveServer, Settings],
+) -> None:
+    """The buffer is 5 events. A reader that stops reading while 12 MB of events are
+    produced fills the socket buffers (a few MB), then its 5-event buffer; the server
+    drops the subscription and ends the response instead of buffering more. Draining
+    the socket afterwards reaches the end of the stream before the last event."""
+    server, settings = tuned_server
+    made = make_tokens(settings, slow=["write"])
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        request = f"GET /api/v1/events/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {made['slow']}\r\n\r\n"
+        sock.sendall(request.encode())
+        assert b"200 OK" in sock.recv(1024)
+        headers = {"Authorization": f"Bearer {made['slow']}"}
+        with httpx.Client(base_url=server.url + "/api/v1", headers=headers) as client:
+            for i in range(EVENTS):
+                _asset(client, f"big{i}", description="x" * 60_000)
+        time.sleep(1)  # let the follower deliver the last events
+        sock.settimeout(10)
+        received = b""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            chunk = sock.recv(1 << 20)
+            if not chunk:
+                break
+            received += chunk
+        else:
+            pytest.fail("the stream never ended")
+    delivered = received.count(b"event: asset.created")
+    assert 0 < delivered < EVENTS, delivered
+
+
+def test_an_event_written_through_one_process_reaches_a_stream_on_another(
+    make_settings: Callable[..., Settings], live: LiveServer, tokens: Tokens, writer: httpx.Client
+) -> None:
+    other = LiveServer(create_app(make_settings())).start()
+    try:
+        with SseReader(other.url + "/api/v1/events/stream", tokens.read) as stream:
+            _asset(writer, "cross")
+            frame = stream.next_event()
+        assert frame.data["data"]["id"] == "cross"
+    finally:
+        other.stop()

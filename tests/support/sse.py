@@ -1,0 +1,109 @@
+"""A Server-Sent Events reader for tests: reads a real stream in a thread and
+hands frames over a queue, so a test can wait for one with a timeout."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import orjson
+
+CLOSED = object()
+
+
+@dataclass
+class Frame:
+    id: str | None = None
+    event: str | None = None
+    data: Any = None
+    comments: list[str] = field(default_factory=list)
+
+
+class SseReader:
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        headers: dict[str, str] | None = None,
+        params: dict[str, str] | None = None,
+    ) -> None:
+        self._client = httpx.Client(timeout=httpx.Timeout(5, read=None))
+        self._request = self._client.build_request(
+            "GET",
+            url,
+            params=params,
+            headers={"Authorization": f"Bearer {token}", **(headers or {})},
+        )
+        self.frames: queue.Queue[Any] = queue.Queue()
+        self.status: int | None = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+
+    def __enter__(self) -> SseReader:
+        self._thread.start()
+        self._ready.wait(10)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._client.close()
+        self._thread.join(5)
+
+    def _read(self) -> None:
+        response = None
+        try:
+            response = self._client.send(self._request, stream=True)
+            self.status = response.status_code
+            self._ready.set()
+            frame = Frame()
+            for line in response.iter_lines():
+                if line == "":
+                    if frame.id or frame.event or frame.comments:
+                        self.frames.put(frame)
+                    frame = Frame()
+                elif line.startswith(":"):
+                    frame.comments.append(line[1:].strip())
+                else:
+                    name, _, value = line.partition(":")
+                    value = value.removeprefix(" ")
+                    if name == "id":
+                        frame.id = value
+                    elif name == "event":
+                        frame.event = value
+                    elif name == "data":
+                        frame.data = orjson.loads(value)
+        except (httpx.HTTPError, RuntimeError):
+            pass
+        finally:
+            if response is not None:
+                response.close()
+            self._ready.set()
+            self.frames.put(CLOSED)
+
+    def next_event(self, timeout: float = 10) -> Frame:
+        """The next frame with an event, skipping comments; fails on close or timeout."""
+        while True:
+            frame = self.frames.get(timeout=timeout)
+            if frame is CLOSED:
+                raise AssertionError("stream closed")
+            if frame.event:
+                return frame
+
+    def events(self, count: int, timeout: float = 10) -> list[Frame]:
+        return [self.next_event(timeout) for _ in range(count)]
+
+    def wait_closed(self, timeout: float = 10) -> None:
+        while True:
+            frame = self.frames.get(timeout=timeout)
+            if frame is CLOSED:
+                return
+
+    def next_comment(self, timeout: float = 10) -> str:
+        while True:
+            frame = self.frames.get(timeout=timeout)
+            if frame is CLOSED:
+                raise AssertionError("stream closed")
+            if frame.comments and not frame.event:
+                return frame.comments[-1]
