@@ -19,10 +19,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service import __version__, cypher
-from service.api import assets, events, lineage, meta, tokens
+from service.api import assets, events, lineage, meta, tokens, webhooks
 from service.auth.middleware import AuthMiddleware
 from service.errors import MethodNotAllowed, NotFound, ServiceError, from_driver_error
 from service.events.broker import Broker
+from service.events.delivery import Deliverer
+from service.events.dispatcher import Dispatcher
 from service.graph import Graph
 from service.http import problem_response
 from service.middleware.body_limit import BodyLimitMiddleware
@@ -36,7 +38,7 @@ from service.store import events as event_store
 from service.store import idempotency
 
 log = logging.getLogger(__name__)
-MODULES = (meta, assets, lineage, events, tokens)
+MODULES = (meta, assets, lineage, events, webhooks, tokens)
 SCHEMA_RETRY_S = 2.0
 PURGE_INTERVAL_S = 3600.0
 
@@ -72,11 +74,16 @@ def create_app(settings: Settings) -> Starlette:
         readiness = Readiness()
         broker = Broker(graph, settings.events.poll_interval_s, settings.events.subscriber_buffer)
         retention = timedelta(days=settings.events.retention_days)
+        hooks = settings.webhooks
+        deliverer = Deliverer(hooks.allow_private, hooks.timeout_s)
+        dispatcher = Dispatcher(graph, hooks, deliverer)
         tasks = [
             asyncio.create_task(_apply_schema(graph, readiness), name="schema"),
             asyncio.create_task(_housekeeping(graph, retention), name="housekeeping"),
             asyncio.create_task(broker.run(), name="event-follower"),
         ]
+        if hooks.dispatch:
+            tasks.append(asyncio.create_task(dispatcher.run(), name="webhook-dispatcher"))
         try:
             yield {
                 "graph": graph,
@@ -85,11 +92,15 @@ def create_app(settings: Settings) -> Starlette:
                 "metrics": metrics,
                 "openapi": document,
                 "broker": broker,
+                "deliverer": deliverer,
+                "dispatcher": dispatcher,
             }
         finally:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            await dispatcher.release()
+            await deliverer.close()
             await graph.close()
 
     middleware = [

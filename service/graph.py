@@ -30,7 +30,7 @@ class Tx:
     _queries: Queries
 
     async def run(
-        self, name: str, bounds: Mapping[str, int] | None = None, **params: Any
+        self, name: str, bounds: Mapping[str, int] | None = None, /, **params: Any
     ) -> list[Record]:
         query = self._queries[name]
         query.check_params(params)
@@ -80,14 +80,14 @@ class Graph:
             return await session.execute_write(self._unit(work))
 
     async def read(
-        self, name: str, bounds: Mapping[str, int] | None = None, **params: Any
+        self, query: str, bounds: Mapping[str, int] | None = None, /, **params: Any
     ) -> list[Record]:
-        return await self.read_tx(lambda tx: tx.run(name, bounds, **params))
+        return await self.read_tx(lambda tx: tx.run(query, bounds, **params))
 
     async def write(
-        self, name: str, bounds: Mapping[str, int] | None = None, **params: Any
+        self, query: str, bounds: Mapping[str, int] | None = None, /, **params: Any
     ) -> list[Record]:
-        return await self.write_tx(lambda tx: tx.run(name, bounds, **params))
+        return await self.write_tx(lambda tx: tx.run(query, bounds, **params))
 
     def _unit(
         self, work: Callable[[Tx], Awaitable[T]]

@@ -7,6 +7,7 @@ the same settings as every other Neo4j tool; the service's own knobs are
 
 from __future__ import annotations
 
+import builtins
 import os
 from collections.abc import Mapping
 
@@ -42,6 +43,20 @@ class EventSettings(BaseModel):
     retention_days: int = 30
 
 
+class WebhookSettings(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    # Whether this process takes part in dispatch (one process at a time leads).
+    dispatch: bool = True
+    allow_private: bool = False
+    timeout_s: float = 15.0
+    # Seconds after the 1st, 2nd, ... failure (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h).
+    retry_schedule: tuple[float, ...] = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 86400.0)
+    disable_after_s: float = 86400.0
+    poll_interval_s: float = 1.0
+    lease_ttl_s: float = 15.0
+
+
 class RateLimit(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -64,11 +79,11 @@ class Settings(BaseModel):
     admin_password: SecretStr | None = None
     secret_key: SecretStr | None = None
     cors_origins: tuple[str, ...] = ()
-    webhook_allow_private: bool = False
     public_url: str | None = None
     limits: Limits = Field(default_factory=Limits)
     rate_limit: RateLimit = Field(default_factory=RateLimit)
     events: EventSettings = Field(default_factory=EventSettings)
+    webhooks: WebhookSettings = Field(default_factory=WebhookSettings)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -87,7 +102,17 @@ class Settings(BaseModel):
             cors_origins=tuple(
                 o.strip() for o in e.get("GOVERNANCE_CORS_ORIGINS", "").split(",") if o.strip()
             ),
-            webhook_allow_private=g.bool("GOVERNANCE_WEBHOOK_ALLOW_PRIVATE", False),
+            webhooks=WebhookSettings(
+                dispatch=g.bool("GOVERNANCE_WEBHOOK_DISPATCH", True),
+                allow_private=g.bool("GOVERNANCE_WEBHOOK_ALLOW_PRIVATE", False),
+                timeout_s=g.float("GOVERNANCE_WEBHOOK_TIMEOUT", 15.0),
+                retry_schedule=g.floats(
+                    "GOVERNANCE_WEBHOOK_RETRY_SCHEDULE",
+                    (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 86400.0),
+                ),
+                disable_after_s=g.float("GOVERNANCE_WEBHOOK_DISABLE_AFTER", 86400.0),
+                poll_interval_s=g.float("GOVERNANCE_WEBHOOK_POLL_INTERVAL", 1.0),
+            ),
             public_url=e.get("GOVERNANCE_PUBLIC_URL") or None,
             limits=Limits(
                 max_body_bytes=g.int("GOVERNANCE_MAX_BODY_BYTES", 10 * MIB),
@@ -130,6 +155,15 @@ class _Reader:
             return default if raw in (None, "") else float(raw)
         except ValueError as exc:
             raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+
+    def floats(self, name: str, default: tuple[builtins.float, ...]) -> tuple[builtins.float, ...]:
+        raw = self._env.get(name)
+        if raw in (None, ""):
+            return default
+        try:
+            return tuple(float(part) for part in raw.split(","))
+        except ValueError as exc:
+            raise ValueError(f"{name} must be comma-separated numbers, got {raw!r}") from exc
 
     def bool(self, name: str, default: bool) -> bool:
         raw = self._env.get(name)

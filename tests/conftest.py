@@ -15,13 +15,26 @@ from service import cypher
 from service.app import create_app
 from service.graph import Graph
 from service.models.tokens import TokenCreate
-from service.settings import EventSettings, RateLimit, Settings
+from service.settings import EventSettings, RateLimit, Settings, WebhookSettings
 from service.store import tokens as token_store
 from tests.support.neo4j_server import Neo4jTarget, neo4j_for_tests
 from tests.support.server import LiveServer
 
-# The event counter survives: sequence numbers only ever rise, across tests too.
-CLEAR_GRAPH = "MATCH (n) WHERE NOT n:EventCounter DETACH DELETE n"
+# The event counter and the dispatcher's lease (with its cursor) survive: sequence
+# numbers only ever rise, and the dispatcher never skips events, across tests too.
+CLEAR_GRAPH = "MATCH (n) WHERE NOT n:EventCounter AND NOT n:Lease DETACH DELETE n"
+
+
+# Test servers do not dispatch webhooks unless a test says so, so that the
+# webhook tests know which process delivers.
+WEBHOOKS_FOR_TESTS = WebhookSettings(
+    dispatch=False,
+    allow_private=True,
+    timeout_s=5.0,
+    retry_schedule=(0.2, 0.4, 0.8, 1.6),
+    poll_interval_s=0.1,
+    lease_ttl_s=2.0,
+)
 
 
 @pytest.fixture(scope="session")
@@ -49,6 +62,7 @@ def make_settings(neo4j_target: Neo4jTarget) -> Callable[..., Settings]:
             neo4j_database=neo4j_target.database,
             rate_limit=RateLimit(per_second=1000, burst=2000, auth_failures_per_minute=100_000),
             events=EventSettings(poll_interval_s=0.05, heartbeat_s=1.0),
+            webhooks=WEBHOOKS_FOR_TESTS,
         )
         return base.model_copy(update=overrides)
 

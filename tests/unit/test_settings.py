@@ -10,7 +10,7 @@ def test_defaults_follow_the_contract() -> None:
     assert settings.limits.max_body_bytes == 10 * 1024 * 1024
     assert settings.limits.max_bulk_edges == 10_000
     assert settings.rate_limit.per_second == 100 and settings.rate_limit.burst == 200
-    assert settings.webhook_allow_private is False
+    assert settings.webhooks.allow_private is False
 
 
 def test_environment_overrides_and_secrets_do_not_print() -> None:
@@ -24,7 +24,7 @@ def test_environment_overrides_and_secrets_do_not_print() -> None:
         }
     )
     assert settings.neo4j_uri == "neo4j://db:7687"
-    assert settings.port == 9000 and settings.webhook_allow_private
+    assert settings.port == 9000 and settings.webhooks.allow_private
     assert settings.cors_origins == ("https://a", "https://b")
     assert "s3cret" not in repr(settings)
 

@@ -1,0 +1,3 @@
+// Store a new webhook.
+CREATE (w:Webhook $props)
+RETURN w {.*} AS webhook

@@ -1,0 +1,54 @@
+"""Pending webhook deliveries survive a kill -9 of the service that dispatched them."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+from tests.conftest import Tokens
+from tests.support.neo4j_server import Neo4jTarget
+from tests.support.process import ServiceProcess
+from tests.support.receiver import Receiver
+from tests.support.server import free_port
+
+ENV = {
+    "GOVERNANCE_WEBHOOK_ALLOW_PRIVATE": "true",
+    "GOVERNANCE_WEBHOOK_RETRY_SCHEDULE": ",".join(["0.5"] * 40),
+    "GOVERNANCE_WEBHOOK_POLL_INTERVAL": "0.1",
+}
+
+
+def test_deliveries_pending_at_a_kill_are_delivered_after_restart(
+    neo4j_target: Neo4jTarget, tokens: Tokens
+) -> None:
+    port = free_port()  # the receiver is down at first: every attempt fails
+    first = ServiceProcess(neo4j_target, ENV).start()
+    try:
+        with httpx.Client(
+            base_url=first.url + "/api/v1", headers={"Authorization": f"Bearer {tokens.admin}"}
+        ) as client:
+            hook = client.post(
+                "/webhooks",
+                json={"url": f"http://127.0.0.1:{port}/hook", "types": ["asset.created"]},
+            ).json()
+            for i in range(5):
+                client.post("/assets", json={"id": f"k{i}", "name": "n", "type": "table"})
+            deadline = time.monotonic() + 20
+            while True:
+                log = client.get(f"/webhooks/{hook['id']}/deliveries").json()["items"]
+                if len(log) == 5 and all(d["attempts"] >= 1 for d in log):
+                    break
+                assert time.monotonic() < deadline, log
+                time.sleep(0.2)
+        assert all(d["state"] == "pending" for d in log)
+    finally:
+        first.kill()
+    with Receiver(port=port) as receiver:
+        second = ServiceProcess(neo4j_target, ENV).start()
+        try:
+            received = receiver.wait_for(5, timeout=40)  # the dead holder's lease expires first
+        finally:
+            second.stop()
+    ids = sorted(httpx.Response(200, content=r.body).json()["data"]["id"] for r in received)
+    assert ids[:5] == [f"k{i}" for i in range(5)] and len(set(ids)) == 5
