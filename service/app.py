@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service import __version__, cypher
-from service.api import assets, events, lineage, meta, tokens, webhooks
+from service.api import assets, events, lineage, manifest, meta, quality, tokens, webhooks
 from service.auth.middleware import AuthMiddleware
 from service.errors import MethodNotAllowed, NotFound, ServiceError, from_driver_error
 from service.events.broker import Broker
@@ -38,7 +38,7 @@ from service.store import events as event_store
 from service.store import idempotency
 
 log = logging.getLogger(__name__)
-MODULES = (meta, assets, lineage, events, webhooks, tokens)
+MODULES = (meta, assets, manifest, lineage, quality, events, webhooks, tokens)
 SCHEMA_RETRY_S = 2.0
 PURGE_INTERVAL_S = 3600.0
 

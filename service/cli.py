@@ -55,6 +55,28 @@ def _parser() -> argparse.ArgumentParser:
     create.add_argument("--expires-in-days", type=int)
     create.set_defaults(run=_token_create)
 
+    ingest = commands.add_parser("ingest", help="send metadata to a running service")
+    ingest_kinds = ingest.add_subparsers(title="ingest commands")
+    manifest = ingest_kinds.add_parser("manifest", help="upload a dbt manifest.json (or .json.gz)")
+    manifest.add_argument("path")
+    manifest.add_argument(
+        "--url",
+        default=os.environ.get("GOVERNANCE_URL", "http://127.0.0.1:8080"),
+        help="the service (default GOVERNANCE_URL or http://127.0.0.1:8080)",
+    )
+    manifest.add_argument(
+        "--token",
+        default=os.environ.get("GOVERNANCE_TOKEN"),
+        help="an API token with scope write (default GOVERNANCE_TOKEN)",
+    )
+    manifest.add_argument("--project", help="default: the manifest's project name")
+    manifest.add_argument(
+        "--no-prune",
+        action="store_true",
+        help="keep edges and rules an earlier upload made that this one lacks",
+    )
+    manifest.set_defaults(run=_ingest_manifest)
+
     neo4j = commands.add_parser("neo4j", help="the local development Neo4j").add_subparsers(
         title="neo4j commands"
     )
@@ -125,6 +147,35 @@ def _token_create(args: argparse.Namespace) -> int:
 
     print(asyncio.run(create()))
     return 0
+
+
+def _ingest_manifest(args: argparse.Namespace) -> int:
+    import gzip
+    from pathlib import Path
+
+    import httpx
+
+    if not args.token:
+        raise ValueError("an API token is needed: --token or GOVERNANCE_TOKEN")
+    raw = Path(args.path).read_bytes()
+    body = raw if raw[:2] == b"\x1f\x8b" else gzip.compress(raw, compresslevel=5)
+    params = {"prune": "false" if args.no_prune else "true"}
+    if args.project:
+        params["project"] = args.project
+    base = args.url.rstrip("/").removesuffix("/api/v1")
+    response = httpx.post(
+        base + "/api/v1/lineage/manifest",
+        content=body,
+        params=params,
+        timeout=900,
+        headers={
+            "Authorization": f"Bearer {args.token}",
+            "Content-Type": "application/json",
+            "Content-Encoding": "gzip",
+        },
+    )
+    print(response.text)
+    return 0 if response.status_code == 200 else 1
 
 
 def _neo4j_start(args: argparse.Namespace) -> int:

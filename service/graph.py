@@ -75,9 +75,12 @@ class Graph:
         async with self._session(neo4j.READ_ACCESS) as session:
             return await session.execute_read(self._unit(work))
 
-    async def write_tx(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+    async def write_tx(
+        self, work: Callable[[Tx], Awaitable[T]], timeout_s: float | None = None
+    ) -> T:
+        """`timeout_s` overrides the query timeout for the rare large write (ingestion)."""
         async with self._session(neo4j.WRITE_ACCESS) as session:
-            return await session.execute_write(self._unit(work))
+            return await session.execute_write(self._unit(work, timeout_s))
 
     async def read(
         self, query: str, bounds: Mapping[str, int] | None = None, /, **params: Any
@@ -90,11 +93,11 @@ class Graph:
         return await self.write_tx(lambda tx: tx.run(query, bounds, **params))
 
     def _unit(
-        self, work: Callable[[Tx], Awaitable[T]]
+        self, work: Callable[[Tx], Awaitable[T]], timeout_s: float | None = None
     ) -> Callable[[AsyncManagedTransaction], Awaitable[T]]:
         queries = self.queries
 
-        @neo4j.unit_of_work(timeout=self.timeout_s)
+        @neo4j.unit_of_work(timeout=timeout_s or self.timeout_s)
         async def run(tx: AsyncManagedTransaction) -> T:
             return await work(Tx(tx, queries))
 

@@ -1,0 +1,117 @@
+"""POST /api/v1/lineage/manifest (CONTRACT §4): a dbt manifest.json becomes assets,
+lineage and quality rules."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.domain.dbt_manifest import ManifestContents, ManifestError, read_manifest
+from service.domain.decompress import GZIP_MAGIC, Corrupt, TooLarge, gunzip
+from service.errors import (
+    FieldError,
+    PayloadTooLarge,
+    Unprocessable,
+    UnsupportedMediaType,
+    validation_error,
+)
+from service.http import json_response, media_type
+from service.models.manifest import ManifestSummary
+from service.openapi import Doc, Param
+from service.params import Params
+from service.store import manifest as store
+
+PATH = "/api/v1/lineage/manifest"
+JSON_TYPES = ("application/json", "application/gzip", "application/octet-stream")
+
+
+def invalid(msg: str, loc: tuple[str | int, ...] = ()) -> Unprocessable:
+    return Unprocessable(
+        f"Not a dbt manifest this service can read: {msg}",
+        code="invalid_manifest",
+        errors=[FieldError(("body", *loc), msg, "invalid_manifest")],
+    )
+
+
+async def _raw_manifest(request: Request) -> bytes:
+    kind = media_type(request)
+    if kind == "multipart/form-data":
+        async with request.form(max_files=1, max_fields=10) as form:
+            upload = form.get("file")
+            if not isinstance(upload, UploadFile):
+                raise validation_error(
+                    ("body", "file"), "a multipart upload needs a `file` field", "missing"
+                )
+            return await upload.read()
+    if kind not in JSON_TYPES:
+        raise UnsupportedMediaType(
+            "Send the manifest as application/json (optionally Content-Encoding: gzip) "
+            "or as multipart/form-data with a `file` field."
+        )
+    return await request.body()
+
+
+def _read(raw: bytes, limit: int, gzipped: bool, project: str | None) -> ManifestContents:
+    """CPU-bound: runs in a worker thread so the event loop keeps serving."""
+    try:
+        if gzipped or raw[:2] == GZIP_MAGIC:
+            raw = gunzip(raw, limit)
+    except TooLarge as exc:
+        raise PayloadTooLarge(str(exc)) from exc
+    except Corrupt as exc:
+        raise invalid(str(exc)) from exc
+    try:
+        document: Any = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise invalid(f"the body is not JSON ({str(exc).split(':', 1)[0]})") from exc
+    del raw
+    try:
+        return read_manifest(document, project)
+    except ManifestError as exc:
+        raise invalid(exc.msg, exc.loc) from exc
+
+
+async def upload_manifest(request: Request) -> Response:
+    params = Params(request)
+    project = params.text("project", 256)
+    prune = params.flag("prune")
+    limit = deps.settings(request).limits.max_manifest_bytes
+    raw = await _raw_manifest(request)
+    gzipped = request.headers.get("content-encoding", "").lower() == "gzip"
+    contents = await asyncio.to_thread(_read, raw, limit, gzipped, project)
+    summary = await store.ingest(
+        deps.graph(request), contents, prune=prune is not False, actor=deps.actor(request)
+    )
+    return json_response(summary)
+
+
+routes = [Route(PATH, upload_manifest, methods=["POST"], name="upload_manifest")]
+
+docs = {
+    "upload_manifest": Doc(
+        "Ingest a dbt manifest.json",
+        "lineage",
+        description="Models, seeds, snapshots, sources, exposures and analyses become assets "
+        "(id = dbt unique_id); dependencies become edges with origin `dbt:<project>` and the "
+        "compiled (else raw) SQL as transformation; data tests become quality rules. With "
+        "`prune` (default), edges and rules an earlier upload of the project made and this one "
+        "lacks are removed (an edge another writer asserts stays). The same manifest twice "
+        "changes nothing. Raw JSON (optionally gzip: Content-Encoding or the gzip magic "
+        "bytes) or multipart/form-data field `file`; at most 256 MiB after decompression.",
+        body={"type": "object", "description": "a dbt manifest.json (schema v4 to v12)"},
+        body_media_types=("application/json", "multipart/form-data"),
+        params=(
+            Param("project", description="default: the manifest's project name"),
+            Param("prune", schema={"type": "boolean", "default": True}),
+        ),
+        responses={200: ManifestSummary},
+        errors=(413, 415, 422),
+    ),
+}

@@ -1,0 +1,143 @@
+"""What ingesting a read manifest writes: pure, so that "created", "updated" and
+"unchanged" are decided (and tested) without a database.
+
+Assets keep their `created_at` and get a new `version` only when something
+changed; placeholders that a manifest names are claimed (counted as created).
+Rules keep the status and last result their runs recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from service.domain.assets import node_properties
+from service.domain.dbt_manifest import DbtAsset, DbtRule
+from service.ids import id_problem
+from service.models.assets import AssetFields
+
+STAMPS = ("created_at", "updated_at", "version")
+MAX_TAG = 64
+
+
+@dataclass
+class WritePlan:
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    created: int = 0
+    updated: int = 0
+    warnings: list[str] = field(default_factory=list)
+    written_ids: set[str] = field(default_factory=set)
+
+
+def _fields(asset: DbtAsset) -> tuple[AssetFields | None, list[str]]:
+    problem = id_problem(asset.id)
+    if problem:
+        return None, [f"{asset.id!r}: not ingested (the id {problem})"]
+    warnings = []
+    tags = [t for t in asset.tags if 1 <= len(t) <= MAX_TAG]
+    if len(tags) != len(asset.tags):
+        warnings.append(f"{asset.id}: tags longer than {MAX_TAG} characters were dropped")
+    document = {
+        "name": asset.name or asset.id,
+        "type": asset.type,
+        "platform": asset.platform,
+        "description": asset.description,
+        "owners": list(asset.owners),
+        "tags": tags,
+        "columns": [
+            {
+                "name": c.name,
+                "type": c.type,
+                "description": c.description,
+                "tags": [t for t in c.tags if 1 <= len(t) <= MAX_TAG],
+            }
+            for c in asset.columns
+        ],
+        "properties": asset.properties,
+    }
+    try:
+        return AssetFields.model_validate(document), warnings
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return None, [*warnings, f"{asset.id}: not ingested ({where}: {first['msg']})"]
+
+
+def _stamp(props: dict[str, Any], current: dict[str, Any] | None, now: str) -> dict[str, Any]:
+    current = current or {}
+    return {
+        **props,
+        "created_at": current.get("created_at") or now,
+        "updated_at": now,
+        "version": int(current.get("version") or 0) + 1,
+    }
+
+
+def _same(current: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    return {k: v for k, v in current.items() if k not in STAMPS} == wanted
+
+
+def plan_assets(
+    assets: Sequence[DbtAsset], existing: dict[str, dict[str, Any]], now: str
+) -> WritePlan:
+    plan = WritePlan()
+    for asset in assets:
+        fields, warnings = _fields(asset)
+        plan.warnings += warnings
+        if fields is None:
+            continue
+        plan.written_ids.add(asset.id)
+        wanted = node_properties(asset.id, fields)
+        current = existing.get(asset.id)
+        if current is not None and _same(current, wanted):
+            continue
+        if current is None or current.get("placeholder"):
+            plan.created += 1
+        else:
+            plan.updated += 1
+        plan.rows.append({"id": asset.id, "props": _stamp(wanted, current, now)})
+    return plan
+
+
+def plan_rules(
+    rules: Sequence[DbtRule],
+    existing: dict[str, dict[str, Any]],
+    asset_ids: set[str],
+    origin: str,
+    now: str,
+) -> WritePlan:
+    plan = WritePlan()
+    for rule in rules:
+        if rule.asset_id not in asset_ids:
+            plan.warnings.append(
+                f"{rule.id}: its asset {rule.asset_id} was not ingested; rule skipped"
+            )
+            continue
+        plan.written_ids.add(rule.id)
+        current = existing.get(rule.id)
+        wanted = {
+            "id": rule.id,
+            "asset_id": rule.asset_id,
+            "column": rule.column,
+            "name": rule.name,
+            "type": rule.type,
+            "params": orjson.dumps(rule.params, option=orjson.OPT_SORT_KEYS).decode(),
+            "severity": rule.severity,
+            "origin": origin,
+            "enabled": True if current is None else bool(current.get("enabled", True)),
+            "status": "unknown" if current is None else current.get("status", "unknown"),
+            "last_result": None if current is None else current.get("last_result"),
+        }
+        wanted = {k: v for k, v in wanted.items() if v is not None}
+        if current is not None and _same(current, wanted):
+            continue
+        if current is None:
+            plan.created += 1
+        else:
+            plan.updated += 1
+        plan.rows.append({"id": rule.id, "props": _stamp(wanted, current, now)})
+    return plan

@@ -1,0 +1,297 @@
+"""CONTRACT §4 on real manifests made by dbt: counts taken from each manifest's own
+`nodes`/`parent_map` (not from the code under test), prune, idempotence, bad input."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import neo4j
+import pytest
+
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "dbt"
+ASSET_TYPES = ("model", "seed", "snapshot", "source", "exposure")
+
+
+def load(name: str) -> dict[str, Any]:
+    raw = (FIXTURES / name).read_bytes()
+    return dict(json.loads(gzip.decompress(raw) if name.endswith(".gz") else raw))
+
+
+def expected(manifest: dict[str, Any]) -> dict[str, int]:
+    """Independent of the service: what the contract says the manifest holds."""
+    nodes = manifest["nodes"]
+    kinds = ("model", "seed", "snapshot", "analysis")
+    enabled = [n for n in nodes.values() if n.get("config", {}).get("enabled", True)]
+    assets = sum(1 for n in enabled if n["resource_type"] in kinds)
+    assets += len(manifest.get("sources", {})) + len(manifest.get("exposures", {}))
+    edges = {
+        (parent, child)
+        for child, parents in manifest["parent_map"].items()
+        for parent in parents
+        if child.split(".")[0] in ASSET_TYPES and parent.split(".")[0] in ASSET_TYPES
+    }
+    tests = sum(1 for n in enabled if n["resource_type"] == "test")
+    return {"assets": assets, "edges": len(edges), "tests": tests}
+
+
+def upload(client: httpx.Client, manifest: Any, **params: Any) -> httpx.Response:
+    return client.post(
+        "/lineage/manifest",
+        params=params,
+        content=json.dumps(manifest),
+        headers={"content-type": "application/json"},
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "gen_jaffle_shop_v4_dbt1.0.9_duckdb.json",
+        "gen_jaffle_shop_v7_dbt1.3.8_duckdb.json",
+        "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json",
+        "gen_jaffle_shop_new_v12_dbt1.11.16_duckdb.json",
+    ],
+)
+def test_real_manifests_ingest_with_the_counts_they_hold(writer: httpx.Client, name: str) -> None:
+    manifest = load(name)
+    want = expected(manifest)
+    response = upload(writer, manifest)
+    assert response.status_code == 200, response.text
+    summary = response.json()
+    assert summary["assets"] == {"created": want["assets"], "updated": 0}
+    assert summary["edges"]["created"] >= want["edges"] and summary["edges"]["removed"] == 0
+    assert summary["quality_rules"]["created"] == want["tests"]
+    assert summary["dbt_version"] == manifest["metadata"]["dbt_version"]
+    dbt_edges = writer.get(
+        "/lineage/edges", params={"origin": f"dbt:{summary['project']}", "limit": 500}
+    ).json()
+    pairs = {
+        (e["source"], e["target"])
+        for e in dbt_edges["items"]
+        if e["source"].split(".")[0] in ASSET_TYPES and e["target"].split(".")[0] in ASSET_TYPES
+    }
+    assert len(pairs) == want["edges"]
+
+
+def test_the_large_gzipped_manifest_ingests(writer: httpx.Client) -> None:
+    raw = (FIXTURES / "gen_mattermost_analytics_v12_dbt1.11.16_snowflake.json.gz").read_bytes()
+    want = expected(json.loads(gzip.decompress(raw)))
+    response = writer.post(
+        "/lineage/manifest",
+        content=raw,
+        timeout=600,
+        headers={"content-type": "application/json", "content-encoding": "gzip"},
+    )
+    assert response.status_code == 200, response.text
+    summary = response.json()
+    assert summary["assets"]["created"] == want["assets"]
+    assert summary["edges"]["created"] >= want["edges"]
+    assert summary["quality_rules"]["created"] <= want["tests"]
+
+
+def test_the_same_manifest_twice_changes_nothing(writer: httpx.Client) -> None:
+    manifest = load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json")
+    first = upload(writer, manifest).json()
+    second = upload(writer, manifest).json()
+    assert second["assets"] == {"created": 0, "updated": 0}
+    assert second["edges"]["created"] == 0 and second["edges"]["removed"] == 0
+    assert second["edges"]["existing"] == first["edges"]["created"]
+    assert second["quality_rules"] == {"created": 0, "updated": 0, "removed": 0}
+    events = writer.get("/events", params={"types": "lineage.manifest.ingested"}).json()["items"]
+    assert len(events) == 1 and events[0]["data"] == first
+
+
+def test_lineage_from_a_manifest_traverses(writer: httpx.Client) -> None:
+    upload(writer, load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"))
+    graph = writer.get("/lineage/model.jaffle_shop.orders/upstream", params={"depth": 5}).json()
+    ids = {n["id"] for n in graph["nodes"]}
+    assert {
+        "seed.jaffle_shop.raw_orders",
+        "seed.jaffle_shop.raw_payments",
+        "model.jaffle_shop.stg_orders",
+    } <= ids
+    orders = writer.get("/assets/model.jaffle_shop.orders").json()
+    assert orders["type"] == "model" and orders["platform"] == "duckdb"
+    assert orders["properties"]["dbt_project"] == "jaffle_shop"
+    assert any(c["name"] == "order_id" for c in orders["columns"])
+    edge = writer.get("/lineage/edges", params={"target": "model.jaffle_shop.orders"}).json()[
+        "items"
+    ][0]
+    assert "select" in (edge["transformation"] or "").lower()
+
+
+def test_prune_removes_what_the_project_dropped_but_not_what_others_assert(
+    writer: httpx.Client, driver: neo4j.Driver
+) -> None:
+    manifest = load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json")
+    upload(writer, manifest)
+    writer.post(
+        "/lineage",
+        json={"source": "model.jaffle_shop.stg_orders", "target": "model.jaffle_shop.orders"},
+    )
+    changed = copy.deepcopy(manifest)
+    orders = changed["nodes"]["model.jaffle_shop.orders"]
+    orders["depends_on"]["nodes"] = [
+        n
+        for n in orders["depends_on"]["nodes"]
+        if n not in ("model.jaffle_shop.stg_orders", "model.jaffle_shop.stg_payments")
+    ]
+    test_id = next(k for k in changed["nodes"] if k.startswith("test.") and "orders" in k)
+    del changed["nodes"][test_id]
+    summary = upload(writer, changed).json()
+    assert summary["edges"]["removed"] == 1  # stg_payments -> orders; stg_orders -> orders lives on
+    assert summary["quality_rules"]["removed"] == 1
+    kept = writer.get(
+        "/lineage/edges",
+        params={"source": "model.jaffle_shop.stg_orders", "target": "model.jaffle_shop.orders"},
+    ).json()["items"]
+    assert kept and kept[0]["origins"] == ["api"]
+    gone = writer.get(
+        "/lineage/edges",
+        params={"source": "model.jaffle_shop.stg_payments", "target": "model.jaffle_shop.orders"},
+    ).json()["items"]
+    assert gone == []
+    no_prune = upload(
+        writer,
+        {
+            **changed,
+            "nodes": {k: v for k, v in changed["nodes"].items() if not k.startswith("test.")},
+        },
+        prune="false",
+    ).json()
+    assert no_prune["quality_rules"]["removed"] == 0
+
+
+def test_multipart_upload_and_project_override(writer: httpx.Client) -> None:
+    raw = (FIXTURES / "gen_jaffle_shop_v7_dbt1.3.8_duckdb.json").read_bytes()
+    response = writer.post(
+        "/lineage/manifest",
+        params={"project": "shop"},
+        files={"file": ("manifest.json", raw, "application/json")},
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["project"] == "shop"
+    assert writer.get("/lineage/edges", params={"origin": "dbt:shop"}).json()["items"]
+
+
+@pytest.mark.parametrize(
+    ("body", "loc_start"),
+    [
+        (b"this is not json", ["body"]),
+        (b'{"metadata": {}}', ["body"]),
+        (b'{"nodes": []}', ["body", "nodes"]),
+        (b"[1, 2, 3]", ["body"]),
+    ],
+)
+def test_bad_manifests_are_422_and_write_nothing(
+    writer: httpx.Client, driver: neo4j.Driver, body: bytes, loc_start: list[Any]
+) -> None:
+    response = writer.post(
+        "/lineage/manifest", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["code"] == "invalid_manifest"
+    assert response.json()["errors"][0]["loc"][: len(loc_start)] == loc_start
+    assert driver.execute_query("MATCH (a:Asset) RETURN count(a) AS n").records[0]["n"] == 0
+
+
+def test_truncated_and_deeply_wrong_manifests_write_nothing(
+    writer: httpx.Client, driver: neo4j.Driver
+) -> None:
+    raw = (FIXTURES / "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json").read_bytes()
+    truncated = writer.post(
+        "/lineage/manifest",
+        content=raw[: len(raw) // 2],
+        headers={"content-type": "application/json"},
+    )
+    assert truncated.status_code == 422
+    broken = load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json")
+    broken["nodes"]["model.jaffle_shop.orders"]["depends_on"]["nodes"] = "not a list"
+    response = upload(writer, broken)
+    assert response.status_code == 422
+    assert "model.jaffle_shop.orders" in response.json()["errors"][0]["loc"]
+    bad_gzip = writer.post(
+        "/lineage/manifest",
+        content=gzip.compress(raw)[:500],
+        headers={"content-type": "application/json"},
+    )
+    assert bad_gzip.status_code == 422
+    assert driver.execute_query("MATCH (a:Asset) RETURN count(a) AS n").records[0]["n"] == 0
+
+
+def test_a_gzip_bomb_is_refused(writer: httpx.Client) -> None:
+    bomb = gzip.compress(b"[" + b" " * (300 * 1024 * 1024) + b"]", compresslevel=9)
+    assert len(bomb) < 1024 * 1024
+    response = writer.post(
+        "/lineage/manifest",
+        content=bomb,
+        headers={"content-type": "application/json", "content-encoding": "gzip"},
+    )
+    assert response.status_code == 413
+
+
+def test_other_media_types_are_415_and_reads_need_write_scope(
+    writer: httpx.Client, reader: httpx.Client
+) -> None:
+    assert (
+        writer.post(
+            "/lineage/manifest", content=b"x", headers={"content-type": "text/plain"}
+        ).status_code
+        == 415
+    )
+    assert reader.post("/lineage/manifest", json={"nodes": {}}).status_code == 403
+    missing = writer.post("/lineage/manifest", files={"other": ("m.json", b"{}")})
+    assert missing.status_code == 422 and missing.json()["errors"][0]["loc"] == ["body", "file"]
+
+
+def test_dbt_tests_become_quality_rules_on_their_asset_and_column(
+    writer: httpx.Client, reader: httpx.Client
+) -> None:
+    upload(writer, load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"))
+    rules = reader.get(
+        "/quality/rules", params={"asset_id": "model.jaffle_shop.orders", "limit": 100}
+    ).json()["items"]
+    by_type = {r["type"] for r in rules}
+    assert {"not_null", "unique", "accepted_values", "relationships"} <= by_type
+    status = next(r for r in rules if r["type"] == "accepted_values")
+    assert status["column"] == "status" and "placed" in status["params"]["values"]
+    assert status["origin"] == "dbt:jaffle_shop" and status["status"] == "unknown"
+    assert reader.get(f"/quality/rules/{status['id']}").json() == status
+    assert reader.get("/quality/rules/test.nope").status_code == 404
+    assert reader.get("/quality/rules", params={"status": "weird"}).status_code == 422
+    everything = reader.get("/quality/rules", params={"limit": 500}).json()["items"]
+    assert len(everything) == 20
+
+
+def test_the_cli_uploads_a_manifest(neo4j_target: object, live: object, tokens: object) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GOVERNANCE_URL": live.url, "GOVERNANCE_TOKEN": tokens.write}  # type: ignore[attr-defined]
+    path = FIXTURES / "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "service", "ingest", "manifest", str(path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout)["assets"]["created"] == 8
+    bad = subprocess.run(
+        [sys.executable, "-m", "service", "ingest", "manifest", str(path), "--token", "dgs_x"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert bad.returncode == 1 and "invalid_token" in bad.stdout
