@@ -95,14 +95,14 @@ def traverse_raw(
     driver: neo4j.Driver, queries: cypher.Queries, root: str, side: str, depth: int
 ) -> int:
     walk = queries[f"lineage.{side}"].statement({"depth": depth})
-    root_stmt = queries["lineage.root"].statement()
     adjacent = queries["lineage.adjacent"].statement()
 
     def work(tx: neo4j.ManagedTransaction) -> int:
-        tx.run(root_stmt, id=root).single()
-        ids = [root] + [r["node"]["id"] for r in tx.run(walk, id=root, limit=NODE_LIMIT)]
+        reached = tx.run(walk, id=root, limit=NODE_LIMIT).single()["reached"]
+        ids = [root] + [r["node"]["id"] for r in reached]
         down, up = (ids, []) if side == "downstream" else ([], ids)
-        return len(list(tx.run(adjacent, down_ids=down, up_ids=up))) + len(ids)
+        answer = tx.run(adjacent, id=root, down_ids=down, up_ids=up).single()
+        return len(answer["edges"]) + len(ids) if answer["root"] else 0
 
     with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
         return session.execute_read(work)

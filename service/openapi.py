@@ -17,6 +17,8 @@ from starlette.routing import BaseRoute, Route
 from service.auth.principal import needs_token, required_scope
 
 PROBLEM = "application/problem+json"
+# POSTs whose answer holds a secret shown once: an Idempotency-Key is ignored there.
+SECRET_ANSWERS = frozenset({"/api/v1/tokens", "/api/v1/webhooks"})
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,18 @@ def _operation(route: Route, method: str, path: str, doc: Doc, schemas: _Schemas
         }
         for p in doc.params
     ]
+    if method == "POST" and needs_token(method, path) and path not in SECRET_ANSWERS:
+        params.append(
+            {
+                "name": "Idempotency-Key",
+                "in": "header",
+                "required": False,
+                "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+                "description": "a repeat with the same key and body within 24 h gets the first "
+                "answer again (409 idempotency_key_in_use while it runs; 422 "
+                "idempotency_key_reused with another body)",
+            }
+        )
     if params:
         op["parameters"] = params
     if doc.body is not None:

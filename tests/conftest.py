@@ -111,30 +111,30 @@ def tokens(clean: None, make_settings: Callable[..., Settings]) -> Tokens:
     return Tokens(**made)
 
 
-def _client(live: LiveServer, token: str | None) -> httpx.Client:
+def client_for(live: LiveServer, token: str | None) -> httpx.Client:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     return httpx.Client(base_url=live.url + "/api/v1", headers=headers, timeout=30)
 
 
 @pytest.fixture
 def admin(live: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
-    with _client(live, tokens.admin) as client:
+    with client_for(live, tokens.admin) as client:
         yield client
 
 
 @pytest.fixture
 def writer(live: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
-    with _client(live, tokens.write) as client:
+    with client_for(live, tokens.write) as client:
         yield client
 
 
 @pytest.fixture
 def reader(live: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
-    with _client(live, tokens.read) as client:
+    with client_for(live, tokens.read) as client:
         yield client
 
 
 @pytest.fixture
 def anonymous(live: LiveServer, clean: None) -> Iterator[httpx.Client]:
-    with _client(live, None) as client:
+    with client_for(live, None) as client:
         yield client

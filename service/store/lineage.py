@@ -116,28 +116,31 @@ async def traverse(
     graph: Graph, root_id: str, direction: str, depth: int, limit: int
 ) -> LineageGraph:
     """Nodes within `depth` hops (fewest-hop distance), nearest first, at most `limit`
-    with the root; one read transaction, three statements, none enumerating paths."""
+    with the root; one read transaction of two or three single-row statements, none
+    enumerating paths."""
 
     async def work(tx: Tx) -> LineageGraph:
-        roots = await tx.run("lineage.root", id=root_id)
-        if not roots:
-            raise NotFound(f"No asset with id {root_id!r}.", code="asset_not_found")
         reached: list[Reached] = []
         for side in ("upstream", "downstream"):
             if direction in (side, "both"):
                 rows = await tx.run(WALKS[side], {"depth": depth}, id=root_id, limit=limit)
-                reached += [Reached(r["node"], int(r["distance"]), side) for r in rows]
+                reached += [
+                    Reached(r["node"], int(r["distance"]), side) for r in rows[0]["reached"]
+                ]
         kept_down = [root_id] + [r.node["id"] for r in reached if r.direction == "downstream"]
         kept_up = [root_id] + [r.node["id"] for r in reached if r.direction == "upstream"]
         adjacent = await tx.run(
             "lineage.adjacent",
+            id=root_id,
             down_ids=kept_down if direction != "upstream" else [],
             up_ids=kept_up if direction != "downstream" else [],
         )
+        if adjacent[0]["root"] is None:
+            raise NotFound(f"No asset with id {root_id!r}.", code="asset_not_found")
         nodes, edges, truncated = assemble(
-            roots[0]["node"],
+            adjacent[0]["root"],
             reached,
-            ((a["source"], a["target"], a["transformation"], a["side"]) for a in adjacent),
+            ((a[0], a[1], a[2], a[3]) for a in adjacent[0]["edges"]),
             limit,
         )
         return LineageGraph(

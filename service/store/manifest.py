@@ -1,12 +1,16 @@
 """dbt manifest ingestion over `cypher/manifest/` and the lineage upsert.
 
-One transaction for the whole manifest, written in batches of UNWIND rows: a
-manifest is ingested entirely or not at all, and a retry converges.
+The manifest is read and validated whole before anything is written (bad input
+writes nothing). It is then written in batches, each its own transaction of at
+most BATCH_ROWS rows and about BATCH_BYTES of text: a 10,000-model manifest
+carries hundreds of MB of SQL, more than one Neo4j transaction should hold. The
+prune and the summary event come last, in one transaction. Every write is an
+idempotent upsert, so an upload cut short is completed by the next one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from service import clock
@@ -16,71 +20,101 @@ from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.models.manifest import AssetCounts, EdgeCounts, ManifestSummary, RuleCounts
 
-BATCH = 5_000
+BATCH_ROWS = 5_000
+BATCH_BYTES = 16 * 1024 * 1024
 INGEST_TIMEOUT_S = 600.0
 T = TypeVar("T")
 
 
-def _batches(items: Sequence[T]) -> Iterator[Sequence[T]]:
-    for start in range(0, len(items), BATCH):
-        yield items[start : start + BATCH]
+def batches(items: Sequence[T], size: Callable[[T], int] = lambda _: 0) -> Iterator[list[T]]:
+    """Consecutive runs of at most BATCH_ROWS items and about BATCH_BYTES by `size`."""
+    batch: list[T] = []
+    weight = 0
+    for item in items:
+        item_size = size(item)
+        if batch and (len(batch) >= BATCH_ROWS or weight + item_size > BATCH_BYTES):
+            yield batch
+            batch, weight = [], 0
+        batch.append(item)
+        weight += item_size
+    if batch:
+        yield batch
 
 
-async def _existing(tx: Tx, query: str, key: str, ids: list[str]) -> dict[str, dict[str, Any]]:
+def edge_size(edge: dict[str, Any]) -> int:
+    return len(edge.get("transformation") or "") + 200
+
+
+def asset_size(row: dict[str, Any]) -> int:
+    return (
+        len(row["props"].get("columns_json") or "")
+        + len(row["props"].get("description") or "")
+        + 500
+    )
+
+
+async def _write(graph: Graph, query: str, **params: Any) -> list[Any]:
+    return await graph.write_tx(lambda tx: tx.run(query, **params), timeout_s=INGEST_TIMEOUT_S)
+
+
+async def _existing(
+    graph: Graph, query: str, key: str, ids: list[str]
+) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
-    for chunk in _batches(ids):
-        for row in await tx.run(query, ids=list(chunk)):
+    for chunk in batches(ids):
+        for row in await graph.read(query, ids=chunk):
             found[row[key]["id"]] = row[key]
     return found
+
+
+def manifest_edges(contents: ManifestContents, present: set[str]) -> list[dict[str, Any]]:
+    """Edges whose two ends are assets, sorted so concurrent writers lock in one order."""
+    return sorted(
+        (
+            {"source": e.source, "target": e.target, "transformation": e.transformation}
+            for e in contents.edges
+            if e.source in present and e.target in present
+        ),
+        key=lambda e: (e["source"], e["target"]),
+    )
 
 
 async def ingest(
     graph: Graph, contents: ManifestContents, prune: bool, actor: str
 ) -> ManifestSummary:
     origin = f"dbt:{contents.project}"
+    now = clock.now_iso()
+    existing = await _existing(
+        graph, "manifest.existing_assets", "asset", [a.id for a in contents.assets]
+    )
+    assets = plan_assets(contents.assets, existing, now)
+    for rows in batches(assets.rows, asset_size):
+        await _write(graph, "manifest.write_assets", rows=rows)
 
-    async def work(tx: Tx) -> ManifestSummary:
-        now = clock.now_iso()
-        existing = await _existing(
-            tx, "manifest.existing_assets", "asset", [a.id for a in contents.assets]
-        )
-        assets = plan_assets(contents.assets, existing, now)
-        for chunk in _batches(assets.rows):
-            await tx.run("manifest.write_assets", rows=list(chunk))
+    present = assets.written_ids | set(existing)
+    edges = manifest_edges(contents, present)
+    created = 0
+    for chunk in batches(edges, edge_size):
+        result = await _write(graph, "lineage.merge_edges", edges=chunk, origin=origin, now=now)
+        created += int(result[0]["created"] or 0)
 
-        present = assets.written_ids | set(existing)
-        edges = sorted(
-            (
-                {"source": e.source, "target": e.target, "transformation": e.transformation}
-                for e in contents.edges
-                if e.source in present and e.target in present
-            ),
-            key=lambda e: (e["source"], e["target"]),
-        )
-        created = 0
-        for chunk in _batches(edges):
-            rows = await tx.run("lineage.merge_edges", edges=list(chunk), origin=origin, now=now)
-            created += int(rows[0]["created"] or 0)
-        removed = 0
+    existing_rules = await _existing(
+        graph, "manifest.existing_rules", "rule", [r.id for r in contents.rules]
+    )
+    rules = plan_rules(contents.rules, existing_rules, present, origin, now)
+    for rows in batches(rules.rows):
+        await _write(graph, "manifest.write_rules", rows=rows)
+
+    async def finish(tx: Tx) -> ManifestSummary:
+        removed = rules_removed = 0
         if prune:
             keep = [f"{e['source']}\n{e['target']}" for e in edges]
             removed = int(
                 (await tx.run("manifest.prune_edges", origin=origin, keep=keep))[0]["removed"] or 0
             )
-
-        existing_rules = await _existing(
-            tx, "manifest.existing_rules", "rule", [r.id for r in contents.rules]
-        )
-        rules = plan_rules(contents.rules, existing_rules, present, origin, now)
-        for chunk in _batches(rules.rows):
-            await tx.run("manifest.write_rules", rows=list(chunk))
-        rules_removed = 0
-        if prune:
-            rows = await tx.run(
-                "manifest.prune_rules", origin=origin, keep=sorted(rules.written_ids)
-            )
-            rules_removed = int(rows[0]["removed"] or 0)
-
+            kept_rules = sorted(rules.written_ids)
+            pruned = await tx.run("manifest.prune_rules", origin=origin, keep=kept_rules)
+            rules_removed = int(pruned[0]["removed"] or 0)
         summary = ManifestSummary(
             project=contents.project,
             dbt_version=contents.dbt_version,
@@ -106,4 +140,4 @@ async def ingest(
             await emit(tx, "lineage.manifest.ingested", summary, actor)
         return summary
 
-    return await graph.write_tx(work, timeout_s=INGEST_TIMEOUT_S)
+    return await graph.write_tx(finish, timeout_s=INGEST_TIMEOUT_S)

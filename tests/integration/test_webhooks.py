@@ -18,7 +18,7 @@ from standardwebhooks import Webhook
 from service.app import create_app
 from service.events.delivery import GuardedBackend
 from service.settings import Settings
-from tests.conftest import WEBHOOKS_FOR_TESTS, Tokens
+from tests.conftest import WEBHOOKS_FOR_TESTS, Tokens, client_for
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
 
@@ -32,21 +32,15 @@ def dispatching(make_settings: Callable[..., Settings]) -> Iterator[LiveServer]:
     server.stop()
 
 
-def _client(server: LiveServer, token: str) -> httpx.Client:
-    return httpx.Client(
-        base_url=server.url + "/api/v1", headers={"Authorization": f"Bearer {token}"}
-    )
-
-
 @pytest.fixture
 def admin(dispatching: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
-    with _client(dispatching, tokens.admin) as client:
+    with client_for(dispatching, tokens.admin) as client:
         yield client
 
 
 @pytest.fixture
 def writer(dispatching: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
-    with _client(dispatching, tokens.write) as client:
+    with client_for(dispatching, tokens.write) as client:
         yield client
 
 

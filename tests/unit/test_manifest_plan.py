@@ -75,3 +75,14 @@ def test_gunzip_refuses_bombs_and_damage() -> None:
         gunzip(gzip.compress(b"{}" * 1000)[:20], 10_000)
     with pytest.raises(Corrupt):
         gunzip(b"\x1f\x8bnot gzip at all", 10_000)
+
+
+def test_batches_are_bounded_by_rows_and_by_bytes() -> None:
+    from service.store.manifest import BATCH_BYTES, BATCH_ROWS, batches
+
+    assert [len(b) for b in batches(list(range(12_001)))] == [BATCH_ROWS, BATCH_ROWS, 2_001]
+    big = [BATCH_BYTES // 3] * 7
+    sizes = [len(b) for b in batches(big, size=lambda n: n)]
+    assert sizes == [3, 3, 1]
+    assert list(batches([])) == []
+    assert [len(b) for b in batches([BATCH_BYTES * 2, 1], size=lambda n: n)] == [1, 1]

@@ -40,3 +40,12 @@ def test_a_route_without_doc_is_refused() -> None:
 
     with pytest.raises(UndocumentedRoute):
         build([Route("/x", handler, name="x")], {"y": Doc("y", "t")}, {})
+
+
+def test_posts_document_the_idempotency_key_except_where_the_answer_holds_a_secret() -> None:
+    paths = _document()["paths"]
+    names = [p["name"] for p in paths["/api/v1/assets"]["post"]["parameters"]]
+    assert "Idempotency-Key" in names
+    for secret in ("/api/v1/tokens", "/api/v1/webhooks"):
+        params = paths[secret]["post"].get("parameters", [])
+        assert "Idempotency-Key" not in [p["name"] for p in params]
