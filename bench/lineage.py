@@ -97,7 +97,8 @@ def traverse_raw(
     walk = queries[f"lineage.{side}"].statement({"depth": depth})
     adjacent = queries["lineage.adjacent"].statement()
 
-    def work(tx: neo4j.ManagedTransaction) -> int:
+    def work(tx: neo4j.Session) -> int:
+        """Auto-commit statements in one session, as the service runs its reads."""
         reached = tx.run(walk, id=root, limit=NODE_LIMIT).single()["reached"]
         ids = [root] + [r["node"]["id"] for r in reached]
         down, up = (ids, []) if side == "downstream" else ([], ids)
@@ -105,7 +106,7 @@ def traverse_raw(
         return len(answer["edges"]) + len(ids) if answer["root"] else 0
 
     with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
-        return session.execute_read(work)
+        return work(session)
 
 
 @dataclass

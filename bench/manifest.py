@@ -225,7 +225,7 @@ def main() -> None:
             "",
             "| path | median wall time |",
             "|---|---|",
-            f"| raw driver: the same rows, same statements, one transaction | {raw:.1f} s |",
+            f"| raw driver: the same rows, statements and batches | {raw:.1f} s |",
             f"| service: gzip upload, parse, plan, write, over HTTP | {http:.1f} s |",
             f"| service: the same manifest again (nothing changes) | {unchanged_s:.1f} s |",
             "",

@@ -6,7 +6,7 @@ from service import clock
 from service.domain.lineage import Reached, assemble, endpoint_ids, fold
 from service.errors import FieldError, NotFound, Unprocessable
 from service.events.outbox import emit
-from service.graph import Graph, Tx
+from service.graph import Graph, Reader, Tx
 from service.models.lineage import BulkResult, Edge, EdgeIn, LineageGraph
 
 API_ORIGIN = "api"
@@ -116,10 +116,9 @@ async def traverse(
     graph: Graph, root_id: str, direction: str, depth: int, limit: int
 ) -> LineageGraph:
     """Nodes within `depth` hops (fewest-hop distance), nearest first, at most `limit`
-    with the root; one read transaction of two or three single-row statements, none
-    enumerating paths."""
+    with the root: two or three single-row statements, none enumerating paths."""
 
-    async def work(tx: Tx) -> LineageGraph:
+    async def work(tx: Reader) -> LineageGraph:
         reached: list[Reached] = []
         for side in ("upstream", "downstream"):
             if direction in (side, "both"):
@@ -152,4 +151,4 @@ async def traverse(
             truncated=truncated,
         )
 
-    return await graph.read_tx(work)
+    return await graph.read_session(work)

@@ -18,9 +18,13 @@ class CuttableProxy:
 
     def start(self) -> CuttableProxy:
         listener = socket.socket()
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
-        listener.listen(64)
+        try:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(("127.0.0.1", self.port))
+            listener.listen(64)
+        except OSError:
+            listener.close()
+            raise
         self.port = listener.getsockname()[1]
         self._listener = listener
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
@@ -39,6 +43,10 @@ class CuttableProxy:
                 client.close()
                 continue
             with self._lock:
+                if self._listener is not listener:  # cut while this one was connecting
+                    client.close()
+                    upstream.close()
+                    continue
                 self._conns += [client, upstream]
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
@@ -54,12 +62,13 @@ class CuttableProxy:
 
     def cut(self) -> None:
         """Refuse new connections and drop the open ones, as a dead server would."""
-        if self._listener:
+        with self._lock:
+            listener, self._listener = self._listener, None
+        if listener:
             # shutdown wakes the thread blocked in accept(); close alone would not
             with contextlib.suppress(OSError):
-                self._listener.shutdown(socket.SHUT_RDWR)
-            self._listener.close()
-            self._listener = None
+                listener.shutdown(socket.SHUT_RDWR)
+            listener.close()
         with self._lock:
             for sock in self._conns:
                 with contextlib.suppress(OSError):
