@@ -93,7 +93,6 @@ def create_app(settings: Settings) -> Starlette:
                 "openapi": document,
                 "broker": broker,
                 "deliverer": deliverer,
-                "dispatcher": dispatcher,
             }
         finally:
             for task in tasks:

@@ -37,6 +37,8 @@ type Client struct {
 	Lineage *LineageService
 	// Tokens: /tokens (admin scope).
 	Tokens *TokensService
+	// Events: /events, the event log.
+	Events *EventsService
 
 	baseURL    string
 	token      string
@@ -130,6 +132,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Assets = &AssetsService{c}
 	c.Lineage = &LineageService{c}
 	c.Tokens = &TokensService{c}
+	c.Events = &EventsService{c}
 	return c, nil
 }
 
@@ -169,6 +172,8 @@ type requestOptions struct {
 	idempotencyKey string
 	requestID      string
 	strict         bool
+	project        *string
+	prune          *bool
 }
 
 // IfMatch makes an update or delete conditional on the asset's version (sent
@@ -198,8 +203,14 @@ type call struct {
 	query       url.Values
 	body        any // nil: no body
 	contentType string
-	out         any // where a 2xx JSON body goes; nil: ignored
-	opts        []RequestOption
+	// raw, when set, is sent as is instead of body's JSON.
+	raw             []byte
+	contentEncoding string
+	// timeout, when set, replaces the client's per-attempt timeout (unless
+	// that is 0, meaning none).
+	timeout time.Duration
+	out     any // where a 2xx JSON body goes; nil: ignored
+	opts    []RequestOption
 	// noAutoKey: this POST gets no automatic Idempotency-Key (so it is not
 	// retried), because the service does not keep its answer for a repeat.
 	noAutoKey bool
@@ -217,8 +228,12 @@ func (c *Client) send(ctx context.Context, k call) (*reply, error) {
 	for _, opt := range k.opts {
 		opt(&ro)
 	}
-	var payload []byte
-	if k.body != nil {
+	payload := k.raw
+	if payload != nil {
+		if k.contentType == "" {
+			k.contentType = "application/json"
+		}
+	} else if k.body != nil {
 		var err error
 		if payload, err = json.Marshal(k.body); err != nil {
 			return nil, fmt.Errorf("governance: encoding request body: %w", err)
@@ -234,6 +249,15 @@ func (c *Client) send(ctx context.Context, k call) (*reply, error) {
 	if ro.strict {
 		query = cloneValues(query)
 		query.Set("strict", "true")
+	}
+	if ro.project != nil || ro.prune != nil {
+		query = cloneValues(query)
+		if ro.project != nil {
+			query.Set("project", *ro.project)
+		}
+		if ro.prune != nil {
+			query.Set("prune", strconv.FormatBool(*ro.prune))
+		}
 	}
 	target := c.baseURL + k.path
 	if len(query) > 0 {
@@ -269,9 +293,12 @@ func (c *Client) send(ctx context.Context, k call) (*reply, error) {
 // came back, an *Error for a status of 400 or more.
 func (c *Client) attempt(ctx context.Context, k call, ro requestOptions, target string,
 	payload []byte) (*reply, []byte, error) {
-	if c.timeout > 0 {
+	if timeout := c.timeout; timeout > 0 {
+		if k.timeout > 0 {
+			timeout = k.timeout
+		}
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	var body io.Reader
@@ -307,6 +334,9 @@ func (c *Client) setHeaders(req *http.Request, k call, ro requestOptions) {
 	}
 	if k.contentType != "" {
 		h.Set("Content-Type", k.contentType)
+	}
+	if k.contentEncoding != "" {
+		h.Set("Content-Encoding", k.contentEncoding)
 	}
 	if ro.ifMatch != "" {
 		h.Set("If-Match", ro.ifMatch)

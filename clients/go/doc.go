@@ -1,5 +1,6 @@
 // Package governance is the Go client for the Data Governance Service API v1:
-// assets, lineage and API tokens.
+// assets, lineage, dbt manifests, the event log and API tokens, plus
+// [VerifyWebhook] for webhook deliveries.
 //
 // Create one [Client] and share it; it is safe for concurrent use.
 //

@@ -5,10 +5,12 @@ package governance
 // with a prefix unique to this run, since other clients may share the database.
 
 import (
+	crand "crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,6 +105,8 @@ func TestLiveServiceInfoAndOpenAPICoverTheClient(t *testing.T) {
 		"/api/v1/lineage/{asset_id}/downstream": {"get"},
 		"/api/v1/tokens":                        {"get", "post"},
 		"/api/v1/tokens/{token_id}":             {"get", "delete"},
+		"/api/v1/lineage/manifest":              {"post"},
+		"/api/v1/events":                        {"get"},
 	}
 	for path, methods := range used {
 		for _, m := range methods {
@@ -506,4 +510,75 @@ func TestLiveTokensCreateAndRevoke(t *testing.T) {
 	if info, err := anonymous.Info(ctx); err != nil || info.APIVersion != "v1" {
 		t.Errorf("Info without a token = %+v, %v", info, err)
 	}
+}
+
+// manifestFixture is the shared dbt fixture: shared/ lies beside the repository
+// (two levels above this package).
+func manifestFixture(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repoRoot := filepath.Dir(filepath.Dir(wd))
+	return filepath.Join(repoRoot, "..", "shared", "fixtures", "dbt", "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json")
+}
+
+func TestLiveManifestUploadIsIdempotentAndLogged(t *testing.T) {
+	c, _ := live(t)
+	path := manifestFixture(t)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading the fixture: %v", err)
+	}
+	project := "go-" + crand.Text()[:12]
+	first, err := c.Lineage.UploadManifestFile(ctx, path, Project(project))
+	if err != nil {
+		t.Fatalf("UploadManifestFile: %v", err)
+	}
+	// Other clients upload the same manifest into the same database, so the
+	// assets may exist already; the edges of this project are new.
+	if first.Project != project || first.DbtVersion != "1.8.10" || first.DbtSchemaVersion == "" ||
+		first.Edges.Created+first.Edges.Existing != 8 || first.Edges.Removed != 0 {
+		t.Errorf("first upload = %+v", first)
+	}
+	second, err := c.Lineage.UploadManifest(ctx, data, Project(project), Prune(true))
+	if err != nil {
+		t.Fatalf("UploadManifest (again): %v", err)
+	}
+	if second.Edges.Created != 0 || second.Edges.Removed != 0 || second.Edges.Existing != 8 ||
+		second.Assets.Created != 0 || second.QualityRules.Created != 0 || second.QualityRules.Removed != 0 {
+		t.Errorf("second upload = %+v; want nothing changed", second)
+	}
+
+	// Both uploads are in the event log.
+	found := 0
+	for ev, err := range c.Events.All(ctx, &EventListOptions{Types: []string{"lineage.manifest.ingested"},
+		ListOptions: ListOptions{Limit: 200}}) {
+		if err != nil {
+			t.Fatalf("Events.All: %v", err)
+		}
+		if ev.Type != "lineage.manifest.ingested" {
+			t.Fatalf("event %+v is not of the type asked for", ev)
+		}
+		var d struct {
+			Project string `json:"project"`
+		}
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			t.Fatalf("event data %s: %v", ev.Data, err)
+		}
+		if d.Project == project {
+			found++
+			if ev.ID == "" || ev.Seq <= 0 || ev.OccurredAt.IsZero() || ev.Actor == "" {
+				t.Errorf("event = %+v", ev)
+			}
+		}
+	}
+	if found == 0 {
+		t.Errorf("no lineage.manifest.ingested event has data.project %q", project)
+	}
+
+	// A bad filter is a validation error.
+	_, err = c.Events.List(ctx, &EventListOptions{Types: []string{"no.such.type"}})
+	apiError(t, err, ErrValidation, "")
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -40,6 +41,14 @@ type vectors struct {
 		Max    int   `json:"max"`
 		Chunks []int `json:"chunks"`
 	} `json:"bulk_chunks"`
+	WebhookSignatures []struct {
+		Secret    string `json:"secret"`
+		ID        string `json:"id"`
+		Timestamp int64  `json:"timestamp"`
+		Body      string `json:"body"`
+		Signature string `json:"signature"`
+		Valid     bool   `json:"valid"`
+	} `json:"webhook_signatures"`
 }
 
 func loadVectors(t *testing.T) vectors {
@@ -53,7 +62,7 @@ func loadVectors(t *testing.T) vectors {
 		t.Fatalf("decoding the shared vectors: %v", err)
 	}
 	if len(v.BaseURL) == 0 || len(v.PathSegment) == 0 || len(v.Errors) == 0 ||
-		len(v.Retry) == 0 || len(v.RetryAfter) == 0 || len(v.BulkChunks) == 0 {
+		len(v.Retry) == 0 || len(v.RetryAfter) == 0 || len(v.BulkChunks) == 0 || len(v.WebhookSignatures) == 0 {
 		t.Fatal("a section of vectors.json is empty or was renamed")
 	}
 	return v
@@ -158,5 +167,23 @@ func TestBackoffIsJitteredExponentialAndCapped(t *testing.T) {
 	}
 	if d := backoff(1000, 0.5); d > backoffMax {
 		t.Errorf("backoff(1000) = %v; want at most %v", d, backoffMax)
+	}
+}
+
+func TestVectorsWebhookSignatures(t *testing.T) {
+	for i, v := range loadVectors(t).WebhookSignatures {
+		h := http.Header{}
+		h.Set("webhook-id", v.ID)
+		h.Set("webhook-timestamp", strconv.FormatInt(v.Timestamp, 10))
+		h.Set("webhook-signature", v.Signature)
+		ev, err := VerifyWebhook(v.Secret, h, []byte(v.Body), WithNow(time.Unix(v.Timestamp, 0)))
+		switch {
+		case v.Valid && err != nil:
+			t.Errorf("vector %d: VerifyWebhook = %v; want valid", i, err)
+		case v.Valid && (ev.ID == "" || ev.Seq == 0 || ev.Type == "" || ev.OccurredAt.IsZero() || len(ev.Data) == 0):
+			t.Errorf("vector %d: event = %+v; want the decoded envelope", i, ev)
+		case !v.Valid && !errors.Is(err, ErrWebhookVerification):
+			t.Errorf("vector %d: VerifyWebhook = %+v, %v; want ErrWebhookVerification", i, ev, err)
+		}
 	}
 }

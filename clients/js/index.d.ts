@@ -299,6 +299,64 @@ export declare class Lineage {
   get(id: string, params?: LineageParams, options?: RequestOptions): APIPromise<LineageGraph>;
   upstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
   downstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
+  /**
+   * `POST /lineage/manifest`: a dbt `manifest.json` (file path or bytes), gzipped
+   * unless it already is. Idempotent; retried like other POSTs. Timeout 600 s by default.
+   */
+  uploadManifest(pathOrBytes: string | Uint8Array | ArrayBuffer, options: ManifestUploadOptions): APIPromise<ManifestSummary>;
+}
+
+export interface ManifestUploadOptions extends RequestOptions {
+  /** The dbt project the manifest's assets, edges and rules belong to. */
+  project: string;
+  /** Remove what earlier uploads of this project asserted and this one does not. Default true. */
+  prune?: boolean;
+}
+
+export interface ManifestSummary {
+  project: string;
+  dbt_version: string | null;
+  dbt_schema_version: string | null;
+  assets: { created: number; updated: number };
+  edges: { created: number; existing: number; removed: number };
+  quality_rules: { created: number; updated: number; removed: number };
+  /** Nodes left out (unsupported kinds, disabled, ...). */
+  skipped: unknown[];
+  warnings: unknown[];
+}
+
+// ---------------------------------------------------------------------------
+// Events
+
+/** A known event type or a pattern such as `asset.*`. */
+export type EventTypePattern = string;
+
+export interface GovernanceEvent<D = Record<string, any>> {
+  /** `evt_...` */
+  id: string;
+  /** Sequence number: events are ordered by it. */
+  seq: number;
+  /** `asset.created`, `lineage.manifest.ingested`, ... */
+  type: string;
+  occurred_at: string;
+  actor: string | null;
+  data: D;
+  [extra: string]: unknown;
+}
+
+export interface EventFilters extends PageParams {
+  /** Events after this sequence number. Default 0. */
+  after?: number;
+  /** Types or patterns (`asset.*`), sent comma-separated. */
+  types?: string | readonly EventTypePattern[];
+}
+
+export declare class Events {
+  private constructor();
+  /** One page of `GET /events`, oldest first. */
+  list(params?: EventFilters, options?: RequestOptions): APIPromise<Page<GovernanceEvent>>;
+  /** Every matching event, following `next_cursor`. */
+  iterate(params?: EventFilters, options?: RequestOptions): AsyncGenerator<GovernanceEvent, void, undefined>;
 }
 
 // ---------------------------------------------------------------------------
@@ -358,6 +416,7 @@ export declare class GovernanceClient {
   readonly assets: Assets;
   readonly lineage: Lineage;
   readonly tokens: Tokens;
+  readonly events: Events;
   /** `GET /api/v1` (no token needed). */
   info(options?: RequestOptions): APIPromise<ServiceInfo>;
   /** `GET /api/v1/openapi.json` (no token needed). */
@@ -445,6 +504,8 @@ export declare class UnavailableError extends ServerError {
 export declare class ConnectionError extends GovernanceError {}
 /** No complete answer within `timeoutMs`. */
 export declare class TimeoutError extends ConnectionError {}
+/** `verifyWebhook` refused a delivery: missing header, stale timestamp, no matching signature, body not JSON. */
+export declare class WebhookVerificationError extends GovernanceError {}
 
 export declare function errorClassFor(status: number, code?: string | null): typeof APIError;
 export declare function errorKind(status: number, code?: string | null): ErrorKind;
@@ -473,3 +534,31 @@ export declare function retryDelayMs(input: {
 export declare function normalizeBaseURL(input: string): string;
 export declare function encodeSegment(id: string): string;
 export declare function buildQuery(params?: QueryParams): string;
+
+// ---------------------------------------------------------------------------
+// Webhooks
+
+export type WebhookHeaders =
+  | Headers
+  | { get(name: string): string | null; has(name: string): boolean }
+  | Record<string, string | readonly string[] | undefined>;
+
+export interface VerifyWebhookOptions {
+  /** Largest allowed distance between `webhook-timestamp` and now, in seconds. Default 300. */
+  toleranceSeconds?: number;
+  /** Now, in seconds since the epoch (or a Date). Default: the clock. */
+  now?: number | Date;
+}
+
+/**
+ * Standard Webhooks verification: checks `webhook-signature` (any `v1,` entry)
+ * against HMAC-SHA256 of `${id}.${timestamp}.${body}` in constant time, and the
+ * timestamp against the tolerance; returns the parsed envelope or throws
+ * WebhookVerificationError. Pass the body exactly as received.
+ */
+export declare function verifyWebhook<T = GovernanceEvent>(
+  secret: string,
+  headers: WebhookHeaders,
+  body: string | Uint8Array,
+  options?: VerifyWebhookOptions,
+): T;

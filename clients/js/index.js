@@ -22,10 +22,12 @@ export {
   TimeoutError,
   UnavailableError,
   ValidationError,
+  WebhookVerificationError,
   errorClassFor,
   errorKind,
 } from './src/errors.js';
 export { MAX_BULK_EDGES, chunks, chunksOf } from './src/chunks.js';
 export { parseRetryAfter, retryDelayMs, shouldRetry } from './src/retry.js';
+export { verifyWebhook } from './src/webhooks.js';
 export { buildQuery, encodeSegment, normalizeBaseURL } from './src/url.js';
 export { GovernanceClient as default } from './src/client.js';

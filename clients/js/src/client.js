@@ -13,6 +13,7 @@ import {
   makeAPIError,
 } from './errors.js';
 import { Assets } from './resources/assets.js';
+import { Events } from './resources/events.js';
 import { Lineage } from './resources/lineage.js';
 import { Tokens } from './resources/tokens.js';
 import { parseRetryAfter, retryDelayMs, shouldRetry } from './retry.js';
@@ -53,6 +54,7 @@ export class GovernanceClient {
     this.assets = new Assets(this);
     this.lineage = new Lineage(this);
     this.tokens = new Tokens(this);
+    this.events = new Events(this);
   }
 
   /** `GET /api/v1`: the service's name and version (needs no token). */
@@ -97,7 +99,12 @@ export class GovernanceClient {
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
     const headers = this._headers(spec, method, maxRetries);
     const hasKey = headers.has('idempotency-key');
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body =
+      spec.body === undefined
+        ? undefined
+        : spec.body instanceof Uint8Array
+          ? spec.body
+          : JSON.stringify(spec.body);
 
     for (let attempt = 0; ; attempt++) {
       let answer;

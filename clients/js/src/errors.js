@@ -13,8 +13,9 @@
  *     │   ├── RateLimitedError         429                             kind rate_limited
  *     │   └── ServerError              5xx                             kind server
  *     │       └── UnavailableError     503                             kind unavailable
- *     └── ConnectionError                  no answer: refused, reset, DNS, TLS
- *         └── TimeoutError                 no answer within timeoutMs
+ *     ├── ConnectionError                  no answer: refused, reset, DNS, TLS
+ *     │   └── TimeoutError                 no answer within timeoutMs
+ *     └── WebhookVerificationError         verifyWebhook refused a delivery
  *
  * An APIError carries the status, the problem `code`, the `requestId` and the
  * whole RFC 9457 problem body; ValidationError adds the field `errors`.
@@ -120,6 +121,13 @@ export class ConnectionError extends GovernanceError {
 /** No complete answer within the timeout. */
 export class TimeoutError extends ConnectionError {
   constructor(message = 'Request timed out', options) {
+    super(message, options);
+  }
+}
+
+/** A webhook delivery failed verification: missing headers, stale timestamp, no matching signature, bad JSON. */
+export class WebhookVerificationError extends GovernanceError {
+  constructor(message = 'Webhook verification failed', options) {
     super(message, options);
   }
 }

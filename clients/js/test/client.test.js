@@ -1,6 +1,7 @@
 // The request machinery against a scripted fetch: no network.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 import {
   AuthenticationError,
@@ -359,6 +360,73 @@ describe('paging and bulk', () => {
   test('an empty id is refused before any request', () => {
     const { fetch } = scripted(json(200, {}));
     assert.throws(() => client(fetch).client.assets.get(''), TypeError);
+  });
+});
+
+describe('manifest upload and events', () => {
+  const summary = {
+    project: 'p',
+    dbt_version: '1.8.10',
+    dbt_schema_version: 'v12',
+    assets: { created: 1, updated: 0 },
+    edges: { created: 1, existing: 0, removed: 0 },
+    quality_rules: { created: 0, updated: 0, removed: 0 },
+    skipped: [],
+    warnings: [],
+  };
+
+  test('uploadManifest gzips the bytes and sends project and prune', async () => {
+    const { fetch, calls } = scripted(json(200, summary));
+    const { client: c } = client(fetch);
+    const raw = Buffer.from('{"metadata":{}}');
+    const { data, status } = await c.lineage.uploadManifest(raw, { project: 'p' }).withResponse();
+    assert.deepEqual(data, summary);
+    assert.equal(status, 200);
+    const [call] = calls;
+    assert.equal(call.init.method, 'POST');
+    assert.equal(call.url.pathname, '/api/v1/lineage/manifest');
+    assert.equal(call.url.searchParams.get('project'), 'p');
+    assert.equal(call.url.searchParams.get('prune'), 'true');
+    assert.equal(call.headers.get('content-type'), 'application/json');
+    assert.equal(call.headers.get('content-encoding'), 'gzip');
+    assert.ok(call.headers.get('idempotency-key'));
+    assert.deepEqual(gunzipSync(call.body), raw);
+  });
+
+  test('already gzipped bytes go as they are; retried on 503 with one key', async () => {
+    const { fetch, calls } = scripted(problem(503, 'unavailable'), json(200, summary));
+    const { client: c } = client(fetch);
+    const gz = gzipSync(Buffer.from('{}'));
+    await c.lineage.uploadManifest(new Uint8Array(gz), { project: 'p', prune: false });
+    assert.equal(calls.length, 2);
+    assert.deepEqual(Buffer.from(calls[1].body), gz);
+    assert.equal(calls[1].url.searchParams.get('prune'), 'false');
+    assert.equal(calls[0].headers.get('idempotency-key'), calls[1].headers.get('idempotency-key'));
+  });
+
+  test('uploadManifest refuses what is neither a path nor bytes', async () => {
+    const { fetch } = scripted(json(200, summary));
+    const { client: c } = client(fetch);
+    await assert.rejects(c.lineage.uploadManifest(42, { project: 'p' }), TypeError);
+  });
+
+  test('events.list joins types; iterate follows next_cursor', async () => {
+    const { fetch, calls } = scripted(
+      json(200, { items: [{ seq: 1 }, { seq: 2 }], next_cursor: 'c2' }),
+      json(200, { items: [{ seq: 3 }], next_cursor: null }),
+    );
+    const { client: c } = client(fetch);
+    const seen = [];
+    for await (const e of c.events.iterate({ after: 0, types: ['asset.*', 'lineage.manifest.ingested'] })) {
+      seen.push(e.seq);
+    }
+    assert.deepEqual(seen, [1, 2, 3]);
+    assert.equal(calls[0].url.pathname, '/api/v1/events');
+    assert.equal(calls[0].url.searchParams.get('types'), 'asset.*,lineage.manifest.ingested');
+    assert.equal(calls[0].url.searchParams.get('after'), '0');
+    assert.equal(calls[0].url.searchParams.get('cursor'), null);
+    assert.equal(calls[1].url.searchParams.get('cursor'), 'c2');
+    assert.equal(calls[1].url.searchParams.get('types'), 'asset.*,lineage.manifest.ingested');
   });
 });
 

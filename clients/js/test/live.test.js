@@ -2,6 +2,9 @@
 // Every id starts with a random prefix, since other clients may share the database.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import {
@@ -13,6 +16,17 @@ import {
   PreconditionFailedError,
   ValidationError,
 } from '../index.js';
+
+// The repository root (clients/js/test -> ../../..); CI keeps shared/ beside it.
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const MANIFEST = path.resolve(
+  repoRoot,
+  '..',
+  'shared',
+  'fixtures',
+  'dbt',
+  'gen_jaffle_shop_v12_dbt1.8.10_duckdb.json',
+);
 
 const baseURL = process.env.GOVERNANCE_URL;
 const token = process.env.GOVERNANCE_TOKEN;
@@ -62,6 +76,8 @@ function liveTests() {
         '/api/v1/assets/{asset_id}': ['get', 'put', 'patch', 'delete'],
         '/api/v1/lineage': ['post'],
         '/api/v1/lineage/bulk': ['post'],
+        '/api/v1/lineage/manifest': ['post'],
+        '/api/v1/events': ['get'],
         '/api/v1/lineage/edges': ['get', 'delete'],
         '/api/v1/lineage/{asset_id}': ['get'],
         '/api/v1/lineage/{asset_id}/upstream': ['get'],
@@ -309,6 +325,49 @@ function liveTests() {
       assert.equal(err.status, 401);
       assert.equal(err.code, 'invalid_token');
       await assert.rejects(client.tokens.get('tok_00000000000000000000000000'), NotFoundError);
+    });
+  });
+
+  describe('dbt manifest and events', () => {
+    const project = `js-${randomUUID().slice(0, 8)}`;
+    let first;
+
+    test('uploadManifest from a path ingests the jaffle shop', async () => {
+      first = await client.lineage.uploadManifest(MANIFEST, { project });
+      assert.equal(first.project, project);
+      assert.equal(typeof first.dbt_version, 'string');
+      assert.equal(typeof first.dbt_schema_version, 'string');
+      assert.equal(first.edges.created + first.edges.existing, 8);
+      assert.equal(first.edges.removed, 0);
+      for (const key of ['created', 'updated']) assert.equal(typeof first.assets[key], 'number');
+      for (const key of ['created', 'updated', 'removed']) {
+        assert.equal(typeof first.quality_rules[key], 'number');
+      }
+      assert.ok(Array.isArray(first.warnings));
+    });
+
+    test('uploading the same bytes again changes no edges', async () => {
+      const again = await client.lineage.uploadManifest(readFileSync(MANIFEST), { project });
+      assert.equal(again.project, project);
+      assert.equal(again.edges.created, 0);
+      assert.equal(again.edges.removed, 0);
+      assert.equal(again.edges.existing, 8);
+    });
+
+    test('the ingestion shows up in the event log', async () => {
+      const page = await client.events.list({ types: ['lineage.manifest.ingested'], limit: 5 });
+      assert.ok(Array.isArray(page.items));
+      assert.ok('next_cursor' in page);
+      let found = null;
+      for await (const event of client.events.iterate({ types: ['lineage.manifest.ingested'] })) {
+        assert.equal(event.type, 'lineage.manifest.ingested');
+        if (event.data?.project === project) {
+          found = event;
+          break;
+        }
+      }
+      assert.ok(found, `no lineage.manifest.ingested event for ${project}`);
+      assert.equal(typeof found.seq, 'number');
     });
   });
 }

@@ -14,6 +14,10 @@ import GovernanceClientDefault, {
   type Page,
   type PushBulkResult,
   type TokenCreated,
+  type ManifestSummary,
+  type GovernanceEvent,
+  verifyWebhook,
+  WebhookVerificationError,
 } from '@governance/client';
 
 export async function usage(): Promise<void> {
@@ -67,6 +71,18 @@ export async function usage(): Promise<void> {
     } else if (err instanceof ConflictError || err instanceof APIError) {
       void [err.status, err.requestId, err.problem?.detail, err.kind];
     }
+  }
+  const summary: ManifestSummary = await client.lineage.uploadManifest('manifest.json', { project: 'p', prune: false });
+  void [summary.edges.created, summary.assets.updated, summary.quality_rules.removed];
+  const events = await client.events.list({ after: 0, types: ['asset.*'], limit: 10 });
+  void events.next_cursor;
+  for await (const e of client.events.iterate({ types: ['lineage.manifest.ingested'] })) void [e.seq, e.data.project];
+  try {
+    const evt: GovernanceEvent = verifyWebhook('whsec_x', new Headers(), Buffer.from('{}'), { now: 0 });
+    void evt.type;
+    verifyWebhook('whsec_x', { 'webhook-id': 'x' }, '{}', { toleranceSeconds: 60 });
+  } catch (err) {
+    if (err instanceof WebhookVerificationError) void err.message;
   }
   const info = await client.info();
   void info.api_version;

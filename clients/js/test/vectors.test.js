@@ -11,6 +11,9 @@ import {
   normalizeBaseURL,
   parseRetryAfter,
   shouldRetry,
+  verifyWebhook,
+  WebhookVerificationError,
+  GovernanceError,
 } from '../index.js';
 
 const vectors = JSON.parse(
@@ -74,4 +77,56 @@ describe('bulk chunking', () => {
       assert.deepEqual(got.flat(), items);
     });
   }
+});
+
+describe('webhook signatures', () => {
+  vectors.webhook_signatures.forEach((v, i) => {
+    test(`#${i} ${v.id} ${v.signature.split(' ').length} signature(s) -> ${v.valid}`, () => {
+      const headers = {
+        'webhook-id': v.id,
+        'webhook-timestamp': String(v.timestamp),
+        'webhook-signature': v.signature,
+      };
+      const check = (h, body) => verifyWebhook(v.secret, h, body, { now: v.timestamp });
+      if (v.valid) {
+        assert.deepEqual(check(headers, v.body), JSON.parse(v.body));
+        assert.deepEqual(check(new Headers(headers), Buffer.from(v.body)), JSON.parse(v.body));
+        const upper = Object.fromEntries(Object.entries(headers).map(([k, x]) => [k.toUpperCase(), x]));
+        assert.deepEqual(check(upper, new TextEncoder().encode(v.body)), JSON.parse(v.body));
+      } else {
+        assert.throws(() => check(headers, v.body), WebhookVerificationError);
+        assert.throws(() => check(new Headers(headers), Buffer.from(v.body)), GovernanceError);
+      }
+    });
+  });
+
+  test('a timestamp beyond the tolerance is refused, within it accepted', () => {
+    const v = vectors.webhook_signatures.find((x) => x.valid);
+    const headers = {
+      'webhook-id': v.id,
+      'webhook-timestamp': String(v.timestamp),
+      'webhook-signature': v.signature,
+    };
+    assert.throws(() => verifyWebhook(v.secret, headers, v.body, { now: v.timestamp + 301 }), WebhookVerificationError);
+    assert.throws(() => verifyWebhook(v.secret, headers, v.body, { now: v.timestamp - 301 }), WebhookVerificationError);
+    assert.ok(verifyWebhook(v.secret, headers, v.body, { now: v.timestamp + 300 }));
+    assert.ok(verifyWebhook(v.secret, headers, v.body, { now: v.timestamp + 1000, toleranceSeconds: 1000 }));
+    // now defaults to the clock: the vector's timestamp is long past or far ahead
+    if (Math.abs(Date.now() / 1000 - v.timestamp) > 300) {
+      assert.throws(() => verifyWebhook(v.secret, headers, v.body), WebhookVerificationError);
+    }
+  });
+
+  test('missing headers and a wrong secret are refused', () => {
+    const v = vectors.webhook_signatures.find((x) => x.valid);
+    const opts = { now: v.timestamp };
+    assert.throws(() => verifyWebhook(v.secret, { 'webhook-id': v.id }, v.body, opts), WebhookVerificationError);
+    const headers = {
+      'webhook-id': v.id,
+      'webhook-timestamp': String(v.timestamp),
+      'webhook-signature': v.signature,
+    };
+    const other = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    assert.throws(() => verifyWebhook(other, headers, v.body, opts), WebhookVerificationError);
+  });
 });

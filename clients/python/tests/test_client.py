@@ -3,8 +3,11 @@ and failures come back, when and how it retries. No network."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,6 +27,8 @@ from governance_client import (
     ServerError,
     UnavailableError,
     ValidationError,
+    WebhookVerificationError,
+    verify_webhook,
 )
 from governance_client._retry import MAX_RETRY_AFTER_S, backoff_delay
 
@@ -265,6 +270,146 @@ def test_iter_is_lazy(make: Callable[..., Client]) -> None:
     assert len(script.requests) == 1
 
 
+# -- dbt manifests -----------------------------------------------------------------
+
+SUMMARY = {
+    "project": "shop",
+    "dbt_version": "1.8.10",
+    "dbt_schema_version": "https://schemas.getdbt.com/dbt/manifest/v12.json",
+    "assets": {"created": 1, "updated": 0},
+    "edges": {"created": 1, "existing": 0, "removed": 0},
+    "quality_rules": {"created": 0, "updated": 0, "removed": 0},
+    "skipped": 0,
+    "warnings": [],
+}
+
+
+def test_a_manifest_path_is_read_and_gzipped(make: Callable[..., Client], tmp_path: Path) -> None:
+    manifest = tmp_path / "manifest.json"
+    manifest.write_bytes(b'{"nodes": {}}')
+    script = Script(ok(SUMMARY), ok(SUMMARY))
+    client = make(script)
+    assert client.lineage.upload_manifest(manifest, project="shop") == SUMMARY
+    client.lineage.upload_manifest(str(manifest), prune=False)
+    first, second = script.requests
+    assert (first.method, first.url.path) == ("POST", "/api/v1/lineage/manifest")
+    assert first.headers["content-type"] == "application/json"
+    assert first.headers["content-encoding"] == "gzip"
+    assert first.headers["idempotency-key"]
+    assert gzip.decompress(first.content) == b'{"nodes": {}}'
+    assert dict(first.url.params) == {"project": "shop", "prune": "true"}
+    assert dict(second.url.params) == {"prune": "false"}
+    assert first.extensions["timeout"]["read"] == 600.0
+
+
+def test_manifest_bytes_are_gzipped_once(make: Callable[..., Client]) -> None:
+    script = Script(ok(SUMMARY), ok(SUMMARY))
+    client = make(script)
+    client.lineage.upload_manifest(b"{}")
+    already = gzip.compress(b"{}")
+    client.lineage.upload_manifest(already)
+    assert gzip.decompress(script.requests[0].content) == b"{}"
+    assert script.requests[1].content == already
+
+
+def test_a_manifest_upload_is_retried_with_one_key(make: Callable[..., Client]) -> None:
+    script = Script(problem(503, "neo4j_unavailable"), ok(SUMMARY))
+    assert make(script).lineage.upload_manifest(b"{}")["project"] == "shop"
+    first, second = script.requests
+    assert first.headers["idempotency-key"] == second.headers["idempotency-key"]
+
+
+def test_a_manifest_must_be_a_path_or_bytes(make: Callable[..., Client]) -> None:
+    with pytest.raises(TypeError):
+        make(Script()).lineage.upload_manifest(42)  # type: ignore[arg-type]
+
+
+# -- events -----------------------------------------------------------------------
+
+
+def test_events_list_joins_types_with_commas(make: Callable[..., Client]) -> None:
+    script = Script(ok({"items": [], "next_cursor": None}), ok({"items": [], "next_cursor": None}))
+    client = make(script)
+    assert client.events.list(after=5, types=["asset.*", "lineage.manifest.ingested"]) == {
+        "items": [],
+        "next_cursor": None,
+    }
+    client.events.list(types="asset.*", limit=10, cursor="c")
+    assert dict(script.requests[0].url.params) == {
+        "after": "5",
+        "types": "asset.*,lineage.manifest.ingested",
+    }
+    assert script.requests[0].url.path == "/api/v1/events"
+    assert dict(script.requests[1].url.params) == {"types": "asset.*", "limit": "10", "cursor": "c"}
+
+
+def test_events_iter_follows_next_cursor(make: Callable[..., Client]) -> None:
+    script = Script(
+        ok({"items": [{"seq": 1}, {"seq": 2}], "next_cursor": "c1"}),
+        ok({"items": [{"seq": 3}], "next_cursor": None}),
+    )
+    seqs = [e["seq"] for e in make(script).events.iter(types=["asset.*"])]
+    assert seqs == [1, 2, 3]
+    assert [dict(r.url.params) for r in script.requests] == [
+        {"after": "0", "types": "asset.*"},
+        {"types": "asset.*", "cursor": "c1"},
+    ]
+
+
+# -- webhooks -----------------------------------------------------------------------
+
+SECRET = "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+BODY = b'{"id":"evt_1","seq":1,"type":"asset.created","data":{"id":"x"}}'
+
+
+def _signed(timestamp: int, body: bytes = BODY) -> dict[str, str]:
+    from governance_client._webhooks import sign_webhook
+
+    return {
+        "webhook-id": "evt_1",
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": sign_webhook(SECRET, "evt_1", timestamp, body),
+    }
+
+
+def test_a_webhook_within_tolerance_is_accepted() -> None:
+    now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+    stamp = int(now.timestamp())
+    assert verify_webhook(SECRET, _signed(stamp - 299), BODY, now=now)["seq"] == 1
+    assert verify_webhook(SECRET, _signed(stamp + 299), BODY.decode(), now=now)["id"] == "evt_1"
+    with pytest.raises(WebhookVerificationError):
+        verify_webhook(SECRET, _signed(stamp - 301), BODY, now=now)
+    with pytest.raises(WebhookVerificationError):
+        verify_webhook(SECRET, _signed(stamp + 301), BODY, now=now)
+    assert verify_webhook(
+        SECRET, _signed(stamp - 3000), BODY, now=now, tolerance=timedelta(hours=1)
+    )
+
+
+def test_a_fresh_webhook_is_checked_against_the_clock() -> None:
+    stamp = int(datetime.now(UTC).timestamp())
+    assert verify_webhook(SECRET, _signed(stamp), BODY)["type"] == "asset.created"
+    with pytest.raises(WebhookVerificationError):
+        verify_webhook(SECRET, _signed(stamp - 3600), BODY)
+
+
+@pytest.mark.parametrize("missing", ["webhook-id", "webhook-timestamp", "webhook-signature"])
+def test_a_webhook_without_a_header_is_refused(missing: str) -> None:
+    headers = _signed(1000)
+    del headers[missing]
+    with pytest.raises(WebhookVerificationError):
+        verify_webhook(SECRET, headers, BODY, now=1000)
+
+
+def test_a_webhook_with_a_bad_timestamp_or_body_is_refused() -> None:
+    headers = {**_signed(1000), "webhook-timestamp": "soon"}
+    with pytest.raises(WebhookVerificationError):
+        verify_webhook(SECRET, headers, BODY, now=1000)
+    with pytest.raises(WebhookVerificationError):
+        verify_webhook(SECRET, _signed(1000, b"not json"), b"not json", now=1000)
+    assert issubclass(WebhookVerificationError, GovernanceError)
+
+
 # -- errors ---------------------------------------------------------------------
 
 
@@ -442,6 +587,27 @@ async def test_async_client_retries_pages_and_raises() -> None:
     assert total == {"received": 2, "created": 1, "existing": 1, "assets_created": 2}
     assert sleeps == [1.0]
     assert script.requests[3].url.raw_path == b"/api/v1/assets/s3%3A%2F%2Fx"
+
+
+@pytest.mark.anyio
+async def test_async_client_uploads_manifests_and_pages_events() -> None:
+    script = Script(
+        ok(SUMMARY),
+        ok({"items": [{"seq": 1}], "next_cursor": "c1"}),
+        ok({"items": [{"seq": 2}], "next_cursor": None}),
+        ok({"items": [], "next_cursor": None}),
+    )
+    async with AsyncClient(
+        base_url="http://gov.test", token="t", transport=httpx.MockTransport(script)
+    ) as client:
+        assert (await client.lineage.upload_manifest(b"{}", project="p")) == SUMMARY
+        assert [e["seq"] async for e in client.events.iter(after=7, types="asset.*")] == [1, 2]
+        assert (await client.events.list()) == {"items": [], "next_cursor": None}
+    upload = script.requests[0]
+    assert upload.headers["content-encoding"] == "gzip"
+    assert gzip.decompress(upload.content) == b"{}"
+    assert dict(upload.url.params) == {"project": "p", "prune": "true"}
+    assert dict(script.requests[1].url.params) == {"after": "7", "types": "asset.*"}
 
 
 def test_a_redirect_is_not_followed(make: Callable[..., Client]) -> None:

@@ -8,6 +8,7 @@ import contextlib
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,13 @@ from governance_client import (
     ValidationError,
 )
 
+MANIFEST = (
+    Path(__file__).resolve().parents[3].parent
+    / "shared"
+    / "fixtures"
+    / "dbt"
+    / "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"
+)
 HOW = "run `.venv/bin/python clients/harness.py python` from the repository root"
 
 
@@ -309,3 +317,46 @@ async def test_the_async_client_does_the_same(url: str, prefix: str) -> None:
             await client.assets.get(asset_id)
         assert caught.value.code == "asset_not_found"
         assert caught.value.request_id
+
+
+def test_a_dbt_manifest_is_ingested_once_and_announced(client: Client) -> None:
+    project = f"py-{uuid.uuid4().hex[:8]}"
+    first = client.lineage.upload_manifest(MANIFEST, project=project)
+    assert first["project"] == project
+    assert first["dbt_version"] == "1.8.10"
+    # Other clients upload the same manifest to the same database, so the assets
+    # may exist already; the edges of this project are ours.
+    assert first["edges"]["created"] + first["edges"]["existing"] == 8
+    assert first["assets"]["created"] + first["assets"]["updated"] >= 0
+    assert first["quality_rules"]["created"] + first["quality_rules"]["updated"] >= 0
+    assert isinstance(first["warnings"], list)
+
+    second = client.lineage.upload_manifest(MANIFEST.read_bytes(), project=project)
+    assert second["project"] == project
+    assert (second["edges"]["created"], second["edges"]["removed"]) == (0, 0)
+    assert second["edges"]["existing"] == 8
+
+    page = client.events.list(types=["lineage.*"], limit=1)
+    assert len(page["items"]) <= 1
+    announced = [
+        event
+        for event in client.events.iter(types=["lineage.manifest.ingested"])
+        if event["data"].get("project") == project
+    ]
+    assert announced, f"no lineage.manifest.ingested event for {project}"
+    assert announced[0]["type"] == "lineage.manifest.ingested"
+    assert announced[0]["data"]["edges"] == first["edges"]
+
+
+@pytest.mark.anyio
+async def test_the_async_client_ingests_manifests_and_reads_events(url: str) -> None:
+    project = f"py-{uuid.uuid4().hex[:8]}"
+    async with AsyncClient(base_url=url) as client:
+        summary = await client.lineage.upload_manifest(MANIFEST, project=project, prune=False)
+        assert summary["edges"]["created"] + summary["edges"]["existing"] == 8
+        found = [
+            event
+            async for event in client.events.iter(types="lineage.manifest.*")
+            if event["data"].get("project") == project
+        ]
+        assert found, f"no lineage.manifest.ingested event for {project}"

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from governance_client import APIError, Client
+from governance_client import APIError, Client, WebhookVerificationError, verify_webhook
 from governance_client._base import normalize_base_url
 from governance_client._calls import Call, chunked, encode_segment
 from governance_client._errors import error_kind
@@ -38,7 +38,16 @@ def _client(handler: Any, **options: Any) -> Client:
 
 
 def test_every_group_is_present() -> None:
-    for group in ("base_url", "path_segment", "errors", "retry", "retry_after", "bulk_chunks"):
+    groups = (
+        "base_url",
+        "path_segment",
+        "errors",
+        "retry",
+        "retry_after",
+        "bulk_chunks",
+        "webhook_signatures",
+    )
+    for group in groups:
         assert VECTORS[group], group
 
 
@@ -166,3 +175,23 @@ def test_bulk_is_chunked(vector: dict[str, Any]) -> None:
         "existing": 0,
         "assets_created": 0,
     }
+
+
+@pytest.mark.parametrize(
+    "vector",
+    VECTORS["webhook_signatures"],
+    ids=[f"{i}-{v['valid']}" for i, v in enumerate(VECTORS["webhook_signatures"])],
+)
+def test_webhook_signatures(vector: dict[str, Any]) -> None:
+    headers = {
+        "Webhook-Id": vector["id"],
+        "WEBHOOK-TIMESTAMP": str(vector["timestamp"]),
+        "webhook-signature": vector["signature"],
+    }
+    body = vector["body"].encode("utf-8")
+    if vector["valid"]:
+        envelope = verify_webhook(vector["secret"], headers, body, now=vector["timestamp"])
+        assert envelope == json.loads(body)
+    else:
+        with pytest.raises(WebhookVerificationError):
+            verify_webhook(vector["secret"], headers, body, now=vector["timestamp"])

@@ -1,7 +1,13 @@
 /** `/lineage` (CONTRACT §3): edges one by one or in bulk, and traversals. */
 
+import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+
+import { APIPromise } from '../api-promise.js';
 import { MAX_BULK_EDGES, chunksOf } from '../chunks.js';
 import { encodeSegment } from '../url.js';
+
+export const MANIFEST_TIMEOUT_MS = 600_000;
 
 export class Lineage {
   /** @param {import('../client.js').GovernanceClient} client */
@@ -64,6 +70,32 @@ export class Lineage {
     return total;
   }
 
+  /**
+   * `POST /lineage/manifest`: a dbt `manifest.json` (a file path, or its bytes)
+   * becomes assets, edges and quality rules of `project`. Gzipped on the way
+   * unless it already is; `prune` (default true) removes what this project's
+   * earlier uploads asserted and this one does not. Idempotent, so retried like
+   * other POSTs. The timeout defaults to 600 s.
+   */
+  uploadManifest(pathOrBytes, options = {}) {
+    const { project, prune = true, ...rest } = options;
+    const sent = manifestBytes(pathOrBytes).then((bytes) =>
+      this._client
+        .request({
+          timeoutMs: MANIFEST_TIMEOUT_MS,
+          ...rest,
+          method: 'POST',
+          path: '/lineage/manifest',
+          query: { project, prune },
+          body: isGzip(bytes) ? bytes : gzipSync(bytes),
+          contentType: 'application/json',
+          headers: { ...(rest.headers ?? {}), 'content-encoding': 'gzip' },
+        })
+        .withResponse(),
+    );
+    return new APIPromise(sent);
+  }
+
   /** One page of `GET /lineage/edges`, filters `source`, `target`, `origin`, `limit`, `cursor`. */
   listEdges(params = {}, options = {}) {
     return this._client.request({
@@ -119,4 +151,16 @@ function required(name, value) {
     throw new TypeError(`${name} must be a non-empty string`);
   }
   return value;
+}
+
+async function manifestBytes(pathOrBytes) {
+  if (typeof pathOrBytes === 'string') return readFile(pathOrBytes);
+  if (pathOrBytes instanceof Uint8Array) return pathOrBytes;
+  if (pathOrBytes instanceof ArrayBuffer) return new Uint8Array(pathOrBytes);
+  throw new TypeError('uploadManifest takes a file path, a Buffer or a Uint8Array');
+}
+
+/** Starts with the gzip magic bytes 0x1f 0x8b. */
+function isGzip(bytes) {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }

@@ -10,9 +10,15 @@
 ``AsyncClient`` is the same API for asyncio.
 """
 
-from governance_client._async_client import AsyncAssets, AsyncClient, AsyncLineage, AsyncTokens
+from governance_client._async_client import (
+    AsyncAssets,
+    AsyncClient,
+    AsyncEvents,
+    AsyncLineage,
+    AsyncTokens,
+)
 from governance_client._calls import MAX_BULK_EDGES
-from governance_client._client import Assets, Client, Lineage, Tokens
+from governance_client._client import Assets, Client, Events, Lineage, Tokens
 from governance_client._errors import (
     APIConnectionError,
     APIError,
@@ -28,17 +34,21 @@ from governance_client._errors import (
     ServerError,
     UnavailableError,
     ValidationError,
+    WebhookVerificationError,
 )
 from governance_client._version import __version__
+from governance_client._webhooks import verify_webhook
 from governance_client.types import (
     Asset,
     BulkResult,
     Column,
     Edge,
     EdgeInput,
+    Event,
     GraphEdge,
     GraphNode,
     LineageGraph,
+    ManifestSummary,
     Page,
     ServiceInfo,
     Token,
@@ -54,6 +64,7 @@ __all__ = [
     "Assets",
     "AsyncAssets",
     "AsyncClient",
+    "AsyncEvents",
     "AsyncLineage",
     "AsyncTokens",
     "AuthenticationError",
@@ -64,11 +75,14 @@ __all__ = [
     "ConflictError",
     "Edge",
     "EdgeInput",
+    "Event",
+    "Events",
     "GovernanceError",
     "GraphEdge",
     "GraphNode",
     "Lineage",
     "LineageGraph",
+    "ManifestSummary",
     "NotFoundError",
     "Page",
     "PermissionDeniedError",
@@ -81,5 +95,7 @@ __all__ = [
     "Tokens",
     "UnavailableError",
     "ValidationError",
+    "WebhookVerificationError",
     "__version__",
+    "verify_webhook",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -19,7 +20,9 @@ from governance_client.types import (
     Column,
     Direction,
     Edge,
+    Event,
     LineageGraph,
+    ManifestSummary,
     Page,
     PropertyValue,
     ServiceInfo,
@@ -67,6 +70,7 @@ class AsyncClient(BaseClient):
         self.assets = AsyncAssets(self)
         self.lineage = AsyncLineage(self)
         self.tokens = AsyncTokens(self)
+        self.events = AsyncEvents(self)
 
     async def __aenter__(self) -> Self:
         return self
@@ -301,6 +305,25 @@ class AsyncLineage:
             total = calls.add_bulk_results(total, await self.bulk(chunk, strict=strict))
         return total
 
+    async def upload_manifest(
+        self,
+        manifest: str | os.PathLike[str] | bytes,
+        *,
+        project: str | None = None,
+        prune: bool = True,
+        idempotency_key: str | None = None,
+    ) -> ManifestSummary:
+        """Ingest a dbt ``manifest.json`` (a path, or its bytes, gzipped or not):
+        its models, sources, seeds and snapshots become assets, their dependencies
+        edges and their tests quality rules. ``prune`` removes what an earlier
+        upload for the same ``project`` made and this one no longer has. Sent
+        gzipped, with a 600 s timeout; safe to repeat, so it is retried."""
+        return await self._client._call(
+            calls.upload_manifest(
+                manifest, project=project, prune=prune, idempotency_key=idempotency_key
+            )
+        )
+
     async def list_edges(
         self,
         *,
@@ -392,3 +415,39 @@ class AsyncTokens:
     async def revoke(self, id: str) -> None:
         """Revoke a token: it stops working on the next request."""
         await self._client._call(calls.revoke_token(id))
+
+
+class AsyncEvents:
+    """``/events``: the service's event log, oldest first (needs the read scope)."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self._client = client
+
+    async def list(
+        self,
+        *,
+        after: int | None = None,
+        types: str | Sequence[str] | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[Event]:
+        """One page of events with ``seq`` greater than ``after``. ``types``: event
+        types or patterns such as ``"asset.*"``; any one must match."""
+        return await self._client._call(
+            calls.list_events(after=after, types=types, limit=limit, cursor=cursor)
+        )
+
+    def iter(
+        self,
+        *,
+        after: int = 0,
+        types: str | Sequence[str] | None = None,
+        page_size: int | None = None,
+    ) -> AsyncIterator[Event]:
+        """Every event after ``after``, fetching page after page as the loop goes on.
+        It ends at the newest event; remember the last ``seq`` to resume later."""
+        return _paginate(
+            lambda cursor: self.list(
+                after=None if cursor else after, types=types, limit=page_size, cursor=cursor
+            )
+        )

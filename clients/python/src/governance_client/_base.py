@@ -84,13 +84,22 @@ class BaseClient:
     def _build_request(
         self, http: httpx.Client | httpx.AsyncClient, call: Call[Any]
     ) -> httpx.Request:
-        return http.build_request(
+        request = http.build_request(
             call.method,
             self.base_url + call.path,
             params=call.params or None,
             content=call.body,
             headers=self._request_headers(call),
         )
+        if call.timeout is not None:
+            # Longer than the client's, never shorter: ``timeout=None`` means no limit.
+            current = httpx.Timeout(self.timeout) if self.timeout is not None else None
+            if current is not None:
+                longest = max(call.timeout, current.read or 0.0, current.write or 0.0)
+                request.extensions["timeout"] = httpx.Timeout(
+                    longest, connect=current.connect, pool=current.pool
+                ).as_dict()
+        return request
 
     def _retry_delay(
         self, request: httpx.Request, attempt: int, status: int | None, retry_after: float | None

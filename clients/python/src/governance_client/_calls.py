@@ -6,8 +6,10 @@ and ``AsyncClient`` differ only in how they perform it.
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -21,7 +23,9 @@ from governance_client.types import (
     Column,
     Edge,
     EdgeInput,
+    Event,
     LineageGraph,
+    ManifestSummary,
     Page,
     PropertyValue,
     ServiceInfo,
@@ -34,6 +38,9 @@ JSON = "application/json"
 MERGE_PATCH_JSON = "application/merge-patch+json"
 MAX_BULK_EDGES = 10_000
 """The most edges the service takes in one ``POST /lineage/bulk`` (CONTRACT §1, Limits)."""
+MANIFEST_TIMEOUT_S = 600.0
+"""How long ``lineage.upload_manifest`` waits: a large dbt project takes a while to ingest."""
+GZIP_MAGIC = b"\x1f\x8b"
 
 QueryValue = str | int | bool | Sequence[str] | None
 EdgeLike = EdgeInput | Mapping[str, Any] | tuple[str, str] | tuple[str, str, str | None]
@@ -52,6 +59,8 @@ class Call(Generic[T]):
     # A POST the client may retry: it gets an Idempotency-Key made for it.
     auto_idempotency_key: bool = False
     authenticated: bool = True
+    # Seconds for this request instead of the client's timeout (None: the client's).
+    timeout: float | None = None
 
 
 # -- pure helpers -----------------------------------------------------------
@@ -324,6 +333,60 @@ def traverse(
         _json,
         params=query(depth=depth, direction=direction, limit=limit),
     )
+
+
+def manifest_body(manifest: str | os.PathLike[str] | bytes) -> bytes:
+    """The gzipped bytes of a dbt ``manifest.json``: read from a path, or given as
+    bytes (sent as they are if already gzipped)."""
+    if isinstance(manifest, bytes | bytearray | memoryview):
+        data = bytes(manifest)
+    elif isinstance(manifest, str | os.PathLike):
+        with open(manifest, "rb") as file:
+            data = file.read()
+    else:
+        raise TypeError("manifest must be a path (str or Path) or bytes")
+    return data if data.startswith(GZIP_MAGIC) else gzip.compress(data, mtime=0)
+
+
+def upload_manifest(
+    manifest: str | os.PathLike[str] | bytes,
+    *,
+    project: str | None,
+    prune: bool,
+    idempotency_key: str | None,
+) -> Call[ManifestSummary]:
+    # Ingesting a manifest twice gives the same graph, so it may be retried.
+    return Call(
+        "POST",
+        "/lineage/manifest",
+        _json,
+        params=query(project=project, prune=prune),
+        body=manifest_body(manifest),
+        headers=(("Content-Encoding", "gzip"),),
+        idempotency_key=idempotency_key,
+        auto_idempotency_key=True,
+        timeout=MANIFEST_TIMEOUT_S,
+    )
+
+
+# -- events -----------------------------------------------------------------
+
+
+def list_events(
+    *,
+    after: int | None,
+    types: str | Sequence[str] | None,
+    limit: int | None,
+    cursor: str | None,
+) -> Call[Page[Event]]:
+    patterns = _as_list(types)
+    params = query(
+        after=after,
+        types=",".join(patterns) if patterns else None,
+        limit=limit,
+        cursor=cursor,
+    )
+    return Call("GET", "/events", _json, params=params)
 
 
 # -- tokens -----------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import TracebackType
@@ -19,7 +20,9 @@ from governance_client.types import (
     Column,
     Direction,
     Edge,
+    Event,
     LineageGraph,
+    ManifestSummary,
     Page,
     PropertyValue,
     ServiceInfo,
@@ -66,6 +69,7 @@ class Client(BaseClient):
         self.assets = Assets(self)
         self.lineage = Lineage(self)
         self.tokens = Tokens(self)
+        self.events = Events(self)
 
     def __enter__(self) -> Self:
         return self
@@ -299,6 +303,25 @@ class Lineage:
             total = calls.add_bulk_results(total, self.bulk(chunk, strict=strict))
         return total
 
+    def upload_manifest(
+        self,
+        manifest: str | os.PathLike[str] | bytes,
+        *,
+        project: str | None = None,
+        prune: bool = True,
+        idempotency_key: str | None = None,
+    ) -> ManifestSummary:
+        """Ingest a dbt ``manifest.json`` (a path, or its bytes, gzipped or not):
+        its models, sources, seeds and snapshots become assets, their dependencies
+        edges and their tests quality rules. ``prune`` removes what an earlier
+        upload for the same ``project`` made and this one no longer has. Sent
+        gzipped, with a 600 s timeout; safe to repeat, so it is retried."""
+        return self._client._call(
+            calls.upload_manifest(
+                manifest, project=project, prune=prune, idempotency_key=idempotency_key
+            )
+        )
+
     def list_edges(
         self,
         *,
@@ -388,3 +411,39 @@ class Tokens:
     def revoke(self, id: str) -> None:
         """Revoke a token: it stops working on the next request."""
         self._client._call(calls.revoke_token(id))
+
+
+class Events:
+    """``/events``: the service's event log, oldest first (needs the read scope)."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def list(
+        self,
+        *,
+        after: int | None = None,
+        types: str | Sequence[str] | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[Event]:
+        """One page of events with ``seq`` greater than ``after``. ``types``: event
+        types or patterns such as ``"asset.*"``; any one must match."""
+        return self._client._call(
+            calls.list_events(after=after, types=types, limit=limit, cursor=cursor)
+        )
+
+    def iter(
+        self,
+        *,
+        after: int = 0,
+        types: str | Sequence[str] | None = None,
+        page_size: int | None = None,
+    ) -> Iterator[Event]:
+        """Every event after ``after``, fetching page after page as the loop goes on.
+        It ends at the newest event; remember the last ``seq`` to resume later."""
+        return _paginate(
+            lambda cursor: self.list(
+                after=None if cursor else after, types=types, limit=page_size, cursor=cursor
+            )
+        )

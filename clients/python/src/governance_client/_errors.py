@@ -12,8 +12,9 @@
     │   ├── RateLimitedError          429
     │   └── ServerError               5xx
     │       └── UnavailableError        503
-    └── APIConnectionError          no answer at all
-        └── APITimeoutError
+    ├── APIConnectionError          no answer at all
+    │   └── APITimeoutError
+    └── WebhookVerificationError    a webhook delivery failed ``verify_webhook``
 
 An ``APIError`` carries the RFC 9457 problem body as the service sent it
 (``problem``), and the fields a caller usually wants from it (``status``,
@@ -44,6 +45,7 @@ __all__ = [
     "ServerError",
     "UnavailableError",
     "ValidationError",
+    "WebhookVerificationError",
     "error_kind",
 ]
 
@@ -62,6 +64,11 @@ class APIConnectionError(GovernanceError):
 
 class APITimeoutError(APIConnectionError):
     """The request timed out (connecting, writing, or waiting for the answer)."""
+
+
+class WebhookVerificationError(GovernanceError):
+    """A webhook delivery is not genuine or not fresh: a header is missing, no
+    signature matches, the timestamp is too far from now, or the body is not JSON."""
 
 
 class APIError(GovernanceError):

@@ -14,9 +14,11 @@ __all__ = [
     "Column",
     "Edge",
     "EdgeInput",
+    "Event",
     "GraphEdge",
     "GraphNode",
     "LineageGraph",
+    "ManifestSummary",
     "Page",
     "PropertyValue",
     "ServiceInfo",
@@ -131,6 +133,47 @@ class Token(TypedDict):
 class TokenCreated(Token):
     token: str
     """The secret: shown in this answer only."""
+
+
+class AssetCounts(TypedDict):
+    created: int
+    updated: int
+
+
+class EdgeCounts(TypedDict):
+    created: int
+    existing: int
+    removed: int
+
+
+class RuleCounts(TypedDict):
+    created: int
+    updated: int
+    removed: int
+
+
+class ManifestSummary(TypedDict):
+    """What ``lineage.upload_manifest`` did."""
+
+    project: str
+    dbt_version: str | None
+    dbt_schema_version: str | None
+    assets: AssetCounts
+    edges: EdgeCounts
+    quality_rules: RuleCounts
+    skipped: int
+    warnings: list[str]
+
+
+class Event(TypedDict):
+    """One entry of the event log (also the body of a webhook delivery)."""
+
+    id: str
+    seq: int
+    type: str
+    occurred_at: str
+    actor: str | None
+    data: dict[str, Any]
 
 
 JSONObject = dict[str, Any]

@@ -1,5 +1,6 @@
 package dev.governance.client;
 
+import java.time.Duration;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +19,8 @@ final class ApiCall {
   byte[] body;
   String contentType;
   boolean autoIdempotencyKey = true;
+  /** Overrides the client's per-attempt timeout when set. */
+  Duration timeout;
 
   private ApiCall(String method, String path) {
     this.method = method;
@@ -70,6 +73,12 @@ final class ApiCall {
   ApiCall body(byte[] bytes, String type) {
     this.body = bytes;
     this.contentType = type;
+    return this;
+  }
+
+  /** A per-attempt timeout of at least {@code minimum} (longer if the client's already is). */
+  ApiCall timeoutAtLeast(Duration minimum) {
+    this.timeout = minimum;
     return this;
   }
 

@@ -25,12 +25,14 @@ public final class GovernanceClient {
   private final AssetsService assets;
   private final LineageService lineage;
   private final TokensService tokens;
+  private final EventsService events;
 
   private GovernanceClient(Requester http) {
     this.http = http;
     this.assets = new AssetsService(http);
     this.lineage = new LineageService(http);
     this.tokens = new TokensService(http);
+    this.events = new EventsService(http);
   }
 
   public static Builder builder() {
@@ -48,6 +50,11 @@ public final class GovernanceClient {
 
   public LineageService lineage() {
     return lineage;
+  }
+
+  /** The event log: replay events after a sequence number, filtered by type. */
+  public EventsService events() {
+    return events;
   }
 
   /** Token management; needs a token with the {@code admin} scope. */

@@ -9,9 +9,17 @@ import dev.governance.client.model.Edge;
 import dev.governance.client.model.EdgeFilter;
 import dev.governance.client.model.EdgeInput;
 import dev.governance.client.model.LineageGraph;
+import dev.governance.client.model.ManifestSummary;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Saved;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * {@code /lineage}: write edges one at a time or in bulk, list and delete them, and traverse
@@ -104,6 +112,79 @@ public final class LineageService {
       return pushChunk(chunk.subList(0, half), strict)
           .plus(pushChunk(chunk.subList(half, chunk.size()), strict));
     }
+  }
+
+  /**
+   * How long one manifest upload may take (per attempt) at least; the client's own timeout
+   * applies when it is longer. Large manifests take the service a while to ingest.
+   */
+  public static final Duration MANIFEST_TIMEOUT = Duration.ofMinutes(5);
+
+  /** {@link #uploadManifest(Path, String, boolean)} with the manifest's project name, pruning. */
+  public ManifestSummary uploadManifest(Path path) {
+    return uploadManifest(path, null, true);
+  }
+
+  /**
+   * Ingests a dbt {@code manifest.json} (plain or gzipped) from a file. See
+   * {@link #uploadManifest(byte[], String, boolean)}.
+   *
+   * @throws UncheckedIOException when the file cannot be read
+   */
+  public ManifestSummary uploadManifest(Path path, String project, boolean prune) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read manifest " + path, e);
+    }
+    return uploadManifest(bytes, project, prune);
+  }
+
+  /** {@link #uploadManifest(byte[], String, boolean)} with the manifest's project name, pruning. */
+  public ManifestSummary uploadManifest(byte[] manifest) {
+    return uploadManifest(manifest, null, true);
+  }
+
+  /**
+   * {@code POST /lineage/manifest}: a dbt {@code manifest.json} (schema v4-v12) becomes assets
+   * (id = dbt unique_id), lineage edges (origin {@code dbt:<project>}) and quality rules. The
+   * bytes are gzipped unless they already are, and sent with {@code Content-Encoding: gzip}.
+   * The same manifest twice changes nothing, so the upload is retried like other POSTs.
+   *
+   * @param project the project name; null for the manifest's own
+   * @param prune remove edges and rules an earlier upload of the project made and this one
+   *     lacks (the service default)
+   * @throws dev.governance.client.exception.ValidationException ({@code invalid_manifest}) for
+   *     a body the service cannot read as a manifest
+   */
+  public ManifestSummary uploadManifest(byte[] manifest, String project, boolean prune) {
+    if (manifest == null || manifest.length == 0) {
+      throw new IllegalArgumentException("the manifest must not be null or empty");
+    }
+    byte[] gzipped = isGzip(manifest) ? manifest : gzip(manifest);
+    ApiCall call =
+        ApiCall.post("/lineage/manifest")
+            .param("project", project)
+            .param("prune", prune ? "true" : "false")
+            .body(gzipped, ApiCall.JSON)
+            .header("Content-Encoding", "gzip")
+            .timeoutAtLeast(MANIFEST_TIMEOUT);
+    return http.json(call, ManifestSummary.class);
+  }
+
+  private static boolean isGzip(byte[] bytes) {
+    return bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b;
+  }
+
+  private static byte[] gzip(byte[] bytes) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, bytes.length / 4));
+    try (GZIPOutputStream zip = new GZIPOutputStream(out, 64 * 1024)) {
+      zip.write(bytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
   }
 
   /** Every edge, paged automatically, ordered by (source, target). */

@@ -77,7 +77,7 @@ final class Requester {
     Map<String, List<String>> headers = headersFor(call);
     boolean hasKey = headers.containsKey("Idempotency-Key");
     TransportRequest request =
-        new TransportRequest(call.method, uriFor(call), headers, call.body, timeout);
+        new TransportRequest(call.method, uriFor(call), headers, call.body, timeoutFor(call));
     for (int attempt = 0; ; attempt++) {
       boolean canRetry = attempt < policy.maxRetries();
       TransportResponse response;
@@ -107,6 +107,10 @@ final class Requester {
       }
       throw error;
     }
+  }
+
+  private Duration timeoutFor(ApiCall call) {
+    return call.timeout != null && call.timeout.compareTo(timeout) > 0 ? call.timeout : timeout;
   }
 
   private URI uriFor(ApiCall call) {

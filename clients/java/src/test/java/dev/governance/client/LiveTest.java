@@ -22,13 +22,17 @@ import dev.governance.client.model.Direction;
 import dev.governance.client.model.Edge;
 import dev.governance.client.model.EdgeFilter;
 import dev.governance.client.model.EdgeInput;
+import dev.governance.client.model.Event;
 import dev.governance.client.model.GraphNode;
 import dev.governance.client.model.LineageGraph;
+import dev.governance.client.model.ManifestSummary;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Saved;
 import dev.governance.client.model.Scope;
 import dev.governance.client.model.Token;
 import dev.governance.client.model.TokenCreated;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -381,5 +385,39 @@ class LiveTest {
     assertEquals(401, revoked.status());
     assertNotNull(revoked.requestId());
     assertThrows(NotFoundException.class, () -> client.tokens().get("tok_" + "0".repeat(26)));
+  }
+
+  @Test
+  void manifestUploadIsIdempotentAndLeavesAnEvent() {
+    // CI checks out shared/ beside the repository: <repo>/../shared/fixtures/dbt/...
+    Path repoRoot = Path.of("").toAbsolutePath().getParent().getParent();
+    Path manifest =
+        repoRoot.resolve(
+            Path.of("..", "shared", "fixtures", "dbt", "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"));
+    assertTrue(Files.isRegularFile(manifest), "fixture manifest not found at " + manifest.normalize());
+    String project = "java-" + UUID.randomUUID().toString().substring(0, 8);
+
+    // Other client suites share the database and upload the same manifest (same asset ids),
+    // so only the project's own edges are certain.
+    ManifestSummary first = client.lineage().uploadManifest(manifest, project, true);
+    assertEquals(project, first.project());
+    assertEquals(8, first.edges().created() + first.edges().existing());
+    assertNotNull(first.dbtVersion());
+
+    ManifestSummary second = client.lineage().uploadManifest(manifest, project, true);
+    assertEquals(project, second.project());
+    assertEquals(0, second.edges().created());
+    assertEquals(0, second.edges().removed());
+    assertEquals(8, second.edges().existing());
+
+    boolean found = false;
+    for (Event event : client.events().iterate(null, List.of("lineage.manifest.ingested"))) {
+      assertEquals("lineage.manifest.ingested", event.type());
+      if (event.data() != null && project.equals(event.data().path("project").asText(null))) {
+        found = true;
+        break;
+      }
+    }
+    assertTrue(found, "no lineage.manifest.ingested event for project " + project);
   }
 }

@@ -21,14 +21,18 @@ import dev.governance.client.exception.RateLimitedException;
 import dev.governance.client.exception.ServerException;
 import dev.governance.client.exception.UnavailableException;
 import dev.governance.client.exception.ValidationException;
+import dev.governance.client.exception.WebhookVerificationException;
 import dev.governance.client.model.BulkResult;
 import dev.governance.client.model.EdgeInput;
+import dev.governance.client.model.Event;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +81,15 @@ class VectorsTest {
     vectors.fieldNames().forEachRemaining(names::add);
     names.remove("description");
     assertEquals(
-        List.of("base_url", "path_segment", "errors", "retry", "retry_after", "bulk_chunks"),
+        List.of(
+            "base_url",
+            "path_segment",
+            "errors",
+            "retry",
+            "retry_after",
+            "bulk_chunks",
+            "webhook_signatures",
+            "webhook_signatures_note"),
         names,
         "vectors.json has a group this test does not know; add it here");
   }
@@ -213,6 +225,62 @@ class VectorsTest {
                     BulkResult total = client(fake).lineage().pushBulk(edges, max);
                     assertEquals(expected, sent);
                     assertEquals(new BulkResult(items, items, 0, expected.size()), total);
+                  });
+            });
+  }
+
+  @Test
+  void webhookSignaturesNoteIsText() {
+    JsonNode note = vectors.get("webhook_signatures_note");
+    assertTrue(note != null && note.isTextual() && !note.asText().isBlank());
+  }
+
+  @TestFactory
+  Stream<DynamicTest> webhookSignatures() {
+    List<JsonNode> all = group("webhook_signatures").toList();
+    return IntStream.range(0, all.size())
+        .mapToObj(
+            i -> {
+              JsonNode v = all.get(i);
+              boolean valid = v.get("valid").asBoolean();
+              return dynamicTest(
+                  "#" + i + " " + (valid ? "valid" : "invalid"),
+                  () -> {
+                    long ts = v.get("timestamp").asLong();
+                    Map<String, String> headers =
+                        Map.of(
+                            "Webhook-Id", v.get("id").asText(),
+                            "WEBHOOK-TIMESTAMP", String.valueOf(ts),
+                            "webhook-signature", v.get("signature").asText());
+                    byte[] body = v.get("body").asText().getBytes(StandardCharsets.UTF_8);
+                    String secret = v.get("secret").asText();
+                    Instant now = Instant.ofEpochSecond(ts);
+                    if (valid) {
+                      Event event =
+                          Webhooks.verify(secret, headers, body, Webhooks.DEFAULT_TOLERANCE, now);
+                      JsonNode envelope = new ObjectMapper().readTree(body);
+                      assertEquals(envelope.get("id").asText(), event.id());
+                      assertEquals(envelope.get("seq").asLong(), event.seq());
+                      assertEquals(envelope.get("type").asText(), event.type());
+                      assertEquals(envelope.get("actor").asText(), event.actor());
+                      assertEquals(
+                          OffsetDateTime.parse(envelope.get("occurred_at").asText()).toInstant(),
+                          event.occurredAt());
+                      assertEquals(envelope.get("data"), event.data());
+                      // The same delivery, outside the tolerance, is refused.
+                      assertThrows(
+                          WebhookVerificationException.class,
+                          () -> Webhooks.verify(secret, headers, body, Duration.ofMinutes(5), now.plusSeconds(301)));
+                      assertThrows(
+                          WebhookVerificationException.class,
+                          () -> Webhooks.verify(secret, headers, body, Duration.ofMinutes(5), now.minusSeconds(301)));
+                    } else {
+                      WebhookVerificationException e =
+                          assertThrows(
+                              WebhookVerificationException.class,
+                              () -> Webhooks.verify(secret, headers, body, Webhooks.DEFAULT_TOLERANCE, now));
+                      assertInstanceOf(GovernanceException.class, e);
+                    }
                   });
             });
   }

@@ -22,8 +22,9 @@ import java.util.stream.Collectors;
  * ├── RateLimitedException                    429     rate_limited (Retry-After)
  * ├── ServerException                         5xx     internal_error
  * │   └── UnavailableException                503     neo4j_unavailable (Retry-After)
- * └── ConnectionException                     -       no HTTP answer (refused, reset, DNS)
- *     └── RequestTimeoutException             -       no answer within the timeout
+ * ├── ConnectionException                     -       no HTTP answer (refused, reset, DNS)
+ * │   └── RequestTimeoutException             -       no answer within the timeout
+ * └── WebhookVerificationException            -       Webhooks.verify refused a delivery
  * </pre>
  *
  * For a connection failure {@link #status()} is 0 and {@link #problem()} is null.
