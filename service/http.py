@@ -46,6 +46,13 @@ def json_response(
     return Response(dump(value), status_code=status, headers=dict(headers or {}), media_type=JSON)
 
 
+def created_with_secret(value: BaseModel, location: str) -> Response:
+    """201 for a resource whose answer holds a secret shown once: never cached."""
+    return json_response(
+        value, status=201, headers={"Location": location, "Cache-Control": "no-store"}
+    )
+
+
 def request_id_of(scope: Scope) -> str:
     return str(scope.get("state", {}).get("request_id", ""))
 

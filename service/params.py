@@ -91,7 +91,7 @@ class Paging:
         return self.limit + 1
 
     def respond(
-        self, rows: list[T], key: Callable[[T], Any], render: Callable[[T], Any]
+        self, rows: list[T], key: Callable[[T], Any], render: Callable[[T], Any] | None = None
     ) -> Response:
         page = rows[: self.limit]
         next_cursor = encode_cursor({"after": key(page[-1])}) if len(rows) > self.limit else None
@@ -101,5 +101,10 @@ class Paging:
             query.append(("cursor", next_cursor))
             headers["Link"] = f'<{self.request.url.path}?{urlencode(query)}>; rel="next"'
         return json_response(
-            {"items": [render(r) for r in page], "next_cursor": next_cursor}, headers=headers
+            {"items": [(render or _as_json)(r) for r in page], "next_cursor": next_cursor},
+            headers=headers,
         )
+
+
+def _as_json(item: Any) -> Any:
+    return item.model_dump(mode="json")

@@ -76,10 +76,7 @@ class Settings(BaseModel):
     neo4j_connect_timeout_s: float = 3.0
     host: str = "127.0.0.1"
     port: int = 8080
-    admin_password: SecretStr | None = None
-    secret_key: SecretStr | None = None
     cors_origins: tuple[str, ...] = ()
-    public_url: str | None = None
     limits: Limits = Field(default_factory=Limits)
     rate_limit: RateLimit = Field(default_factory=RateLimit)
     events: EventSettings = Field(default_factory=EventSettings)
@@ -97,8 +94,6 @@ class Settings(BaseModel):
             neo4j_connect_timeout_s=g.float("NEO4J_CONNECT_TIMEOUT", 3.0),
             host=e.get("GOVERNANCE_HOST", "127.0.0.1"),
             port=g.int("GOVERNANCE_PORT", 8080),
-            admin_password=g.secret("GOVERNANCE_ADMIN_PASSWORD"),
-            secret_key=g.secret("GOVERNANCE_SECRET_KEY"),
             cors_origins=tuple(
                 o.strip() for o in e.get("GOVERNANCE_CORS_ORIGINS", "").split(",") if o.strip()
             ),
@@ -113,7 +108,6 @@ class Settings(BaseModel):
                 disable_after_s=g.float("GOVERNANCE_WEBHOOK_DISABLE_AFTER", 86400.0),
                 poll_interval_s=g.float("GOVERNANCE_WEBHOOK_POLL_INTERVAL", 1.0),
             ),
-            public_url=e.get("GOVERNANCE_PUBLIC_URL") or None,
             limits=Limits(
                 max_body_bytes=g.int("GOVERNANCE_MAX_BODY_BYTES", 10 * MIB),
                 max_manifest_bytes=g.int("GOVERNANCE_MAX_MANIFEST_BYTES", 256 * MIB),

@@ -22,7 +22,7 @@ from service.http import (
 )
 from service.models.assets import Asset, AssetCreate, AssetPage, AssetReplace
 from service.openapi import PAGING, Doc, Param
-from service.params import Paging, Params
+from service.params import Params
 from service.store import assets as store
 from service.store.assets import AssetFilter
 
@@ -37,8 +37,7 @@ def _one(asset: Asset, status: int = 200, created: bool = False) -> Response:
 
 
 async def list_assets(request: Request) -> Response:
-    limits = deps.settings(request).limits
-    paging = Paging(request, limits.default_page_size, limits.max_page_size)
+    paging = deps.paging(request)
     params = Params(request)
     where = AssetFilter(
         type=params.text("type"),
@@ -49,7 +48,7 @@ async def list_assets(request: Request) -> Response:
         q=params.text("q"),
     )
     rows = await store.page(deps.graph(request), where, paging.after, paging.fetch)
-    return paging.respond(rows, key=lambda a: a.id, render=lambda a: a.model_dump(mode="json"))
+    return paging.respond(rows, key=lambda a: a.id)
 
 
 async def create_asset(request: Request) -> Response:

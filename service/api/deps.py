@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 
 from service.auth.principal import Principal
 from service.domain.preconditions import Expected, parse_if_match
 from service.graph import Graph
+from service.params import Paging
 from service.settings import Settings
 
 
@@ -31,3 +34,9 @@ def if_match(request: Request) -> Expected | None:
 
 def actor(request: Request) -> str:
     return principal(request).actor
+
+
+def paging(request: Request, first: Any = "") -> Paging:
+    """The collection's `limit` and `cursor`, within the configured page sizes."""
+    limits = settings(request).limits
+    return Paging(request, limits.default_page_size, limits.max_page_size, first=first)

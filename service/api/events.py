@@ -20,7 +20,7 @@ from service.events.sse import EventStreamResponse
 from service.graph import Graph
 from service.models.events import Event, EventPage
 from service.openapi import Doc, Param
-from service.params import Paging, Params
+from service.params import Params
 from service.store import events as store
 from service.store import tokens as token_store
 
@@ -46,8 +46,7 @@ def _after(request: Request, header: str | None = None) -> int | None:
 
 
 async def list_events(request: Request) -> Response:
-    limits = deps.settings(request).limits
-    paging = Paging(request, limits.default_page_size, limits.max_page_size, first=0)
+    paging = deps.paging(request, first=0)
     start = paging.after if "cursor" in request.query_params else (_after(request) or 0)
     rows = await store.after(deps.graph(request), start, _types(request), paging.fetch)
     return paging.respond(rows, key=lambda e: e.seq, render=lambda e: e.envelope())

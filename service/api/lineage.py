@@ -12,7 +12,7 @@ from service.errors import FieldError, Unprocessable, validation_error
 from service.http import json_response, path_param, read_json, validate
 from service.models.lineage import BulkResult, Edge, EdgeIn, EdgePage, LineageGraph
 from service.openapi import PAGING, Doc, Param
-from service.params import Paging, Params
+from service.params import Params
 from service.store import lineage as store
 
 BASE = "/api/v1/lineage"
@@ -47,8 +47,7 @@ async def post_bulk(request: Request) -> Response:
 
 
 async def list_edges(request: Request) -> Response:
-    limits = deps.settings(request).limits
-    paging = Paging(request, limits.default_page_size, limits.max_page_size, first=["", ""])
+    paging = deps.paging(request, first=["", ""])
     params = Params(request)
     rows = await store.page_edges(
         deps.graph(request),
@@ -59,7 +58,8 @@ async def list_edges(request: Request) -> Response:
         paging.fetch,
     )
     return paging.respond(
-        rows, key=lambda e: [e.source, e.target], render=lambda e: e.model_dump(mode="json")
+        rows,
+        key=lambda e: [e.source, e.target],
     )
 
 

@@ -12,7 +12,7 @@ from service.domain.preconditions import etag
 from service.http import json_response, path_param
 from service.models.quality import QualityRule, QualityRulePage
 from service.openapi import PAGING, Doc, Param
-from service.params import Paging, Params
+from service.params import Params
 from service.store import quality as store
 
 BASE = "/api/v1/quality/rules"
@@ -20,8 +20,7 @@ STATUSES = ("unknown", "passing", "failing", "error")
 
 
 async def list_rules(request: Request) -> Response:
-    limits = deps.settings(request).limits
-    paging = Paging(request, limits.default_page_size, limits.max_page_size)
+    paging = deps.paging(request)
     params = Params(request)
     status = params.text("status")
     if status is not None:
@@ -34,7 +33,7 @@ async def list_rules(request: Request) -> Response:
         paging.after,
         paging.fetch,
     )
-    return paging.respond(rows, key=lambda r: r.id, render=lambda r: r.model_dump(mode="json"))
+    return paging.respond(rows, key=lambda r: r.id)
 
 
 async def get_rule(request: Request) -> Response:

@@ -7,20 +7,25 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from service.api import deps
-from service.http import json_response, path_param, quote_segment, read_json, validate
+from service.http import (
+    created_with_secret,
+    json_response,
+    path_param,
+    quote_segment,
+    read_json,
+    validate,
+)
 from service.models.tokens import Token, TokenCreate, TokenCreated, TokenPage
 from service.openapi import PAGING, Doc
-from service.params import Paging
 from service.store import tokens as store
 
 BASE = "/api/v1/tokens"
 
 
 async def list_tokens(request: Request) -> Response:
-    limits = deps.settings(request).limits
-    paging = Paging(request, limits.default_page_size, limits.max_page_size)
+    paging = deps.paging(request)
     rows = await store.page(deps.graph(request), paging.after, paging.fetch)
-    return paging.respond(rows, key=lambda t: t.id, render=lambda t: t.model_dump(mode="json"))
+    return paging.respond(rows, key=lambda t: t.id)
 
 
 async def create_token(request: Request) -> Response:
@@ -28,11 +33,7 @@ async def create_token(request: Request) -> Response:
     created = await store.create(
         deps.graph(request), body, created_by=deps.principal(request).actor
     )
-    return json_response(
-        created,
-        status=201,
-        headers={"Location": f"{BASE}/{quote_segment(created.id)}", "Cache-Control": "no-store"},
-    )
+    return created_with_secret(created, f"{BASE}/{quote_segment(created.id)}")
 
 
 async def get_token(request: Request) -> Response:

@@ -13,7 +13,14 @@ from service import clock
 from service.api import deps
 from service.events import signing
 from service.events.delivery import Deliverer
-from service.http import json_response, path_param, quote_segment, read_json, validate
+from service.http import (
+    created_with_secret,
+    json_response,
+    path_param,
+    quote_segment,
+    read_json,
+    validate,
+)
 from service.ids import new_id
 from service.models.webhooks import (
     DeliveryPage,
@@ -25,7 +32,6 @@ from service.models.webhooks import (
     WebhookUpdate,
 )
 from service.openapi import PAGING, Doc
-from service.params import Paging
 from service.store import webhooks as store
 
 BASE = "/api/v1/webhooks"
@@ -36,20 +42,15 @@ def _allow_private(request: Request) -> bool:
 
 
 async def list_webhooks(request: Request) -> Response:
-    limits = deps.settings(request).limits
-    paging = Paging(request, limits.default_page_size, limits.max_page_size)
+    paging = deps.paging(request)
     rows = await store.page(deps.graph(request), paging.after, paging.fetch)
-    return paging.respond(rows, key=lambda w: w.id, render=lambda w: w.model_dump(mode="json"))
+    return paging.respond(rows, key=lambda w: w.id)
 
 
 async def create_webhook(request: Request) -> Response:
     body = validate(WebhookCreate, await read_json(request))
     made = await store.create(deps.graph(request), body, _allow_private(request))
-    return json_response(
-        made,
-        status=201,
-        headers={"Location": f"{BASE}/{quote_segment(made.id)}", "Cache-Control": "no-store"},
-    )
+    return created_with_secret(made, f"{BASE}/{quote_segment(made.id)}")
 
 
 async def get_webhook(request: Request) -> Response:
@@ -102,12 +103,11 @@ async def test_webhook(request: Request) -> Response:
 
 
 async def list_deliveries(request: Request) -> Response:
-    limits = deps.settings(request).limits
-    paging = Paging(request, limits.default_page_size, limits.max_page_size)
+    paging = deps.paging(request)
     rows = await store.deliveries(
         deps.graph(request), path_param(request, "webhook_id"), paging.after, paging.fetch
     )
-    return paging.respond(rows, key=lambda d: d.id, render=lambda d: d.model_dump(mode="json"))
+    return paging.respond(rows, key=lambda d: d.id)
 
 
 routes = [

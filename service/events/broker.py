@@ -76,7 +76,3 @@ class Broker:
 
     def unsubscribe(self, subscription: Subscription) -> None:
         self._subscribers.discard(subscription)
-
-    @property
-    def subscriber_count(self) -> int:
-        return len(self._subscribers)

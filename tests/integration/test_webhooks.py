@@ -219,3 +219,14 @@ def test_a_host_resolving_to_a_private_address_is_refused_at_connect_time() -> N
 
     with pytest.raises(httpcore.ConnectError, match="not allowed"):
         asyncio.run(connect())
+
+
+def test_operations_on_an_unknown_webhook_are_404(admin: httpx.Client) -> None:
+    for response in (
+        admin.get("/webhooks/whk_missing"),
+        admin.patch("/webhooks/whk_missing", json={"enabled": False}),
+        admin.delete("/webhooks/whk_missing"),
+        admin.get("/webhooks/whk_missing/deliveries"),
+    ):
+        assert response.status_code == 404, response.request.method
+        assert response.json()["code"] == "webhook_not_found"
