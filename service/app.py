@@ -122,7 +122,10 @@ def create_app(settings: Settings) -> Starlette:
         Middleware(
             BodyLimitMiddleware,
             default_limit=settings.limits.max_body_bytes,
-            limits_by_path={"/api/v1/lineage/manifest": settings.limits.max_manifest_bytes},
+            limits_by_path={
+                path: settings.limits.max_manifest_bytes
+                for path in ("/api/v1/lineage/manifest", "/api/v1/quality/results/dbt")
+            },
         ),
         Middleware(AuthMiddleware, rate_limit=settings.rate_limit),
         Middleware(IdempotencyMiddleware),

@@ -30,6 +30,8 @@ class Limits(BaseModel):
     default_page_size: int = 50
     query_timeout_s: float = 10.0
     max_json_depth: int = 200
+    # Results each quality rule keeps (newest first); older ones are dropped.
+    quality_history: int = 100
 
 
 class EventSettings(BaseModel):
@@ -57,6 +59,17 @@ class WebhookSettings(BaseModel):
     lease_ttl_s: float = 15.0
 
 
+class PolicySettings(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    # Whether this process re-evaluates policies after changes (one process at a time leads).
+    evaluate: bool = True
+    # Quiet time after the last change before evaluating, and the longest a change waits.
+    debounce_s: float = 1.0
+    max_delay_s: float = 10.0
+    lease_ttl_s: float = 15.0
+
+
 class RateLimit(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -81,6 +94,7 @@ class Settings(BaseModel):
     rate_limit: RateLimit = Field(default_factory=RateLimit)
     events: EventSettings = Field(default_factory=EventSettings)
     webhooks: WebhookSettings = Field(default_factory=WebhookSettings)
+    policies: PolicySettings = Field(default_factory=PolicySettings)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -115,12 +129,18 @@ class Settings(BaseModel):
                 max_lineage_depth=g.int("GOVERNANCE_MAX_LINEAGE_DEPTH", 50),
                 max_lineage_nodes=g.int("GOVERNANCE_MAX_LINEAGE_NODES", 10_000),
                 query_timeout_s=g.float("GOVERNANCE_QUERY_TIMEOUT", 10.0),
+                quality_history=g.int("GOVERNANCE_QUALITY_HISTORY", 100),
             ),
             events=EventSettings(
                 poll_interval_s=g.float("GOVERNANCE_EVENT_POLL_INTERVAL", 0.25),
                 heartbeat_s=g.float("GOVERNANCE_SSE_HEARTBEAT", 15.0),
                 subscriber_buffer=g.int("GOVERNANCE_SSE_BUFFER", 1_000),
                 retention_days=g.int("GOVERNANCE_EVENT_RETENTION_DAYS", 30),
+            ),
+            policies=PolicySettings(
+                evaluate=g.bool("GOVERNANCE_POLICY_EVALUATION", True),
+                debounce_s=g.float("GOVERNANCE_POLICY_DEBOUNCE", 1.0),
+                max_delay_s=g.float("GOVERNANCE_POLICY_MAX_DELAY", 10.0),
             ),
             rate_limit=RateLimit(
                 per_second=g.float("GOVERNANCE_RATE_LIMIT_PER_SECOND", 100.0),

@@ -4,32 +4,22 @@ lineage and quality rules."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-import orjson
-from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from service.api import deps
+from service.api.uploads import parse_upload, read_upload
 from service.domain.dbt_manifest import ManifestContents, ManifestError, read_manifest
-from service.domain.decompress import GZIP_MAGIC, Corrupt, TooLarge, gunzip
-from service.errors import (
-    FieldError,
-    PayloadTooLarge,
-    Unprocessable,
-    UnsupportedMediaType,
-    validation_error,
-)
-from service.http import json_response, media_type
+from service.errors import FieldError, Unprocessable
+from service.http import json_response
 from service.models.manifest import ManifestSummary
 from service.openapi import Doc, Param
 from service.params import Params
 from service.store import manifest as store
 
 PATH = "/api/v1/lineage/manifest"
-JSON_TYPES = ("application/json", "application/gzip", "application/octet-stream")
 
 
 def invalid(msg: str, loc: tuple[str | int, ...] = ()) -> Unprocessable:
@@ -40,37 +30,9 @@ def invalid(msg: str, loc: tuple[str | int, ...] = ()) -> Unprocessable:
     )
 
 
-async def _raw_manifest(request: Request) -> bytes:
-    kind = media_type(request)
-    if kind == "multipart/form-data":
-        async with request.form(max_files=1, max_fields=10) as form:
-            upload = form.get("file")
-            if not isinstance(upload, UploadFile):
-                raise validation_error(
-                    ("body", "file"), "a multipart upload needs a `file` field", "missing"
-                )
-            return await upload.read()
-    if kind not in JSON_TYPES:
-        raise UnsupportedMediaType(
-            "Send the manifest as application/json (optionally Content-Encoding: gzip) "
-            "or as multipart/form-data with a `file` field."
-        )
-    return await request.body()
-
-
 def _read(raw: bytes, limit: int, gzipped: bool, project: str | None) -> ManifestContents:
     """CPU-bound: runs in a worker thread so the event loop keeps serving."""
-    try:
-        if gzipped or raw[:2] == GZIP_MAGIC:
-            raw = gunzip(raw, limit)
-    except TooLarge as exc:
-        raise PayloadTooLarge(str(exc)) from exc
-    except Corrupt as exc:
-        raise invalid(str(exc)) from exc
-    try:
-        document: Any = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise invalid(f"the body is not JSON ({str(exc).split(':', 1)[0]})") from exc
+    document = parse_upload(raw, limit, gzipped, invalid)
     del raw
     try:
         return read_manifest(document, project)
@@ -83,8 +45,7 @@ async def upload_manifest(request: Request) -> Response:
     project = params.text("project", 256)
     prune = params.flag("prune")
     limit = deps.settings(request).limits.max_manifest_bytes
-    raw = await _raw_manifest(request)
-    gzipped = request.headers.get("content-encoding", "").lower() == "gzip"
+    raw, gzipped = await read_upload(request, "manifest")
     contents = await asyncio.to_thread(_read, raw, limit, gzipped, project)
     summary = await store.ingest(
         deps.graph(request), contents, prune=prune is not False, actor=deps.actor(request)

@@ -1,22 +1,61 @@
-"""/api/v1/quality/rules (CONTRACT §6): reading rules, including those made from dbt
-tests. Creating, changing and results come with the quality-rules work."""
+"""/api/v1/quality (CONTRACT §6): rules, their results, and dbt run results."""
 
 from __future__ import annotations
+
+import asyncio
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from service import clock
 from service.api import deps
+from service.api.uploads import parse_upload, read_upload
+from service.domain.dbt.contents import ManifestError
+from service.domain.dbt.run_results import RunResults, read_run_results
 from service.domain.preconditions import etag
-from service.http import json_response, path_param
-from service.models.quality import QualityRule, QualityRulePage
+from service.errors import FieldError, Unprocessable, validation_error
+from service.http import (
+    JSON,
+    MERGE_PATCH_JSON,
+    json_response,
+    path_param,
+    quote_segment,
+    read_json,
+    validate,
+)
+from service.models.quality import (
+    RULE_TYPES,
+    DbtResultsSummary,
+    QualityResult,
+    QualityResultPage,
+    QualityRule,
+    QualityRuleFields,
+    QualityRulePage,
+    QualityRuleReplace,
+    ResultCreate,
+)
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.store import quality as store
 
 BASE = "/api/v1/quality/rules"
+DBT_RESULTS = "/api/v1/quality/results/dbt"
 STATUSES = ("unknown", "passing", "failing", "error")
+NEWEST = ["\uffff", "\uffff"]  # sorts after every [run_at, id]: the first page of a history
+
+
+def _one(rule: QualityRule, status: int = 200) -> Response:
+    headers = {"ETag": etag(rule.version)}
+    if status == 201:
+        headers["Location"] = f"{BASE}/{quote_segment(rule.id)}"
+    return json_response(rule, status=status, headers=headers)
+
+
+def _caps(request: Request) -> store.Caps:
+    limits = deps.settings(request).limits
+    return store.Caps(history=limits.quality_history, impact_depth=limits.max_lineage_depth)
 
 
 async def list_rules(request: Request) -> Response:
@@ -25,27 +64,145 @@ async def list_rules(request: Request) -> Response:
     status = params.text("status")
     if status is not None:
         status = params.choice("status", STATUSES, "unknown")
+    rule_type = params.text("type")
+    if rule_type is not None:
+        rule_type = params.choice("type", RULE_TYPES, "custom")
     rows = await store.page(
         deps.graph(request),
         params.text("asset_id", 512),
         status,
-        params.text("type"),
+        rule_type,
         paging.after,
         paging.fetch,
     )
     return paging.respond(rows, key=lambda r: r.id)
 
 
+async def create_rule(request: Request) -> Response:
+    fields = validate(QualityRuleFields, await read_json(request))
+    rule = await store.create(deps.graph(request), fields, deps.actor(request))
+    return _one(rule, 201)
+
+
 async def get_rule(request: Request) -> Response:
-    rule = await store.get(deps.graph(request), path_param(request, "rule_id"))
-    return json_response(rule, headers={"ETag": etag(rule.version)})
+    return _one(await store.get(deps.graph(request), path_param(request, "rule_id")))
 
 
+async def put_rule(request: Request) -> Response:
+    rule_id = path_param(request, "rule_id")
+    body = validate(QualityRuleReplace, await read_json(request))
+    if body.id is not None and body.id != rule_id:
+        raise validation_error(("body", "id"), "id in the body differs from the id in the path")
+    fields = QualityRuleFields.model_validate(body.model_dump(include=set(store.WRITABLE)))
+    rule = await store.replace(
+        deps.graph(request), rule_id, fields, deps.if_match(request), deps.actor(request)
+    )
+    return _one(rule)
+
+
+async def patch_rule(request: Request) -> Response:
+    document: Any = await read_json(request, accept=(MERGE_PATCH_JSON, JSON))
+    if not isinstance(document, dict):
+        raise validation_error(("body",), "a merge patch must be a JSON object")
+    rule = await store.patch(
+        deps.graph(request),
+        path_param(request, "rule_id"),
+        document,
+        deps.if_match(request),
+        deps.actor(request),
+    )
+    return _one(rule)
+
+
+async def delete_rule(request: Request) -> Response:
+    await store.delete(
+        deps.graph(request),
+        path_param(request, "rule_id"),
+        deps.if_match(request),
+        deps.actor(request),
+    )
+    return Response(status_code=204)
+
+
+async def record_result(request: Request) -> Response:
+    rule_id = path_param(request, "rule_id")
+    body = validate(ResultCreate, await read_json(request))
+    entry = store.Entry(
+        rule_id=rule_id,
+        status=body.status,
+        observed_value=body.observed_value,
+        message=body.message,
+        run_at=body.run_at or clock.now_iso(),
+        source="api",
+    )
+    result = await store.record_one(deps.graph(request), entry, _caps(request), deps.actor(request))
+    return json_response(result, status=201)
+
+
+async def list_results(request: Request) -> Response:
+    paging = deps.paging(request, first=NEWEST)
+    rows = await store.results(
+        deps.graph(request), path_param(request, "rule_id"), paging.after, paging.fetch
+    )
+    return paging.respond(rows, key=lambda r: [r.run_at, r.id])
+
+
+def _invalid(msg: str, loc: tuple[str | int, ...] = ()) -> Unprocessable:
+    return Unprocessable(
+        f"Not a dbt run_results.json this service can read: {msg}",
+        code="invalid_run_results",
+        errors=[FieldError(("body", *loc), msg, "invalid_run_results")],
+    )
+
+
+def _read_results(raw: bytes, limit: int, gzipped: bool) -> RunResults:
+    """CPU-bound: runs in a worker thread so the event loop keeps serving."""
+    document = parse_upload(raw, limit, gzipped, _invalid)
+    try:
+        return read_run_results(document)
+    except ManifestError as exc:
+        raise _invalid(exc.msg, exc.loc) from exc
+
+
+async def upload_dbt_results(request: Request) -> Response:
+    raw, gzipped = await read_upload(request, "run_results.json")
+    limit = deps.settings(request).limits.max_manifest_bytes
+    run = await asyncio.to_thread(_read_results, raw, limit, gzipped)
+    source = f"dbt:{run.invocation_id}" if run.invocation_id else "dbt"
+    entries = [
+        store.Entry(
+            rule_id=test.unique_id,
+            status=test.status,
+            observed_value=test.failures,
+            message=test.message,
+            run_at=test.run_at,
+            source=source,
+        )
+        for test in run.tests
+    ]
+    counts = {"received": run.received, "skipped": run.skipped, "ignored": run.ignored}
+    summary = await store.record_dbt(
+        deps.graph(request), entries, counts, _caps(request), deps.actor(request)
+    )
+    return json_response(summary)
+
+
+_RULE = BASE + "/{rule_id}"
 routes = [
     Route(BASE, list_rules, methods=["GET"], name="list_quality_rules"),
-    Route(BASE + "/{rule_id}", get_rule, methods=["GET"], name="get_quality_rule"),
+    Route(BASE, create_rule, methods=["POST"], name="create_quality_rule"),
+    Route(_RULE, get_rule, methods=["GET"], name="get_quality_rule"),
+    Route(_RULE, put_rule, methods=["PUT"], name="put_quality_rule"),
+    Route(_RULE, patch_rule, methods=["PATCH"], name="patch_quality_rule"),
+    Route(_RULE, delete_rule, methods=["DELETE"], name="delete_quality_rule"),
+    Route(_RULE + "/results", record_result, methods=["POST"], name="record_quality_result"),
+    Route(_RULE + "/results", list_results, methods=["GET"], name="list_quality_results"),
+    Route(DBT_RESULTS, upload_dbt_results, methods=["POST"], name="upload_dbt_results"),
 ]
 
+_IF_MATCH = Param(
+    "If-Match", where="header", description='`"<version>"` from the ETag; 412 if it differs'
+)
 docs = {
     "list_quality_rules": Doc(
         "List quality rules",
@@ -54,12 +211,82 @@ docs = {
             *PAGING,
             Param("asset_id"),
             Param("status", schema={"enum": list(STATUSES)}),
-            Param("type"),
+            Param("type", schema={"enum": list(RULE_TYPES)}),
         ),
         responses={200: QualityRulePage},
         errors=(422,),
     ),
+    "create_quality_rule": Doc(
+        "Create a quality rule",
+        "quality",
+        description="The asset must exist (422 naming `asset_id` otherwise). Params are checked "
+        "against the type (422 naming the param). Emits `quality.rule.created`. Accepts "
+        "Idempotency-Key.",
+        body=QualityRuleFields,
+        responses={201: QualityRule},
+        errors=(413, 415, 422),
+    ),
     "get_quality_rule": Doc(
         "Get a quality rule", "quality", responses={200: QualityRule}, errors=(404,)
+    ),
+    "put_quality_rule": Doc(
+        "Replace a quality rule's definition",
+        "quality",
+        description="Rule ids are made by the service (or are dbt unique_ids), so PUT never "
+        "creates: 404 for an unknown id. `status`, `last_result` and the other read-only fields "
+        "may be sent back as read and are ignored. An unchanged definition keeps its version.",
+        params=(_IF_MATCH,),
+        body=QualityRuleReplace,
+        responses={200: QualityRule},
+        errors=(404, 412, 415, 422),
+    ),
+    "patch_quality_rule": Doc(
+        "Change a quality rule (JSON Merge Patch)",
+        "quality",
+        description="Only the definition fields may be patched: " + ", ".join(store.WRITABLE),
+        params=(_IF_MATCH,),
+        body={"type": "object"},
+        body_media_types=(MERGE_PATCH_JSON, JSON),
+        responses={200: QualityRule},
+        errors=(404, 412, 415, 422),
+    ),
+    "delete_quality_rule": Doc(
+        "Delete a quality rule and its results",
+        "quality",
+        params=(_IF_MATCH,),
+        responses={204: "deleted"},
+        errors=(404, 412),
+    ),
+    "record_quality_result": Doc(
+        "Record a result for a rule",
+        "quality",
+        description="The rule's status follows its newest result by `run_at`; an older result "
+        "is kept in the history without changing the status. Turning failing emits the alert "
+        "`quality.rule.failed` with the downstream impact, the first pass after that "
+        "`quality.rule.recovered`; repeated failures do not repeat the alert, and a disabled "
+        "rule raises none. History keeps the newest `GOVERNANCE_QUALITY_HISTORY` (100) results.",
+        body=ResultCreate,
+        responses={201: QualityResult},
+        errors=(404, 413, 415, 422),
+    ),
+    "list_quality_results": Doc(
+        "A rule's results, newest first",
+        "quality",
+        params=PAGING,
+        responses={200: QualityResultPage},
+        errors=(404, 422),
+    ),
+    "upload_dbt_results": Doc(
+        "Record a dbt run_results.json",
+        "quality",
+        description="Each data test result (schema v4 and later) is recorded against the rule "
+        "whose id is the test's unique_id (made by the manifest upload). `warn` counts as a "
+        "failure, `skipped` records nothing, results of models and seeds are ignored. Ids with "
+        "no rule are listed in `unmatched`, not refused. One transaction: all or nothing. Raw "
+        "JSON, gzip, or multipart field `file`.",
+        body={"type": "object", "description": "a dbt run_results.json"},
+        body_media_types=("application/json", "multipart/form-data"),
+        responses={200: DbtResultsSummary},
+        errors=(413, 415, 422),
     ),
 }

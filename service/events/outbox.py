@@ -6,6 +6,7 @@ with it) and nothing that happened goes unannounced (the event commits with it).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -36,6 +37,37 @@ async def emit(
         severity=severity,
     )
     return int(rows[0]["seq"])
+
+
+@dataclass(frozen=True)
+class Pending:
+    """One event of a batch (see `emit_many`)."""
+
+    type: str
+    data: Any
+    alert: bool = False
+    severity: str | None = None
+
+
+async def emit_many(tx: Tx, events: list[Pending], actor: str) -> None:
+    """Append a batch in one statement; a thousand results cost one round trip, not a thousand."""
+    if not events:
+        return
+    await tx.run(
+        "events.append_many",
+        events=[
+            {
+                "id": new_id("evt"),
+                "type": e.type,
+                "data": orjson.dumps(_plain(e.data)).decode(),
+                "alert": e.alert,
+                "severity": e.severity,
+            }
+            for e in events
+        ],
+        now=clock.now_iso(),
+        actor=actor,
+    )
 
 
 def _plain(data: Any) -> Any:

@@ -1,13 +1,70 @@
-"""Quality rule bodies (CONTRACT §6)."""
+"""Quality rule and result bodies (CONTRACT §6)."""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import Field
+from pydantic import AfterValidator, Field, StringConstraints
 
-from service.models.common import ResponseModel
+from service import clock
+from service.models.common import AssetId, ResponseModel, StrictModel
+
+RULE_TYPES = (
+    "not_null",
+    "unique",
+    "accepted_values",
+    "relationships",
+    "range",
+    "freshness",
+    "row_count",
+    "custom",
+)
+RuleType = Literal[
+    "not_null",
+    "unique",
+    "accepted_values",
+    "relationships",
+    "range",
+    "freshness",
+    "row_count",
+    "custom",
+]
+Severity = Literal["warn", "error"]
+ResultStatus = Literal["pass", "fail", "error"]
+RuleName = Annotated[str, StringConstraints(min_length=1, max_length=512)]
+ColumnName = Annotated[str, StringConstraints(min_length=1, max_length=512)]
+Message = Annotated[str, StringConstraints(max_length=65_536)]
+
+
+class QualityRuleFields(StrictModel):
+    """What a client writes; `status`, `last_result` and `version` are the service's."""
+
+    asset_id: AssetId
+    column: ColumnName | None = None
+    name: RuleName
+    type: RuleType
+    params: dict[str, Any] = Field(
+        default_factory=dict,
+        description="by type: accepted_values `{values: [..]}`, relationships `{to, field?}`, "
+        "range and row_count `{min?, max?}` (at least one), freshness `{max_age_hours}`; "
+        "not_null, unique and custom take any object",
+    )
+    severity: Severity = "warn"
+    enabled: bool = True
+
+
+class QualityRuleReplace(QualityRuleFields):
+    """PUT body; read-only fields may be sent back as read and are ignored."""
+
+    id: str | None = None
+    status: str | None = None
+    last_result: dict[str, Any] | None = None
+    origin: str | None = None
+    version: int | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
 
 
 class QualityRule(ResponseModel):
@@ -22,7 +79,7 @@ class QualityRule(ResponseModel):
     status: str = Field(default="unknown", description="unknown, passing, failing or error")
     last_result: dict[str, Any] | None = None
     origin: str | None = Field(
-        default=None, description="`dbt:<project>` for rules made from dbt tests"
+        default=None, description="`dbt:<project>` for rules made from dbt tests, else `api`"
     )
     version: int
     created_at: str
@@ -40,3 +97,62 @@ class QualityRule(ResponseModel):
 class QualityRulePage(ResponseModel):
     items: list[QualityRule]
     next_cursor: str | None
+
+
+def _rfc3339(value: str) -> str:
+    """Normalised to the service's form (UTC, milliseconds, `Z`) so times sort as text."""
+    try:
+        moment = datetime.fromisoformat(value.replace("z", "Z").replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError("must be an RFC 3339 time, e.g. 2026-01-31T12:00:00Z") from None
+    if moment.tzinfo is None:
+        raise ValueError("must carry a UTC offset or Z")
+    return clock.format_time(moment)
+
+
+class ResultCreate(StrictModel):
+    status: ResultStatus
+    observed_value: Any = Field(
+        default=None, description="any JSON value, e.g. a failing-row count"
+    )
+    message: Message | None = None
+    run_at: Annotated[str, AfterValidator(_rfc3339)] | None = Field(
+        default=None, description="when the check ran (RFC 3339 with an offset); defaults to now"
+    )
+
+
+class QualityResult(ResponseModel):
+    id: str
+    rule_id: str
+    status: str
+    observed_value: Any = None
+    message: str | None = None
+    run_at: str
+    recorded_at: str
+    source: str = Field(description="`api`, or `dbt:<invocation_id>` for dbt run results")
+
+    @classmethod
+    def from_node(cls, node: dict[str, Any]) -> QualityResult:
+        values = dict(node)
+        values["observed_value"] = orjson.loads(values.get("observed_json") or "null")
+        return cls(**{k: v for k, v in values.items() if k in cls.model_fields})
+
+
+class QualityResultPage(ResponseModel):
+    items: list[QualityResult]
+    next_cursor: str | None
+
+
+class DbtResultsSummary(ResponseModel):
+    received: int = Field(description="results in the file")
+    recorded: int = Field(description="test results recorded against a rule")
+    unmatched: list[str] = Field(
+        description="test unique_ids with no rule here (ingest the manifest first); not an error"
+    )
+    skipped: int = Field(description="tests dbt skipped; nothing is recorded for them")
+    ignored: int = Field(description="results for models, seeds and snapshots (not tests)")
+    stale: int = Field(
+        description="results older than the rule's newest; kept in history, status unchanged"
+    )
+    failed: list[str] = Field(description="rules that turned failing with this upload")
+    recovered: list[str] = Field(description="rules that turned passing with this upload")

@@ -19,6 +19,7 @@ from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.http import validate
 from service.models.assets import Asset, AssetFields
+from service.store import quality
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,9 @@ async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: 
             raise _not_found(asset_id)
         if expected is not None and not expected.holds(int(rows[0]["asset"]["version"])):
             raise PreconditionFailed("If-Match does not match the asset's current version.")
+        rules = await quality.delete_for_asset(tx, asset_id, actor)
         await tx.run("assets.delete", id=asset_id)
-        await emit(tx, "asset.deleted", {"id": asset_id}, actor)
+        gone = {"id": asset_id, **({"quality_rules_deleted": rules} if rules else {})}
+        await emit(tx, "asset.deleted", gone, actor)
 
     await graph.write_tx(work)

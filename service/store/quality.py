@@ -1,10 +1,71 @@
-"""Quality rule reads over `cypher/quality/`."""
+"""Quality rules and their results over `cypher/quality/`.
+
+Recording results locks the rules first, then decides status and alerts in Python
+(`service.domain.quality`), so concurrent uploads for one rule announce a failure
+once: the second writer sees the first one's committed state.
+"""
 
 from __future__ import annotations
 
-from service.errors import NotFound
-from service.graph import Graph
-from service.models.quality import QualityRule
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from service import clock
+from service.domain import merge_patch
+from service.domain.preconditions import Expected
+from service.domain.quality import ALERT_STATUS, outcome, params_problems
+from service.errors import NotFound, PreconditionFailed, validation_error
+from service.events.outbox import Pending, emit, emit_many
+from service.graph import Graph, Tx
+from service.http import validate
+from service.ids import new_id
+from service.models.quality import (
+    DbtResultsSummary,
+    QualityResult,
+    QualityRule,
+    QualityRuleFields,
+)
+
+WRITABLE = ("asset_id", "column", "name", "type", "params", "severity", "enabled")
+STATE = ("status", "last_result", "last_run_at", "alerting", "origin")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result to record: from the API or from a dbt run."""
+
+    rule_id: str
+    status: str
+    observed_value: Any
+    message: str | None
+    run_at: str
+    source: str
+
+
+@dataclass
+class Recorded:
+    results: list[QualityResult] = field(default_factory=list)
+    stale: int = 0
+    failed: list[str] = field(default_factory=list)
+    recovered: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Caps:
+    """How many results each rule keeps, and how deep an alert's impact looks."""
+
+    history: int
+    impact_depth: int
+
+
+def _not_found(rule_id: str) -> NotFound:
+    return NotFound(f"No quality rule with id {rule_id!r}.", code="quality_rule_not_found")
+
+
+def _unknown_asset(asset_id: str) -> Exception:
+    return validation_error(("body", "asset_id"), f"no asset with id {asset_id!r}", "unknown_asset")
 
 
 async def page(
@@ -24,5 +85,290 @@ async def page(
 async def get(graph: Graph, rule_id: str) -> QualityRule:
     rows = await graph.read("quality.get_rule", id=rule_id)
     if not rows:
-        raise NotFound(f"No quality rule with id {rule_id!r}.", code="quality_rule_not_found")
+        raise _not_found(rule_id)
     return QualityRule.from_node(rows[0]["rule"])
+
+
+def checked(fields: QualityRuleFields) -> QualityRuleFields:
+    """The fields, once their params fit their type (422 naming the param otherwise)."""
+    problems = params_problems(fields.type, fields.params)
+    if problems:
+        loc, msg = problems[0]
+        raise validation_error(("body", "params", *loc), msg, "invalid_params")
+    return fields
+
+
+def _definition(fields: QualityRuleFields) -> dict[str, Any]:
+    props = fields.model_dump(include=set(WRITABLE))
+    props["params"] = orjson.dumps(props["params"], option=orjson.OPT_SORT_KEYS).decode()
+    return {k: v for k, v in props.items() if v is not None}
+
+
+async def create(graph: Graph, fields: QualityRuleFields, actor: str) -> QualityRule:
+    now = clock.now_iso()
+    props = {
+        **_definition(checked(fields)),
+        "id": new_id("qr"),
+        "status": "unknown",
+        "alerting": False,
+        "origin": "api",
+        "version": 1,
+        "created_at": now,
+        "updated_at": now,
+    }
+
+    async def work(tx: Tx) -> QualityRule:
+        rows = await tx.run("quality.create_rule", props=props)
+        if not rows:
+            raise _unknown_asset(fields.asset_id)
+        rule = QualityRule.from_node(rows[0]["rule"])
+        await emit(tx, "quality.rule.created", rule, actor)
+        return rule
+
+    return await graph.write_tx(work)
+
+
+async def _locked(tx: Tx, rule_id: str, expected: Expected | None) -> dict[str, Any]:
+    rows = await tx.run("quality.lock_rule", id=rule_id)
+    if not rows:
+        raise _not_found(rule_id)
+    current: dict[str, Any] = rows[0]["rule"]
+    if expected is not None and not expected.holds(int(current["version"])):
+        raise PreconditionFailed("If-Match does not match the rule's current version.")
+    return current
+
+
+async def _rewrite(
+    tx: Tx, current: dict[str, Any], fields: QualityRuleFields, actor: str
+) -> QualityRule:
+    """The rule with a new definition; an unchanged definition keeps its version."""
+    wanted = _definition(fields)
+    if {k: current.get(k) for k in WRITABLE if k in current or k in wanted} == wanted:
+        return QualityRule.from_node(current)
+    props = {
+        **wanted,
+        **{k: current[k] for k in STATE if current.get(k) is not None},
+        "id": current["id"],
+        "version": int(current["version"]) + 1,
+        "created_at": current["created_at"],
+        "updated_at": clock.now_iso(),
+    }
+    rows = await tx.run("quality.replace_rule", id=current["id"], props=props)
+    if not rows:
+        raise _unknown_asset(fields.asset_id)
+    rule = QualityRule.from_node(rows[0]["rule"])
+    await emit(tx, "quality.rule.updated", rule, actor)
+    return rule
+
+
+async def replace(
+    graph: Graph, rule_id: str, fields: QualityRuleFields, expected: Expected | None, actor: str
+) -> QualityRule:
+    async def work(tx: Tx) -> QualityRule:
+        return await _rewrite(tx, await _locked(tx, rule_id, expected), checked(fields), actor)
+
+    return await graph.write_tx(work)
+
+
+async def patch(
+    graph: Graph,
+    rule_id: str,
+    document: dict[str, Any],
+    expected: Expected | None,
+    actor: str,
+) -> QualityRule:
+    """JSON Merge Patch over the definition, validated as a whole; `params` merges too."""
+    read_only = sorted(set(document) - set(WRITABLE))
+    if read_only:
+        raise validation_error(
+            ("body", read_only[0]),
+            "is read-only or unknown; a patch may change " + ", ".join(WRITABLE),
+        )
+
+    async def work(tx: Tx) -> QualityRule:
+        current = await _locked(tx, rule_id, expected)
+        rule = QualityRule.from_node(current)
+        patched = merge_patch.apply(rule.model_dump(include=set(WRITABLE)), document)
+        fields = checked(validate(QualityRuleFields, patched))
+        return await _rewrite(tx, current, fields, actor)
+
+    return await graph.write_tx(work)
+
+
+async def delete(graph: Graph, rule_id: str, expected: Expected | None, actor: str) -> None:
+    async def work(tx: Tx) -> None:
+        current = await _locked(tx, rule_id, expected)
+        await tx.run("quality.delete_rule", id=rule_id)
+        await emit(tx, "quality.rule.deleted", QualityRule.from_node(current), actor)
+
+    await graph.write_tx(work)
+
+
+async def delete_for_asset(tx: Tx, asset_id: str, actor: str) -> list[str]:
+    """In the asset's delete transaction: its rules go too, each announced with the reason."""
+    rows = await tx.run("quality.delete_for_asset", asset_id=asset_id)
+    rules = [QualityRule.from_node(r["rule"]) for r in rows]
+    await emit_many(
+        tx,
+        [
+            Pending(
+                "quality.rule.deleted", {**r.model_dump(mode="json"), "reason": "asset_deleted"}
+            )
+            for r in rules
+        ],
+        actor,
+    )
+    return [r.id for r in rules]
+
+
+async def results(graph: Graph, rule_id: str, after: list[str], limit: int) -> list[QualityResult]:
+    rows = await graph.read("quality.results", rule_id=rule_id, after=after, limit=limit)
+    if not rows:
+        await get(graph, rule_id)  # 404 for an unknown rule, [] for one without results
+    return [QualityResult.from_node(r["result"]) for r in rows]
+
+
+async def record_one(graph: Graph, entry: Entry, caps: Caps, actor: str) -> QualityResult:
+    async def work(tx: Tx) -> QualityResult:
+        recorded = await _record(tx, [entry], caps, actor)
+        if not recorded.results:
+            raise _not_found(entry.rule_id)
+        return recorded.results[0]
+
+    return await graph.write_tx(work)
+
+
+async def record_dbt(
+    graph: Graph,
+    entries: list[Entry],
+    counts: dict[str, int],
+    caps: Caps,
+    actor: str,
+) -> DbtResultsSummary:
+    """A dbt run's test results in one transaction; ids without a rule are reported."""
+
+    async def work(tx: Tx) -> DbtResultsSummary:
+        recorded = await _record(tx, entries, caps, actor)
+        matched = {r.rule_id for r in recorded.results}
+        return DbtResultsSummary(
+            received=counts["received"],
+            recorded=len(recorded.results),
+            unmatched=sorted({e.rule_id for e in entries} - matched),
+            skipped=counts["skipped"],
+            ignored=counts["ignored"],
+            stale=recorded.stale,
+            failed=recorded.failed,
+            recovered=recorded.recovered,
+        )
+
+    return await graph.write_tx(work)
+
+
+async def _record(tx: Tx, entries: list[Entry], caps: Caps, actor: str) -> Recorded:
+    """Lock the rules, apply the entries oldest first, write once, announce once."""
+    ids = sorted({e.rule_id for e in entries})
+    rules = {r["rule"]["id"]: r["rule"] for r in await tx.run("quality.lock_rules", ids=ids)}
+    recorded = Recorded()
+    rows: list[dict[str, Any]] = []
+    final_row: dict[str, int] = {}
+    alerts: list[tuple[str, str]] = []
+    now = clock.now_iso()
+    for entry in sorted((e for e in entries if e.rule_id in rules), key=lambda e: e.run_at):
+        rule = rules[entry.rule_id]
+        result = {
+            "id": new_id("qres"),
+            "rule_id": entry.rule_id,
+            "status": entry.status,
+            "observed_json": orjson.dumps(entry.observed_value).decode(),
+            "message": entry.message,
+            "run_at": entry.run_at,
+            "recorded_at": now,
+            "source": entry.source,
+        }
+        rows.append({"rule_id": entry.rule_id, "result": result, "rule": None})
+        recorded.results.append(QualityResult.from_node(result))
+        if rule.get("last_run_at") and entry.run_at < rule["last_run_at"]:
+            recorded.stale += 1
+            continue
+        change = outcome(
+            entry.status,
+            enabled=bool(rule.get("enabled", True)),
+            alerting=bool(rule.get("alerting")),
+        )
+        rule.update(
+            status=change.status,
+            alerting=change.alerting,
+            last_run_at=entry.run_at,
+            last_result=orjson.dumps(_last_result(result, entry)).decode(),
+        )
+        final_row[entry.rule_id] = len(rows) - 1
+        if change.alert:
+            alerts.append((entry.rule_id, change.alert))
+    for rule_id, index in final_row.items():
+        rule = rules[rule_id]
+        rows[index]["rule"] = {
+            k: rule[k] for k in ("status", "alerting", "last_run_at", "last_result")
+        }
+    if not rows:
+        return recorded
+    await tx.run("quality.record_results", rows=rows)
+    await tx.run("quality.trim_results", rule_ids=sorted(final_row), keep=caps.history)
+    events = [
+        Pending(
+            "quality.result.recorded", {"rule_id": r.rule_id, "result": r.model_dump(mode="json")}
+        )
+        for r in recorded.results
+    ]
+    events += await _alerts(tx, alerts, rules, caps, recorded)
+    await emit_many(tx, events, actor)
+    return recorded
+
+
+def _last_result(result: dict[str, Any], entry: Entry) -> dict[str, Any]:
+    return {
+        "status": result["status"],
+        "observed_value": entry.observed_value,
+        "message": entry.message,
+        "run_at": entry.run_at,
+        "source": entry.source,
+    }
+
+
+async def _alerts(
+    tx: Tx,
+    alerts: list[tuple[str, str]],
+    rules: dict[str, dict[str, Any]],
+    caps: Caps,
+    recorded: Recorded,
+) -> list[Pending]:
+    if not alerts:
+        return []
+    asset_ids = sorted({rules[rule_id]["asset_id"] for rule_id, _ in alerts})
+    rows = await tx.run("quality.impact", {"depth": caps.impact_depth}, asset_ids=asset_ids)
+    impact = {
+        r["asset_id"]: {
+            "downstream_count": r["downstream_count"],
+            "downstream_ids": r["downstream_ids"],
+            "owners": r["owners"],
+        }
+        for r in rows
+    }
+    events = []
+    for rule_id, alert in alerts:
+        rule = rules[rule_id]
+        (recorded.failed if alert == "failed" else recorded.recovered).append(rule_id)
+        events.append(
+            Pending(
+                f"quality.rule.{alert}",
+                {
+                    "rule_id": rule_id,
+                    "asset_id": rule["asset_id"],
+                    "rule_name": rule.get("name"),
+                    "status": ALERT_STATUS[alert],
+                    "impact": impact.get(rule["asset_id"]),
+                },
+                alert=True,
+                severity=rule.get("severity"),
+            )
+        )
+    return events
