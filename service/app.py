@@ -19,12 +19,23 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service import __version__, cypher
-from service.api import assets, events, lineage, manifest, meta, quality, tokens, webhooks
+from service.api import (
+    assets,
+    events,
+    lineage,
+    manifest,
+    meta,
+    policies,
+    quality,
+    tokens,
+    webhooks,
+)
 from service.auth.middleware import AuthMiddleware
 from service.errors import MethodNotAllowed, NotFound, ServiceError, from_driver_error
 from service.events.broker import Broker
 from service.events.delivery import Deliverer
 from service.events.dispatcher import Dispatcher
+from service.events.policy_evaluator import PolicyEvaluator
 from service.graph import Graph
 from service.http import problem_response
 from service.middleware.body_limit import BodyLimitMiddleware
@@ -38,7 +49,7 @@ from service.store import events as event_store
 from service.store import idempotency
 
 log = logging.getLogger(__name__)
-MODULES = (meta, assets, manifest, lineage, quality, events, webhooks, tokens)
+MODULES = (meta, assets, manifest, lineage, policies, quality, events, webhooks, tokens)
 SCHEMA_RETRY_S = 2.0
 PURGE_INTERVAL_S = 3600.0
 
@@ -77,6 +88,7 @@ def create_app(settings: Settings) -> Starlette:
         hooks = settings.webhooks
         deliverer = Deliverer(hooks.allow_private, hooks.timeout_s)
         dispatcher = Dispatcher(graph, hooks, deliverer)
+        evaluator = PolicyEvaluator(graph, settings.policies, settings.limits.max_lineage_depth)
         tasks = [
             asyncio.create_task(_apply_schema(graph, readiness), name="schema"),
             asyncio.create_task(_housekeeping(graph, retention), name="housekeeping"),
@@ -84,6 +96,8 @@ def create_app(settings: Settings) -> Starlette:
         ]
         if hooks.dispatch:
             tasks.append(asyncio.create_task(dispatcher.run(), name="webhook-dispatcher"))
+        if settings.policies.evaluate:
+            tasks.append(asyncio.create_task(evaluator.run(), name="policy-evaluator"))
         try:
             yield {
                 "graph": graph,
@@ -99,6 +113,7 @@ def create_app(settings: Settings) -> Starlette:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await dispatcher.release()
+            await evaluator.release()
             await deliverer.close()
             await graph.close()
 

@@ -94,16 +94,22 @@ class Paging:
         self, rows: list[T], key: Callable[[T], Any], render: Callable[[T], Any] | None = None
     ) -> Response:
         page = rows[: self.limit]
-        next_cursor = encode_cursor({"after": key(page[-1])}) if len(rows) > self.limit else None
-        headers = {}
-        if next_cursor:
-            query = [(k, v) for k, v in self.request.query_params.multi_items() if k != "cursor"]
-            query.append(("cursor", next_cursor))
-            headers["Link"] = f'<{self.request.url.path}?{urlencode(query)}>; rel="next"'
+        next_cursor = self.cursor_after(key(page[-1])) if len(rows) > self.limit else None
         return json_response(
             {"items": [(render or _as_json)(r) for r in page], "next_cursor": next_cursor},
-            headers=headers,
+            headers=self.link(next_cursor),
         )
+
+    def cursor_after(self, position: Any) -> str:
+        return encode_cursor({"after": position})
+
+    def link(self, next_cursor: str | None) -> dict[str, str]:
+        """The `Link: rel="next"` header for a page that has a successor."""
+        if not next_cursor:
+            return {}
+        query = [(k, v) for k, v in self.request.query_params.multi_items() if k != "cursor"]
+        query.append(("cursor", next_cursor))
+        return {"Link": f'<{self.request.url.path}?{urlencode(query)}>; rel="next"'}
 
 
 def _as_json(item: Any) -> Any:

@@ -15,7 +15,7 @@ from service import cypher
 from service.app import create_app
 from service.graph import Graph
 from service.models.tokens import TokenCreate
-from service.settings import EventSettings, RateLimit, Settings, WebhookSettings
+from service.settings import EventSettings, PolicySettings, RateLimit, Settings, WebhookSettings
 from service.store import tokens as token_store
 from tests.support.neo4j_server import Neo4jTarget, neo4j_for_tests
 from tests.support.server import LiveServer
@@ -27,6 +27,8 @@ CLEAR_GRAPH = "MATCH (n) WHERE NOT n:EventCounter AND NOT n:Lease DETACH DELETE 
 
 # Test servers do not dispatch webhooks unless a test says so, so that the
 # webhook tests know which process delivers.
+# Background evaluation reacts within a fraction of a second, so tests can wait for it.
+POLICIES_FOR_TESTS = PolicySettings(debounce_s=0.1, max_delay_s=1.0)
 WEBHOOKS_FOR_TESTS = WebhookSettings(
     dispatch=False,
     allow_private=True,
@@ -63,6 +65,7 @@ def make_settings(neo4j_target: Neo4jTarget) -> Callable[..., Settings]:
             rate_limit=RateLimit(per_second=1000, burst=2000, auth_failures_per_minute=100_000),
             events=EventSettings(poll_interval_s=0.05, heartbeat_s=1.0),
             webhooks=WEBHOOKS_FOR_TESTS,
+            policies=POLICIES_FOR_TESTS,
         )
         return base.model_copy(update=overrides)
 

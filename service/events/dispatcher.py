@@ -63,7 +63,7 @@ class Dispatcher:
         if self.leading:
             try:
                 await asyncio.wait_for(
-                    self.graph.write("webhooks.release", name=LEASE, holder=self.holder), 2.0
+                    self.graph.write("leases.release", name=LEASE, holder=self.holder), 2.0
                 )
             except Exception:
                 log.info("could not release the dispatcher lease", exc_info=True)
@@ -71,7 +71,7 @@ class Dispatcher:
     async def _lease(self) -> bool:
         now = clock.now()
         rows = await self.graph.write(
-            "webhooks.lease",
+            "leases.take",
             name=LEASE,
             holder=self.holder,
             now=clock.format_time(now),
@@ -80,7 +80,7 @@ class Dispatcher:
         return bool(rows) and rows[0]["holder"] == self.holder
 
     async def _fan_out(self) -> bool:
-        cursor_rows = await self.graph.read("webhooks.cursor", name=LEASE)
+        cursor_rows = await self.graph.read("leases.cursor", name=LEASE)
         cursor = cursor_rows[0]["cursor"] if cursor_rows else None
         if cursor is None:  # first run ever: start from now, history is not replayed
             cursor = await event_store.last_seq(self.graph)

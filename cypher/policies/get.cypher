@@ -1,0 +1,3 @@
+// One policy by id.
+MATCH (p:Policy {id: $id})
+RETURN p {.*} AS policy

@@ -1,0 +1,225 @@
+"""/api/v1/policies (CONTRACT §5): policies, their violations, and evaluation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service import clock
+from service.api import deps
+from service.domain.preconditions import etag
+from service.errors import validation_error
+from service.http import (
+    JSON,
+    MERGE_PATCH_JSON,
+    json_response,
+    path_param,
+    quote_segment,
+    read_json,
+    validate,
+)
+from service.models.policies import (
+    KINDS,
+    EvaluationSummary,
+    Policy,
+    PolicyFields,
+    PolicyPage,
+    PolicyReplace,
+    Violations,
+)
+from service.openapi import PAGING, Doc, Param
+from service.params import Params
+from service.store import policies as store
+
+BASE = "/api/v1/policies"
+
+
+def _one(policy: Policy, status: int = 200) -> Response:
+    headers = {"ETag": etag(policy.version)}
+    if status == 201:
+        headers["Location"] = f"{BASE}/{quote_segment(policy.id)}"
+    return json_response(policy, status=status, headers=headers)
+
+
+async def list_policies(request: Request) -> Response:
+    paging = deps.paging(request)
+    params = Params(request)
+    kind = params.text("kind")
+    if kind is not None:
+        kind = params.choice("kind", KINDS, "require_owner")
+    rows = await store.page(
+        deps.graph(request), kind, params.flag("enabled"), paging.after, paging.fetch
+    )
+    return paging.respond(rows, key=lambda p: p.id)
+
+
+async def create_policy(request: Request) -> Response:
+    fields = validate(PolicyFields, await read_json(request))
+    return _one(await store.create(deps.graph(request), fields, deps.actor(request)), 201)
+
+
+async def get_policy(request: Request) -> Response:
+    return _one(await store.get(deps.graph(request), path_param(request, "policy_id")))
+
+
+async def put_policy(request: Request) -> Response:
+    policy_id = path_param(request, "policy_id")
+    body = validate(PolicyReplace, await read_json(request))
+    if body.id is not None and body.id != policy_id:
+        raise validation_error(("body", "id"), "id in the body differs from the id in the path")
+    fields = PolicyFields.model_validate(body.model_dump(include=set(store.WRITABLE)))
+    policy = await store.replace(
+        deps.graph(request), policy_id, fields, deps.if_match(request), deps.actor(request)
+    )
+    return _one(policy)
+
+
+async def patch_policy(request: Request) -> Response:
+    document: Any = await read_json(request, accept=(MERGE_PATCH_JSON, JSON))
+    if not isinstance(document, dict):
+        raise validation_error(("body",), "a merge patch must be a JSON object")
+    policy = await store.patch(
+        deps.graph(request),
+        path_param(request, "policy_id"),
+        document,
+        deps.if_match(request),
+        deps.actor(request),
+    )
+    return _one(policy)
+
+
+async def delete_policy(request: Request) -> Response:
+    await store.delete(
+        deps.graph(request),
+        path_param(request, "policy_id"),
+        deps.if_match(request),
+        deps.actor(request),
+    )
+    return Response(status_code=204)
+
+
+async def list_violations(request: Request) -> Response:
+    paging = deps.paging(request)
+    policy, rows = await store.violations(
+        deps.graph(request), path_param(request, "policy_id"), paging.after, paging.fetch
+    )
+    page = rows[: paging.limit]
+    more = len(rows) > paging.limit
+    next_cursor = paging.cursor_after(page[-1].asset_id) if more else None
+    answer = Violations(
+        policy_id=policy.id,
+        evaluated_at=policy.evaluated_at,
+        violations=page,
+        next_cursor=next_cursor,
+    )
+    return json_response(answer, headers=paging.link(next_cursor))
+
+
+async def evaluate_all(request: Request) -> Response:
+    """Synchronous: evaluates every policy now and answers what changed."""
+    graph = deps.graph(request)
+    depth = deps.settings(request).limits.max_lineage_depth
+    started = clock.now_iso()
+    results = []
+    for policy_id in await store.policy_ids(graph):
+        outcome = await store.evaluate(graph, policy_id, depth)
+        if outcome is not None:
+            results.append(outcome)
+    return json_response(EvaluationSummary(evaluated_at=started, policies=results))
+
+
+_ONE = BASE + "/{policy_id}"
+routes = [
+    Route(BASE, list_policies, methods=["GET"], name="list_policies"),
+    Route(BASE, create_policy, methods=["POST"], name="create_policy"),
+    Route(BASE + "/evaluate", evaluate_all, methods=["POST"], name="evaluate_policies"),
+    Route(_ONE, get_policy, methods=["GET"], name="get_policy"),
+    Route(_ONE, put_policy, methods=["PUT"], name="put_policy"),
+    Route(_ONE, patch_policy, methods=["PATCH"], name="patch_policy"),
+    Route(_ONE, delete_policy, methods=["DELETE"], name="delete_policy"),
+    Route(_ONE + "/violations", list_violations, methods=["GET"], name="list_policy_violations"),
+]
+
+_IF_MATCH = Param(
+    "If-Match", where="header", description='`"<version>"` from the ETag; 412 if it differs'
+)
+_KINDS_HELP = (
+    "Kinds: `require_owner` and `require_description` (params `{}`), `require_quality_rule` "
+    "(`{types?}`), `tag_propagation` (`{tag, max_depth?}`: every governed asset downstream of "
+    "an asset with the tag must carry it), `restricted_flow` (`{to: selector, max_depth?}`: no "
+    "governed asset may flow into a `to` asset within max_depth hops). The selector governs "
+    "assets by `type`, `platform` (a value or a list: any of), `tags` (all of) and "
+    "`id_prefix`; placeholders are never governed. Invalid kind, selector or params: 422 "
+    "naming the field. After a change, policies are re-evaluated in the background."
+)
+docs = {
+    "list_policies": Doc(
+        "List policies",
+        "policies",
+        params=(
+            *PAGING,
+            Param("kind", schema={"enum": list(KINDS)}),
+            Param("enabled", schema={"type": "boolean"}),
+        ),
+        responses={200: PolicyPage},
+        errors=(422,),
+    ),
+    "create_policy": Doc(
+        "Create a policy",
+        "policies",
+        description=_KINDS_HELP + " Emits `policy.created`. Accepts Idempotency-Key.",
+        body=PolicyFields,
+        responses={201: Policy},
+        errors=(413, 415, 422),
+    ),
+    "get_policy": Doc("Get a policy", "policies", responses={200: Policy}, errors=(404,)),
+    "put_policy": Doc(
+        "Replace a policy",
+        "policies",
+        description="Policy ids are made by the service, so PUT never creates (404). "
+        "Read-only fields may be sent back as read. An unchanged policy keeps its version. "
+        + _KINDS_HELP,
+        params=(_IF_MATCH,),
+        body=PolicyReplace,
+        responses={200: Policy},
+        errors=(404, 412, 415, 422),
+    ),
+    "patch_policy": Doc(
+        "Change a policy (JSON Merge Patch)",
+        "policies",
+        description="The patched policy is validated whole, params against its kind.",
+        params=(_IF_MATCH,),
+        body={"type": "object"},
+        body_media_types=(MERGE_PATCH_JSON, JSON),
+        responses={200: Policy},
+        errors=(404, 412, 415, 422),
+    ),
+    "delete_policy": Doc(
+        "Delete a policy",
+        "policies",
+        description="Its open violations are announced as `policy.violation.resolved`.",
+        params=(_IF_MATCH,),
+        responses={204: "deleted"},
+        errors=(404, 412),
+    ),
+    "list_policy_violations": Doc(
+        "A policy's open violations",
+        "policies",
+        description="As stored by the latest evaluation (`evaluated_at`; null before the first). "
+        "Ordered by asset id and paged with `limit`/`cursor` like every list.",
+        params=PAGING,
+        responses={200: Violations},
+        errors=(404, 422),
+    ),
+    "evaluate_policies": Doc(
+        "Evaluate every policy now",
+        "policies",
+        description="Synchronous. Violations that open or resolve are announced once each "
+        "(`policy.violation.opened|resolved`, alerts); a disabled policy's violations resolve.",
+        responses={200: EvaluationSummary},
+        errors=(),
+    ),
+}

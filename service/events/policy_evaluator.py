@@ -1,0 +1,100 @@
+"""Background policy evaluation after changes, debounced, off the request path.
+
+Like webhook dispatch, every process runs the loop and only the holder of a
+lease in Neo4j acts. Its progress is a cursor into the event log, also in Neo4j,
+so a change is never missed: not across restarts, nor when another process takes
+the lease over. A burst of changes is evaluated once, after `debounce_s` of quiet
+or at most `max_delay_s` after the first change. A failed round is retried on the
+next poll and never touches the requests that made the changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+
+from service import clock
+from service.domain.policies import TRIGGERS
+from service.graph import Graph
+from service.ids import new_id
+from service.settings import PolicySettings
+from service.store import policies as store
+
+log = logging.getLogger(__name__)
+LEASE = "policy-evaluator"
+
+
+class PolicyEvaluator:
+    def __init__(self, graph: Graph, settings: PolicySettings, max_depth: int) -> None:
+        self.graph = graph
+        self.settings = settings
+        self.max_depth = max_depth
+        self.holder = new_id("proc")
+        self.leading = False
+        self.rounds = 0  # completed evaluations, for tests and logs
+
+    @property
+    def poll_s(self) -> float:
+        return max(0.05, min(1.0, self.settings.debounce_s / 2))
+
+    async def run(self) -> None:
+        while True:
+            try:
+                self.leading = await self._lease()
+                if self.leading:
+                    await self._round()
+            except Exception:
+                log.warning("policy evaluation round failed; retrying", exc_info=True)
+            await asyncio.sleep(self.poll_s)
+
+    async def release(self) -> None:
+        if self.leading:
+            try:
+                await asyncio.wait_for(
+                    self.graph.write("leases.release", name=LEASE, holder=self.holder), 2.0
+                )
+            except Exception:
+                log.info("could not release the policy evaluator lease", exc_info=True)
+
+    async def _lease(self) -> bool:
+        now = clock.now()
+        rows = await self.graph.write(
+            "leases.take",
+            name=LEASE,
+            holder=self.holder,
+            now=clock.format_time(now),
+            expires_at=clock.format_time(now + timedelta(seconds=self.settings.lease_ttl_s)),
+        )
+        return bool(rows) and rows[0]["holder"] == self.holder
+
+    async def _round(self) -> None:
+        rows = await self.graph.read("leases.cursor", name=LEASE)
+        cursor = int(rows[0]["cursor"] or 0) if rows else 0
+        pending = (
+            await self.graph.read("policies.pending_changes", after=cursor, triggers=list(TRIGGERS))
+        )[0]
+        if pending["newest"] is None:
+            return
+        if pending["last_trigger"] is not None:
+            if not self._due(pending["first_at"], pending["last_at"]):
+                return
+            await self.evaluate_all()
+        await self.graph.write(
+            "leases.advance", name=LEASE, holder=self.holder, cursor=pending["newest"]
+        )
+
+    def _due(self, first_at: str, last_at: str) -> bool:
+        now = clock.now()
+        quiet = now - _parse(last_at) >= timedelta(seconds=self.settings.debounce_s)
+        waited = now - _parse(first_at) >= timedelta(seconds=self.settings.max_delay_s)
+        return quiet or waited
+
+    async def evaluate_all(self) -> None:
+        for policy_id in await store.policy_ids(self.graph):
+            await store.evaluate(self.graph, policy_id, self.max_depth)
+        self.rounds += 1
+
+
+def _parse(moment: str) -> datetime:
+    return datetime.fromisoformat(moment.replace("Z", "+00:00"))

@@ -1,0 +1,263 @@
+"""Policies and their violations over `cypher/policies/`.
+
+Each kind is one statement (`policies.eval_<kind>`) that answers the assets
+breaking the policy now. Evaluation locks the policy, diffs that answer with the
+stored violations (`service.domain.policies.reconcile`) and writes the difference
+with its alerts in the same transaction: a violation opens or resolves once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from service import clock
+from service.domain import merge_patch
+from service.domain.policies import Finding, reconcile
+from service.domain.preconditions import Expected
+from service.errors import NotFound, PreconditionFailed, validation_error
+from service.events.outbox import Pending, emit, emit_many
+from service.graph import Graph, Tx
+from service.http import validate
+from service.ids import new_id
+from service.models.policies import (
+    PARAMS,
+    Policy,
+    PolicyEvaluation,
+    PolicyFields,
+    Selector,
+    Violation,
+)
+
+WRITABLE = ("name", "description", "kind", "enabled", "severity", "selector", "params")
+EVALUATOR = "system:policy-evaluator"
+
+
+def _not_found(policy_id: str) -> NotFound:
+    return NotFound(f"No policy with id {policy_id!r}.", code="policy_not_found")
+
+
+def checked(fields: PolicyFields) -> PolicyFields:
+    """The fields with `params` validated (and defaults filled) for their kind."""
+    params = validate(PARAMS[fields.kind], fields.params, ("body", "params"))
+    return fields.model_copy(update={"params": params.model_dump(mode="json")})
+
+
+def _definition(fields: PolicyFields) -> dict[str, Any]:
+    return {
+        "name": fields.name,
+        "description": fields.description,
+        "kind": fields.kind,
+        "enabled": fields.enabled,
+        "severity": fields.severity,
+        "selector_json": _json(fields.selector.model_dump(mode="json", exclude_defaults=True)),
+        "params_json": _json(fields.params),
+    }
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+
+
+async def page(
+    graph: Graph, kind: str | None, enabled: bool | None, after: str, limit: int
+) -> list[Policy]:
+    rows = await graph.read("policies.list", kind=kind, enabled=enabled, after=after, limit=limit)
+    return [Policy.from_node(r["policy"]) for r in rows]
+
+
+async def get(graph: Graph, policy_id: str) -> Policy:
+    rows = await graph.read("policies.get", id=policy_id)
+    if not rows:
+        raise _not_found(policy_id)
+    return Policy.from_node(rows[0]["policy"])
+
+
+async def create(graph: Graph, fields: PolicyFields, actor: str) -> Policy:
+    now = clock.now_iso()
+    props = {
+        **_definition(checked(fields)),
+        "id": new_id("pol"),
+        "version": 1,
+        "created_at": now,
+        "updated_at": now,
+    }
+
+    async def work(tx: Tx) -> Policy:
+        rows = await tx.run(
+            "policies.create", props={k: v for k, v in props.items() if v is not None}
+        )
+        policy = Policy.from_node(rows[0]["policy"])
+        await emit(tx, "policy.created", policy, actor)
+        return policy
+
+    return await graph.write_tx(work)
+
+
+async def _locked(tx: Tx, policy_id: str, expected: Expected | None) -> dict[str, Any]:
+    rows = await tx.run("policies.lock", id=policy_id)
+    if not rows:
+        raise _not_found(policy_id)
+    current: dict[str, Any] = rows[0]["policy"]
+    if expected is not None and not expected.holds(int(current["version"])):
+        raise PreconditionFailed("If-Match does not match the policy's current version.")
+    return current
+
+
+async def _rewrite(tx: Tx, current: dict[str, Any], fields: PolicyFields, actor: str) -> Policy:
+    wanted = {k: v for k, v in _definition(fields).items() if v is not None}
+    kept = {"id", "version", "created_at", "updated_at", "evaluated_at"}
+    if {k: v for k, v in current.items() if k not in kept} == wanted:
+        return Policy.from_node(current)
+    props = {
+        **wanted,
+        **{k: current[k] for k in ("id", "created_at", "evaluated_at") if current.get(k)},
+        "version": int(current["version"]) + 1,
+        "updated_at": clock.now_iso(),
+    }
+    rows = await tx.run("policies.replace", id=current["id"], props=props)
+    policy = Policy.from_node(rows[0]["policy"])
+    await emit(tx, "policy.updated", policy, actor)
+    return policy
+
+
+async def replace(
+    graph: Graph, policy_id: str, fields: PolicyFields, expected: Expected | None, actor: str
+) -> Policy:
+    fields = checked(fields)
+
+    async def work(tx: Tx) -> Policy:
+        return await _rewrite(tx, await _locked(tx, policy_id, expected), fields, actor)
+
+    return await graph.write_tx(work)
+
+
+async def patch(
+    graph: Graph, policy_id: str, document: dict[str, Any], expected: Expected | None, actor: str
+) -> Policy:
+    """JSON Merge Patch over the definition, validated as a whole for the resulting kind."""
+    read_only = sorted(set(document) - set(WRITABLE))
+    if read_only:
+        raise validation_error(
+            ("body", read_only[0]),
+            "is read-only or unknown; a patch may change " + ", ".join(WRITABLE),
+        )
+
+    async def work(tx: Tx) -> Policy:
+        current = await _locked(tx, policy_id, expected)
+        before = Policy.from_node(current).model_dump(mode="json", include=set(WRITABLE))
+        fields = checked(validate(PolicyFields, merge_patch.apply(before, document)))
+        return await _rewrite(tx, current, fields, actor)
+
+    return await graph.write_tx(work)
+
+
+async def delete(graph: Graph, policy_id: str, expected: Expected | None, actor: str) -> None:
+    """The policy goes, and its open violations are announced as resolved."""
+
+    async def work(tx: Tx) -> None:
+        policy = Policy.from_node(await _locked(tx, policy_id, expected))
+        rows = await tx.run("policies.delete", id=policy_id)
+        await emit(tx, "policy.deleted", policy, actor)
+        gone = [_finding(v) for v in rows[0]["violations"]] if rows else []
+        await emit_many(tx, _alerts("resolved", policy, gone), actor)
+
+    await graph.write_tx(work)
+
+
+async def violations(
+    graph: Graph, policy_id: str, after: str, limit: int
+) -> tuple[Policy, list[Violation]]:
+    policy = await get(graph, policy_id)
+    rows = await graph.read("policies.violations", policy_id=policy_id, after=after, limit=limit)
+    return policy, [Violation(**r["violation"]) for r in rows]
+
+
+async def policy_ids(graph: Graph) -> list[str]:
+    return [r["id"] for r in await graph.read("policies.ids")]
+
+
+async def evaluate(graph: Graph, policy_id: str, max_depth: int) -> PolicyEvaluation | None:
+    """Evaluate one policy now; None when it no longer exists."""
+
+    async def work(tx: Tx) -> PolicyEvaluation | None:
+        rows = await tx.run("policies.lock", id=policy_id)
+        if not rows:
+            return None
+        policy = Policy.from_node(rows[0]["policy"])
+        found = await _findings(tx, policy, max_depth) if policy.enabled else []
+        stored = {
+            r["asset_id"]: r for r in await tx.run("policies.open_violations", policy_id=policy_id)
+        }
+        now = clock.now_iso()
+        diff = reconcile(stored, found, now)
+        await tx.run(
+            "policies.save_violations",
+            policy_id=policy_id,
+            now=now,
+            open=[
+                {"asset_id": f.asset_id, "reason": f.reason, "path": _path(f), "opened_at": at}
+                for f, at in diff.open
+            ],
+            resolved=[f.asset_id for f in diff.resolved],
+        )
+        await emit_many(
+            tx,
+            _alerts("opened", policy, diff.opened) + _alerts("resolved", policy, diff.resolved),
+            EVALUATOR,
+        )
+        return PolicyEvaluation(
+            policy_id=policy_id,
+            violations=len(diff.open),
+            opened=len(diff.opened),
+            resolved=len(diff.resolved),
+        )
+
+    return await graph.write_tx(work)
+
+
+EVALUATIONS = {
+    "require_owner": "policies.eval_require_owner",
+    "require_description": "policies.eval_require_description",
+    "require_quality_rule": "policies.eval_require_quality_rule",
+    "tag_propagation": "policies.eval_tag_propagation",
+    "restricted_flow": "policies.eval_restricted_flow",
+}
+
+
+async def _findings(tx: Tx, policy: Policy, max_depth: int) -> list[Finding]:
+    """The kind's statement with its parameters; walks are bounded by the service's depth."""
+    params = policy.params
+    depth = min(int(params.get("max_depth", max_depth)), max_depth)
+    bounds = {"max_depth": depth} if policy.kind in ("tag_propagation", "restricted_flow") else {}
+    arguments: dict[str, Any] = {"selector": Selector.model_validate(policy.selector).as_params()}
+    if policy.kind == "require_quality_rule":
+        arguments["types"] = params.get("types", [])
+    elif policy.kind == "tag_propagation":
+        arguments["tag"] = params["tag"]
+    elif policy.kind == "restricted_flow":
+        arguments["to"] = Selector.model_validate(params["to"]).as_params()
+    rows = await tx.run(EVALUATIONS[policy.kind], bounds, **arguments)
+    return [_finding(r) for r in rows]
+
+
+def _finding(row: Any) -> Finding:
+    path = row.get("path")
+    return Finding(row["asset_id"], row["reason"], tuple(path) if path is not None else None)
+
+
+def _path(finding: Finding) -> list[str] | None:
+    return list(finding.path) if finding.path is not None else None
+
+
+def _alerts(change: str, policy: Policy, findings: list[Finding]) -> list[Pending]:
+    return [
+        Pending(
+            f"policy.violation.{change}",
+            f.as_event(policy.id),
+            alert=True,
+            severity=policy.severity,
+        )
+        for f in findings
+    ]
