@@ -3,7 +3,7 @@
 // the rule's state when the caller says it is the newest (`rule` is then set).
 UNWIND $rows AS row
 MATCH (r:QualityRule {id: row.rule_id})
-CREATE (res:QualityResult)
+MERGE (res:QualityResult {key: row.result.key})
 SET res = row.result
 CREATE (res)-[:RESULT_OF]->(r)
 FOREACH (_ IN CASE WHEN row.rule IS NULL THEN [] ELSE [1] END |

@@ -177,6 +177,7 @@ async def upload_dbt_results(request: Request) -> Response:
             message=test.message,
             run_at=test.run_at,
             source=source,
+            key=f"{test.unique_id}|{run.invocation_id}" if run.invocation_id else None,
         )
         for test in run.tests
     ]

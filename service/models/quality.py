@@ -154,5 +154,8 @@ class DbtResultsSummary(ResponseModel):
     stale: int = Field(
         description="results older than the rule's newest; kept in history, status unchanged"
     )
+    duplicates: int = Field(
+        description="results this dbt invocation already recorded (an upload repeated)"
+    )
     failed: list[str] = Field(description="rules that turned failing with this upload")
     recovered: list[str] = Field(description="rules that turned passing with this upload")

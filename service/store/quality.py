@@ -42,12 +42,14 @@ class Entry:
     message: str | None
     run_at: str
     source: str
+    key: str | None = None  # identifies a repeat of the same result (a dbt invocation's)
 
 
 @dataclass
 class Recorded:
     results: list[QualityResult] = field(default_factory=list)
     stale: int = 0
+    duplicates: int = 0
     failed: list[str] = field(default_factory=list)
     recovered: list[str] = field(default_factory=list)
 
@@ -257,6 +259,7 @@ async def record_dbt(
             skipped=counts["skipped"],
             ignored=counts["ignored"],
             stale=recorded.stale,
+            duplicates=recorded.duplicates,
             failed=recorded.failed,
             recovered=recorded.recovered,
         )
@@ -269,14 +272,27 @@ async def _record(tx: Tx, entries: list[Entry], caps: Caps, actor: str) -> Recor
     ids = sorted({e.rule_id for e in entries})
     rules = {r["rule"]["id"]: r["rule"] for r in await tx.run("quality.lock_rules", ids=ids)}
     recorded = Recorded()
+    keys = [e.key for e in entries if e.key and e.rule_id in rules]
+    seen = (
+        {r["key"] for r in await tx.run("quality.existing_results", keys=keys)} if keys else set()
+    )
+    fresh: dict[object, Entry] = {}
+    for entry in entries:
+        if entry.key in seen:
+            recorded.duplicates += 1
+        else:
+            fresh.setdefault(entry.key or object(), entry)
+    entries = list(fresh.values())
     rows: list[dict[str, Any]] = []
     final_row: dict[str, int] = {}
     alerts: list[tuple[str, str]] = []
     now = clock.now_iso()
     for entry in sorted((e for e in entries if e.rule_id in rules), key=lambda e: e.run_at):
         rule = rules[entry.rule_id]
+        result_id = new_id("qres")
         result = {
-            "id": new_id("qres"),
+            "id": result_id,
+            "key": entry.key or result_id,
             "rule_id": entry.rule_id,
             "status": entry.status,
             "observed_json": orjson.dumps(entry.observed_value).decode(),
