@@ -1,7 +1,9 @@
-// What happened after `$after`: the newest event's seq, and the seq and times of
-// the events that can change a policy's outcome (nulls when there are none).
-MATCH (e:Event)
-WHERE e.seq > $after
+// What happened after the evaluator's cursor: the newest event's seq, and the seq
+// and times of the events that can change a policy's outcome (nulls when none).
+OPTIONAL MATCH (l:Lease {name: $name})
+WITH coalesce(l.cursor, 0) AS after
+OPTIONAL MATCH (e:Event)
+WHERE e.seq > after
 WITH e, any(prefix IN $triggers WHERE e.type STARTS WITH prefix) AS trigger
 RETURN max(e.seq) AS newest,
        max(CASE WHEN trigger THEN e.seq END) AS last_trigger,

@@ -39,12 +39,19 @@ class PolicyEvaluator:
         return max(0.05, min(1.0, self.settings.debounce_s / 2))
 
     async def run(self) -> None:
+        """Renew the lease a few times per lifetime; between renewals a poll is one read."""
+        renew_every = self.settings.lease_ttl_s / 3
+        renew_at = 0.0
+        loop = asyncio.get_running_loop()
         while True:
             try:
-                self.leading = await self._lease()
+                if loop.time() >= renew_at:
+                    self.leading = await self._lease()
+                    renew_at = loop.time() + renew_every
                 if self.leading:
                     await self._round()
             except Exception:
+                renew_at = 0.0
                 log.warning("policy evaluation round failed; retrying", exc_info=True)
             await asyncio.sleep(self.poll_s)
 
@@ -69,10 +76,8 @@ class PolicyEvaluator:
         return bool(rows) and rows[0]["holder"] == self.holder
 
     async def _round(self) -> None:
-        rows = await self.graph.read("leases.cursor", name=LEASE)
-        cursor = int(rows[0]["cursor"] or 0) if rows else 0
         pending = (
-            await self.graph.read("policies.pending_changes", after=cursor, triggers=list(TRIGGERS))
+            await self.graph.read("policies.pending_changes", name=LEASE, triggers=list(TRIGGERS))
         )[0]
         if pending["newest"] is None:
             return
