@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Scope
 
+from service.domain.preconditions import etag
 from service.errors import (
     PROBLEM_JSON,
     BadRequest,
@@ -26,6 +27,7 @@ from service.errors import (
     Unprocessable,
     UnsupportedMediaType,
     render,
+    validation_error,
 )
 
 M = TypeVar("M", bound=BaseModel)
@@ -44,6 +46,24 @@ def json_response(
     value: Any, status: int = 200, headers: Mapping[str, str] | None = None
 ) -> Response:
     return Response(dump(value), status_code=status, headers=dict(headers or {}), media_type=JSON)
+
+
+def versioned(
+    value: BaseModel, version: int, status: int = 200, location: str | None = None
+) -> Response:
+    """A resource that carries `version`: answered with its ETag (and Location when new)."""
+    headers = {"ETag": etag(version)}
+    if location is not None:
+        headers["Location"] = location
+    return json_response(value, status=status, headers=headers)
+
+
+async def read_merge_patch(request: Request) -> dict[str, Any]:
+    """A JSON Merge Patch body (RFC 7396), which must be an object."""
+    document = await read_json(request, accept=(MERGE_PATCH_JSON, JSON))
+    if not isinstance(document, dict):
+        raise validation_error(("body",), "a merge patch must be a JSON object")
+    return document
 
 
 def created_with_secret(value: BaseModel, location: str) -> Response:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -14,11 +12,12 @@ from service.errors import validation_error
 from service.http import (
     JSON,
     MERGE_PATCH_JSON,
-    json_response,
     path_param,
     quote_segment,
     read_json,
+    read_merge_patch,
     validate,
+    versioned,
 )
 from service.models.assets import Asset, AssetCreate, AssetPage, AssetReplace
 from service.openapi import PAGING, Doc, Param
@@ -30,10 +29,8 @@ BASE = "/api/v1/assets"
 
 
 def _one(asset: Asset, status: int = 200, created: bool = False) -> Response:
-    headers = {"ETag": etag(asset.version)}
-    if created:
-        headers["Location"] = f"{BASE}/{quote_segment(asset.id)}"
-    return json_response(asset, status=status, headers=headers)
+    location = f"{BASE}/{quote_segment(asset.id)}" if created else None
+    return versioned(asset, asset.version, status, location)
 
 
 async def list_assets(request: Request) -> Response:
@@ -76,13 +73,10 @@ async def put_asset(request: Request) -> Response:
 
 
 async def patch_asset(request: Request) -> Response:
-    document: Any = await read_json(request, accept=(MERGE_PATCH_JSON, JSON))
-    if not isinstance(document, dict):
-        raise validation_error(("body",), "a merge patch must be a JSON object")
     asset = await store.patch(
         deps.graph(request),
         path_param(request, "asset_id"),
-        document,
+        await read_merge_patch(request),
         deps.if_match(request),
         deps.actor(request),
     )

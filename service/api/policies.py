@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from service import clock
 from service.api import deps
-from service.domain.preconditions import etag
 from service.errors import validation_error
 from service.http import (
     JSON,
@@ -19,7 +16,9 @@ from service.http import (
     path_param,
     quote_segment,
     read_json,
+    read_merge_patch,
     validate,
+    versioned,
 )
 from service.models.policies import (
     KINDS,
@@ -38,10 +37,8 @@ BASE = "/api/v1/policies"
 
 
 def _one(policy: Policy, status: int = 200) -> Response:
-    headers = {"ETag": etag(policy.version)}
-    if status == 201:
-        headers["Location"] = f"{BASE}/{quote_segment(policy.id)}"
-    return json_response(policy, status=status, headers=headers)
+    location = f"{BASE}/{quote_segment(policy.id)}" if status == 201 else None
+    return versioned(policy, policy.version, status, location)
 
 
 async def list_policies(request: Request) -> Response:
@@ -78,13 +75,10 @@ async def put_policy(request: Request) -> Response:
 
 
 async def patch_policy(request: Request) -> Response:
-    document: Any = await read_json(request, accept=(MERGE_PATCH_JSON, JSON))
-    if not isinstance(document, dict):
-        raise validation_error(("body",), "a merge patch must be a JSON object")
     policy = await store.patch(
         deps.graph(request),
         path_param(request, "policy_id"),
-        document,
+        await read_merge_patch(request),
         deps.if_match(request),
         deps.actor(request),
     )

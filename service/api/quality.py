@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -14,7 +13,6 @@ from service.api import deps
 from service.api.uploads import parse_upload, read_upload
 from service.domain.dbt.contents import ManifestError
 from service.domain.dbt.run_results import RunResults, read_run_results
-from service.domain.preconditions import etag
 from service.errors import FieldError, Unprocessable, validation_error
 from service.http import (
     JSON,
@@ -23,7 +21,9 @@ from service.http import (
     path_param,
     quote_segment,
     read_json,
+    read_merge_patch,
     validate,
+    versioned,
 )
 from service.models.quality import (
     RULE_TYPES,
@@ -47,10 +47,8 @@ NEWEST = ["\uffff", "\uffff"]  # sorts after every [run_at, id]: the first page 
 
 
 def _one(rule: QualityRule, status: int = 200) -> Response:
-    headers = {"ETag": etag(rule.version)}
-    if status == 201:
-        headers["Location"] = f"{BASE}/{quote_segment(rule.id)}"
-    return json_response(rule, status=status, headers=headers)
+    location = f"{BASE}/{quote_segment(rule.id)}" if status == 201 else None
+    return versioned(rule, rule.version, status, location)
 
 
 def _caps(request: Request) -> store.Caps:
@@ -101,13 +99,10 @@ async def put_rule(request: Request) -> Response:
 
 
 async def patch_rule(request: Request) -> Response:
-    document: Any = await read_json(request, accept=(MERGE_PATCH_JSON, JSON))
-    if not isinstance(document, dict):
-        raise validation_error(("body",), "a merge patch must be a JSON object")
     rule = await store.patch(
         deps.graph(request),
         path_param(request, "rule_id"),
-        document,
+        await read_merge_patch(request),
         deps.if_match(request),
         deps.actor(request),
     )

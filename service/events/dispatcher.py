@@ -24,6 +24,7 @@ from service.domain.event_types import parse_patterns
 from service.domain.webhook_retry import next_delay
 from service.events import signing
 from service.events.delivery import Deliverer, Outcome
+from service.events.lease import Lease
 from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.ids import new_id
@@ -43,15 +44,17 @@ class Dispatcher:
         self.graph = graph
         self.settings = settings
         self.deliverer = deliverer
-        self.holder = new_id("proc")
-        self.leading = False
+        self.lease = Lease(graph, LEASE, settings.lease_ttl_s)
+
+    @property
+    def leading(self) -> bool:
+        return self.lease.held
 
     async def run(self) -> None:
         while True:
             busy = False
             try:
-                self.leading = await self._lease()
-                if self.leading:
+                if await self.lease.take():
                     busy = await self._fan_out() | await self._deliver_due()
             except Exception:
                 log.warning("webhook dispatch round failed", exc_info=True)
@@ -59,25 +62,7 @@ class Dispatcher:
                 await asyncio.sleep(self.settings.poll_interval_s)
 
     async def release(self) -> None:
-        """Best effort: a process that dies without this is replaced when the lease expires."""
-        if self.leading:
-            try:
-                await asyncio.wait_for(
-                    self.graph.write("leases.release", name=LEASE, holder=self.holder), 2.0
-                )
-            except Exception:
-                log.info("could not release the dispatcher lease", exc_info=True)
-
-    async def _lease(self) -> bool:
-        now = clock.now()
-        rows = await self.graph.write(
-            "leases.take",
-            name=LEASE,
-            holder=self.holder,
-            now=clock.format_time(now),
-            expires_at=clock.format_time(now + timedelta(seconds=self.settings.lease_ttl_s)),
-        )
-        return bool(rows) and rows[0]["holder"] == self.holder
+        await self.lease.release()
 
     async def _fan_out(self) -> bool:
         cursor_rows = await self.graph.read("leases.cursor", name=LEASE)
@@ -122,7 +107,7 @@ class Dispatcher:
             "webhooks.claim_due",
             now=clock.format_time(now),
             claim_until=clock.format_time(now + timedelta(seconds=CLAIM_S)),
-            holder=self.holder,
+            holder=self.lease.holder,
             limit=DELIVERY_BATCH,
         )
         await asyncio.gather(*(self._attempt(r["delivery"], r["webhook"]) for r in rows))

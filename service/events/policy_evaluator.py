@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 
 from service import clock
 from service.domain.policies import TRIGGERS
+from service.events.lease import Lease
 from service.graph import Graph
-from service.ids import new_id
 from service.settings import PolicySettings
 from service.store import policies as store
 
@@ -30,9 +30,7 @@ class PolicyEvaluator:
         self.graph = graph
         self.settings = settings
         self.max_depth = max_depth
-        self.holder = new_id("proc")
-        self.leading = False
-        self.rounds = 0  # completed evaluations, for tests and logs
+        self.lease = Lease(graph, LEASE, settings.lease_ttl_s)
 
     @property
     def poll_s(self) -> float:
@@ -46,9 +44,9 @@ class PolicyEvaluator:
         while True:
             try:
                 if loop.time() >= renew_at:
-                    self.leading = await self._lease()
+                    await self.lease.take()
                     renew_at = loop.time() + renew_every
-                if self.leading:
+                if self.lease.held:
                     await self._round()
             except Exception:
                 renew_at = 0.0
@@ -56,24 +54,7 @@ class PolicyEvaluator:
             await asyncio.sleep(self.poll_s)
 
     async def release(self) -> None:
-        if self.leading:
-            try:
-                await asyncio.wait_for(
-                    self.graph.write("leases.release", name=LEASE, holder=self.holder), 2.0
-                )
-            except Exception:
-                log.info("could not release the policy evaluator lease", exc_info=True)
-
-    async def _lease(self) -> bool:
-        now = clock.now()
-        rows = await self.graph.write(
-            "leases.take",
-            name=LEASE,
-            holder=self.holder,
-            now=clock.format_time(now),
-            expires_at=clock.format_time(now + timedelta(seconds=self.settings.lease_ttl_s)),
-        )
-        return bool(rows) and rows[0]["holder"] == self.holder
+        await self.lease.release()
 
     async def _round(self) -> None:
         pending = (
@@ -86,7 +67,7 @@ class PolicyEvaluator:
                 return
             await self.evaluate_all()
         await self.graph.write(
-            "leases.advance", name=LEASE, holder=self.holder, cursor=pending["newest"]
+            "leases.advance", name=LEASE, holder=self.lease.holder, cursor=pending["newest"]
         )
 
     def _due(self, first_at: str, last_at: str) -> bool:
@@ -98,7 +79,6 @@ class PolicyEvaluator:
     async def evaluate_all(self) -> None:
         for policy_id in await store.policy_ids(self.graph):
             await store.evaluate(self.graph, policy_id, self.max_depth)
-        self.rounds += 1
 
 
 def _parse(moment: str) -> datetime:

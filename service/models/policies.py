@@ -3,7 +3,7 @@ handler validates `params` against the kind named in the same body."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import orjson
 from pydantic import AfterValidator, Field, StringConstraints
@@ -12,13 +12,6 @@ from service.models.assets import Tag, Tags
 from service.models.common import ResponseModel, StrictModel
 from service.models.quality import RuleType
 
-KINDS = (
-    "require_owner",
-    "require_description",
-    "require_quality_rule",
-    "tag_propagation",
-    "restricted_flow",
-)
 Kind = Literal[
     "require_owner",
     "require_description",
@@ -26,6 +19,7 @@ Kind = Literal[
     "tag_propagation",
     "restricted_flow",
 ]
+KINDS: tuple[str, ...] = get_args(Kind)
 Severity = Literal["low", "medium", "high", "critical"]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 OneOrMany = Text | Annotated[list[Text], Field(min_length=1, max_length=100)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import orjson
 from pydantic import AfterValidator, Field, StringConstraints
@@ -11,16 +11,6 @@ from pydantic import AfterValidator, Field, StringConstraints
 from service import clock
 from service.models.common import AssetId, ResponseModel, StrictModel
 
-RULE_TYPES = (
-    "not_null",
-    "unique",
-    "accepted_values",
-    "relationships",
-    "range",
-    "freshness",
-    "row_count",
-    "custom",
-)
 RuleType = Literal[
     "not_null",
     "unique",
@@ -31,6 +21,7 @@ RuleType = Literal[
     "row_count",
     "custom",
 ]
+RULE_TYPES: tuple[str, ...] = get_args(RuleType)
 Severity = Literal["warn", "error"]
 ResultStatus = Literal["pass", "fail", "error"]
 RuleName = Annotated[str, StringConstraints(min_length=1, max_length=512)]

@@ -20,6 +20,7 @@ from service.graph import Graph, Tx
 from service.http import validate
 from service.models.assets import Asset, AssetFields
 from service.store import quality
+from service.store.locking import locked
 
 
 @dataclass(frozen=True)
@@ -123,12 +124,7 @@ async def patch(
         raise validation_error(("body", "id"), "id cannot change")
 
     async def work(tx: Tx) -> Asset:
-        rows = await tx.run("assets.lock", id=asset_id)
-        if not rows:
-            raise _not_found(asset_id)
-        current = rows[0]["asset"]
-        if expected is not None and not expected.holds(int(current["version"])):
-            raise PreconditionFailed("If-Match does not match the asset's current version.")
+        current = await locked(tx, "assets.lock", asset_id, expected, _not_found(asset_id))
         patched = merge_patch.apply(writable_document(from_node(current)), document)
         patched.pop("id", None)
         fields = validate(AssetFields, patched)
@@ -147,11 +143,7 @@ async def patch(
 
 async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: str) -> None:
     async def work(tx: Tx) -> None:
-        rows = await tx.run("assets.lock", id=asset_id)
-        if not rows:
-            raise _not_found(asset_id)
-        if expected is not None and not expected.holds(int(rows[0]["asset"]["version"])):
-            raise PreconditionFailed("If-Match does not match the asset's current version.")
+        await locked(tx, "assets.lock", asset_id, expected, _not_found(asset_id))
         rules = await quality.delete_for_asset(tx, asset_id, actor)
         await tx.run("assets.delete", id=asset_id)
         gone = {"id": asset_id, **({"quality_rules_deleted": rules} if rules else {})}

@@ -16,7 +16,7 @@ from service import clock
 from service.domain import merge_patch
 from service.domain.policies import Finding, reconcile
 from service.domain.preconditions import Expected
-from service.errors import NotFound, PreconditionFailed, validation_error
+from service.errors import NotFound, validation_error
 from service.events.outbox import Pending, emit, emit_many
 from service.graph import Graph, Tx
 from service.http import validate
@@ -29,6 +29,7 @@ from service.models.policies import (
     Selector,
     Violation,
 )
+from service.store.locking import locked
 
 WRITABLE = ("name", "description", "kind", "enabled", "severity", "selector", "params")
 EVALUATOR = "system:policy-evaluator"
@@ -96,13 +97,7 @@ async def create(graph: Graph, fields: PolicyFields, actor: str) -> Policy:
 
 
 async def _locked(tx: Tx, policy_id: str, expected: Expected | None) -> dict[str, Any]:
-    rows = await tx.run("policies.lock", id=policy_id)
-    if not rows:
-        raise _not_found(policy_id)
-    current: dict[str, Any] = rows[0]["policy"]
-    if expected is not None and not expected.holds(int(current["version"])):
-        raise PreconditionFailed("If-Match does not match the policy's current version.")
-    return current
+    return await locked(tx, "policies.lock", policy_id, expected, _not_found(policy_id))
 
 
 async def _rewrite(tx: Tx, current: dict[str, Any], fields: PolicyFields, actor: str) -> Policy:

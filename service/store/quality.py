@@ -16,7 +16,7 @@ from service import clock
 from service.domain import merge_patch
 from service.domain.preconditions import Expected
 from service.domain.quality import ALERT_STATUS, outcome, params_problems
-from service.errors import NotFound, PreconditionFailed, validation_error
+from service.errors import NotFound, validation_error
 from service.events.outbox import Pending, emit, emit_many
 from service.graph import Graph, Tx
 from service.http import validate
@@ -27,6 +27,7 @@ from service.models.quality import (
     QualityRule,
     QualityRuleFields,
 )
+from service.store.locking import locked
 
 WRITABLE = ("asset_id", "column", "name", "type", "params", "severity", "enabled")
 STATE = ("status", "last_result", "last_run_at", "alerting", "origin")
@@ -131,13 +132,7 @@ async def create(graph: Graph, fields: QualityRuleFields, actor: str) -> Quality
 
 
 async def _locked(tx: Tx, rule_id: str, expected: Expected | None) -> dict[str, Any]:
-    rows = await tx.run("quality.lock_rule", id=rule_id)
-    if not rows:
-        raise _not_found(rule_id)
-    current: dict[str, Any] = rows[0]["rule"]
-    if expected is not None and not expected.holds(int(current["version"])):
-        raise PreconditionFailed("If-Match does not match the rule's current version.")
-    return current
+    return await locked(tx, "quality.lock_rule", rule_id, expected, _not_found(rule_id))
 
 
 async def _rewrite(
