@@ -27,6 +27,7 @@ from service.api import (
     meta,
     policies,
     quality,
+    query,
     tokens,
     webhooks,
 )
@@ -49,7 +50,18 @@ from service.store import events as event_store
 from service.store import idempotency
 
 log = logging.getLogger(__name__)
-MODULES = (meta, assets, manifest, lineage, policies, quality, events, webhooks, tokens)
+MODULES = (
+    meta,
+    assets,
+    manifest,
+    lineage,
+    policies,
+    quality,
+    query,
+    events,
+    webhooks,
+    tokens,
+)
 SCHEMA_RETRY_S = 2.0
 PURGE_INTERVAL_S = 3600.0
 

@@ -104,6 +104,26 @@ class Graph:
                     raise
         raise AssertionError("unreachable")
 
+    async def read_unit(self, work: Callable[[neo4j.AsyncTransaction], Awaitable[T]]) -> T:
+        """A READ transaction with the query timeout, for the two kinds of statement that
+        are not named files: the query compiler's (`service.domain.query`) and an
+        admin's guarded Cypher (`POST /query/cypher`). Neo4j refuses a write in it.
+        It is rolled back, never committed: a read has nothing to commit, and rows the
+        caller left unread are discarded instead of streamed. A stale connection is
+        retried once, as in `read_session`."""
+        for attempt in (1, 2):
+            try:
+                async with self._session(neo4j.READ_ACCESS) as session:
+                    tx = await session.begin_transaction(timeout=self.timeout_s)
+                    try:
+                        return await work(tx)
+                    finally:
+                        await tx.close()
+            except (neo4j.exceptions.SessionExpired, neo4j.exceptions.ServiceUnavailable):
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
     async def write_tx(
         self, work: Callable[[Tx], Awaitable[T]], timeout_s: float | None = None
     ) -> T:

@@ -1,0 +1,85 @@
+"""/api/v1/query (CONTRACT §7): the JSON query language, and guarded read-only Cypher."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.domain.query import Bounds, compile_query
+from service.errors import validation_error
+from service.http import decode_cursor, json_response, read_json, validate
+from service.models.query import CypherQuery, CypherResult, Query, QueryResult
+from service.openapi import Doc
+from service.store import query as store
+
+BASE = "/api/v1/query"
+
+
+async def post_query(request: Request) -> Response:
+    limits = deps.settings(request).limits
+    query = validate(Query, await read_json(request))
+    after = decode_cursor(query.cursor, ["after"])["after"] if query.cursor else None
+    compiled = compile_query(query, Bounds.of(limits), after)
+    result = await store.run(deps.graph(request), compiled)
+    parts = result.model_dump(mode="json")
+    return json_response({k: v for k, v in parts.items() if v is not None or k == "next_cursor"})
+
+
+async def post_cypher(request: Request) -> Response:
+    body = validate(CypherQuery, await read_json(request))
+    most = deps.settings(request).limits.max_lineage_nodes
+    if body.limit > most:
+        raise validation_error(("body", "limit"), f"limit must be at most {most}", "out_of_range")
+    return json_response(await store.run_cypher(deps.graph(request), body))
+
+
+routes = [
+    Route(BASE, post_query, methods=["POST"], name="post_query"),
+    Route(BASE + "/cypher", post_cypher, methods=["POST"], name="post_cypher"),
+]
+
+docs = {
+    "post_query": Doc(
+        "Query the lineage graph with the JSON query language",
+        "query",
+        description=(
+            "`start` (ids or a FILTER) with an optional `traverse`, or `path` (shortest "
+            "paths between two assets). FILTER: type, platform, tags_all, tags_any, owner, "
+            "id_prefix, name_contains, placeholder, has_upstream, has_downstream, "
+            "properties; a list means any of its values. `traverse.where` picks the "
+            "returned assets, `traverse.through` the assets a path may pass through "
+            "(its intermediate assets). `distance` is the fewest hops from any start "
+            "asset; a start asset is returned only when another start reaches it, or "
+            "with `min_depth` 0. Traversals cost what they reach, never the number of "
+            "paths. Pages: `limit` 1-10,000 (default 100) items, ordered by (distance, "
+            "id) for nodes and graphs, (source, target) for edges; pass `next_cursor` "
+            "back as `cursor` with the same query. A path query enumerates at most "
+            "10,000 paths (`truncated` says when more exist). A malformed query is 422 "
+            "with the field in `errors[].loc`; past the query timeout, 422 query_timeout."
+        ),
+        body=Query,
+        responses={200: QueryResult},
+        errors=(415, 422),
+    ),
+    "post_cypher": Doc(
+        "Run a read-only Cypher query (administrators)",
+        "query",
+        description=(
+            "Runs in a READ transaction with the query timeout, keeping at most `limit` "
+            "rows (1-10,000, default 1,000; then `truncated`). Neo4j's plan (EXPLAIN) must "
+            "be a read (query type r) with no LOAD CSV, no SHOW/TERMINATE or "
+            "administration command, no CALL IN TRANSACTIONS, and only the procedures "
+            "db.labels, db.relationshipTypes, db.propertyKeys, db.schema.visualization, "
+            "db.schema.nodeTypeProperties and db.schema.relTypeProperties; otherwise 422 "
+            "forbidden_query and nothing runs. Text Neo4j cannot compile or run is 422 "
+            "invalid_query; past the timeout, 422 query_timeout. Nodes come back as "
+            "{element_id, labels, properties}, relationships as {element_id, type, "
+            "start, end, properties}, paths as {nodes, relationships}."
+        ),
+        body=CypherQuery,
+        responses={200: CypherResult},
+        errors=(415, 422),
+    ),
+}

@@ -1,0 +1,170 @@
+"""Query facility bodies (CONTRACT §7): the JSON query language and the guarded Cypher
+endpoint, requests and answers.
+
+The language is strict: an unknown key or a wrong type is a 422 naming the field.
+Rules that tie fields together (start or path, depth ranges, configured limits) are
+the compiler's (`service.domain.query.check`), so that each error still names one field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, WithJsonSchema
+
+from service.models.common import AssetId, ResponseModel, StrictModel
+
+Direction = Literal["upstream", "downstream", "both"]
+ReturnForm = Literal["nodes", "edges", "graph", "paths", "count"]
+MAX_CHOICES = 100
+MAX_START_IDS = 1_000
+MAX_DEPTH = 50
+MAX_LIMIT = 10_000
+MAX_CYPHER_CHARS = 100_000
+PropertyValue = str | int | float | bool
+
+
+def _listed(value: Any) -> Any:
+    """A single value means a list of one: `"table"` is `["table"]`."""
+    return value if isinstance(value, list) else [value]
+
+
+def _lower(values: list[str]) -> list[str]:
+    """Types and tags are stored lower-case (CONTRACT §2), so filters match that way."""
+    return list(dict.fromkeys(v.lower() for v in values))
+
+
+def _one_or_many(item: dict[str, Any]) -> WithJsonSchema:
+    many = {"type": "array", "items": item, "minItems": 1, "maxItems": MAX_CHOICES}
+    return WithJsonSchema({"anyOf": [item, many]})
+
+
+Text = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
+_TEXT_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 1024}
+_SCALAR_SCHEMA = {"type": ["string", "number", "boolean"]}
+_LISTED = BeforeValidator(_listed)
+_CHOICES = Field(min_length=1, max_length=MAX_CHOICES)
+AnyOfText = Annotated[list[Text], _LISTED, _CHOICES, _one_or_many(_TEXT_SCHEMA)]
+AnyOfLower = Annotated[
+    list[Text], _LISTED, _CHOICES, AfterValidator(_lower), _one_or_many(_TEXT_SCHEMA)
+]
+AnyOfValue = Annotated[list[PropertyValue], _LISTED, _CHOICES, _one_or_many(_SCALAR_SCHEMA)]
+PropertyKey = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+Depth = Annotated[int, Field(ge=1, le=MAX_DEPTH)]
+
+
+class Filter(StrictModel):
+    """Which assets match: every field given must hold; a list means any of its values."""
+
+    type: AnyOfLower | None = Field(None, description="any of these types (case-insensitive)")
+    platform: AnyOfText | None = Field(None, description="any of these platforms")
+    tags_all: AnyOfLower | None = Field(None, description="carries every one of these tags")
+    tags_any: AnyOfLower | None = Field(None, description="carries at least one of these tags")
+    owner: AnyOfText | None = Field(None, description="owned by any of these owners")
+    id_prefix: AnyOfText | None = Field(None, description="id starts with any of these")
+    name_contains: Text | None = Field(None, description="case-insensitive substring of name")
+    placeholder: bool | None = None
+    has_upstream: bool | None = Field(
+        None, description="has (true) or lacks (false) an incoming lineage edge"
+    )
+    has_downstream: bool | None = Field(
+        None, description="has (true) or lacks (false) an outgoing lineage edge"
+    )
+    properties: Annotated[dict[PropertyKey, AnyOfValue], Field(max_length=50)] | None = Field(
+        None, description="user properties: each key must equal (one of) the value(s)"
+    )
+
+
+class Start(StrictModel):
+    """Where a query starts: `ids` or `where`, exactly one."""
+
+    ids: Annotated[list[AssetId], Field(min_length=1, max_length=MAX_START_IDS)] | None = Field(
+        None, description="unknown ids match nothing"
+    )
+    where: Filter | None = None
+
+
+class Traverse(StrictModel):
+    direction: Direction = Field(
+        "both", description="`both` walks upstream and downstream (never zig-zag)"
+    )
+    min_depth: Annotated[int, Field(ge=0, le=MAX_DEPTH)] = Field(
+        1, description="0 adds the start assets themselves at distance 0"
+    )
+    max_depth: Depth = 5
+    where: Filter | None = Field(None, description="which reached assets are returned")
+    through: Filter | None = Field(
+        None, description="which assets a path may pass through (its intermediate assets)"
+    )
+
+
+class PathQuery(StrictModel):
+    from_: AssetId = Field(alias="from")
+    to: AssetId
+    direction: Direction = Field(
+        "downstream",
+        description="downstream: from feeds to; upstream: to feeds from; both: either",
+    )
+    max_depth: Depth = 10
+    all_shortest: bool = False
+    through: Filter | None = Field(None, description="which intermediate assets are allowed")
+
+
+class Query(StrictModel):
+    """`start` (with an optional `traverse`) or `path`, one of the two."""
+
+    start: Start | None = None
+    traverse: Traverse | None = None
+    path: PathQuery | None = None
+    return_: ReturnForm | None = Field(
+        None, alias="return", description="default: paths for a path query, else nodes"
+    )
+    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = Field(
+        100, description="items per page (nodes, edges or paths)"
+    )
+    cursor: Annotated[str, StringConstraints(min_length=1, max_length=4096)] | None = Field(
+        None, description="`next_cursor` of the previous page"
+    )
+
+
+class QueryNode(ResponseModel):
+    id: str
+    name: str
+    type: str
+    platform: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    placeholder: bool = False
+    distance: int = Field(description="fewest hops from the start (or along the path)")
+
+
+class QueryEdge(ResponseModel):
+    source: str
+    target: str
+    transformation: str | None = None
+
+
+class QueryResult(ResponseModel):
+    """The requested parts only; `next_cursor` always."""
+
+    nodes: list[QueryNode] | None = None
+    edges: list[QueryEdge] | None = None
+    paths: list[list[str]] | None = Field(None, description="each path as its asset ids")
+    count: int | None = None
+    truncated: bool | None = Field(
+        None, description="path queries: more paths exist than the service enumerates"
+    )
+    next_cursor: str | None = None
+
+
+class CypherQuery(StrictModel):
+    query: Annotated[str, StringConstraints(min_length=1, max_length=MAX_CYPHER_CHARS)]
+    parameters: dict[str, Any] = Field(default_factory=dict)
+    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = Field(
+        1_000, description="most rows returned; then truncated=true"
+    )
+
+
+class CypherResult(ResponseModel):
+    columns: list[str]
+    rows: list[list[Any]]
+    truncated: bool

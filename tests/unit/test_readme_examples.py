@@ -1,0 +1,28 @@
+"""The README's query examples are the ones the integration tests run, verbatim."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.integration.test_query_api import (
+    EXAMPLE_DASHBOARDS,
+    EXAMPLE_HOW_MANY_FED,
+    EXAMPLE_ORPHANS,
+    EXAMPLE_PII_FEEDING_LOOKER,
+    EXAMPLE_SHORTEST_PATH,
+)
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_the_five_query_examples_match_the_tested_ones() -> None:
+    bodies = re.findall(r"^\s*q '(\{.*?\})'\s*$", README.read_text(), re.MULTILINE | re.DOTALL)
+    assert [json.loads(b) for b in bodies] == [
+        EXAMPLE_DASHBOARDS,
+        EXAMPLE_PII_FEEDING_LOOKER,
+        EXAMPLE_SHORTEST_PATH,
+        EXAMPLE_HOW_MANY_FED,
+        EXAMPLE_ORPHANS,
+    ]
