@@ -6,11 +6,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from service.api import deps
+from service.api import deps, openlineage
 from service.domain.lineage import validate_edges
 from service.errors import FieldError, Unprocessable, validation_error
 from service.http import json_response, path_param, read_json, validate
-from service.models.lineage import BulkResult, Edge, EdgeIn, EdgePage, LineageGraph
+from service.models.lineage import BulkResult, ColumnGraph, Edge, EdgeIn, EdgePage, LineageGraph
+from service.models.openlineage import EdgeOrOpenLineageResult, EdgeOrRunEvent
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.store import lineage as store
@@ -24,7 +25,10 @@ def _strict(request: Request) -> bool:
 
 
 async def post_edge(request: Request) -> Response:
-    edge = validate(EdgeIn, await read_json(request))
+    body = await read_json(request)
+    if openlineage.is_run_event(body):
+        return await openlineage.ingest(request, body)
+    edge = validate(EdgeIn, body)
     if edge.source == edge.target:
         raise Unprocessable(
             "An edge cannot point to its own source.",
@@ -43,7 +47,7 @@ async def post_bulk(request: Request) -> Response:
     result = await store.write_bulk(
         deps.graph(request), edges, _strict(request), deps.actor(request)
     )
-    return json_response(result)
+    return json_response(store.bulk_json(result))
 
 
 async def list_edges(request: Request) -> Response:
@@ -96,6 +100,30 @@ async def downstream(request: Request) -> Response:
     return await _traverse(request, "downstream")
 
 
+async def _traverse_column(request: Request, direction: str) -> Response:
+    limits = deps.settings(request).limits
+    params = Params(request)
+    depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
+    limit = params.integer("limit", limits.default_lineage_nodes, 1, limits.max_lineage_nodes)
+    graph = await store.traverse_columns(
+        deps.graph(request),
+        path_param(request, "asset_id"),
+        path_param(request, "column"),
+        direction,
+        depth,
+        limit,
+    )
+    return json_response(graph)
+
+
+async def column_upstream(request: Request) -> Response:
+    return await _traverse_column(request, "upstream")
+
+
+async def column_downstream(request: Request) -> Response:
+    return await _traverse_column(request, "downstream")
+
+
 routes = [
     Route(BASE, post_edge, methods=["POST"], name="post_edge"),
     Route(BASE + "/bulk", post_bulk, methods=["POST"], name="post_bulk"),
@@ -103,6 +131,18 @@ routes = [
     Route(BASE + "/edges", delete_edge, methods=["DELETE"], name="delete_edge"),
     Route(BASE + "/{asset_id}/upstream", upstream, methods=["GET"], name="lineage_upstream"),
     Route(BASE + "/{asset_id}/downstream", downstream, methods=["GET"], name="lineage_downstream"),
+    Route(
+        BASE + "/{asset_id}/columns/{column}/upstream",
+        column_upstream,
+        methods=["GET"],
+        name="column_lineage_upstream",
+    ),
+    Route(
+        BASE + "/{asset_id}/columns/{column}/downstream",
+        column_downstream,
+        methods=["GET"],
+        name="column_lineage_downstream",
+    ),
     Route(BASE + "/{asset_id:path}", lineage, methods=["GET"], name="lineage"),
 ]
 
@@ -119,17 +159,38 @@ _LIMIT = Param(
 )
 _TRAVERSAL = (
     "Each reached asset once, at its fewest-hop distance, nearest first; cost grows with "
-    "what is reached, never with the number of paths; cycles terminate."
+    "what is reached, never with the number of paths; cycles terminate. Edges here carry no "
+    "column mappings (so traversal stays cheap): read them with `GET /lineage/edges` or the "
+    "column lineage operations."
+)
+_COLUMN_TRAVERSAL = (
+    "The column's lineage: each reached column (`asset`, `column`) once, at its fewest-hop "
+    "distance, nearest first, the root included at distance 0, and the column mappings "
+    "among them in data-flow direction (source -> target). Same linear-cost walk as asset "
+    "lineage; cycles terminate. Both path segments are percent-encoded (an asset id may hold "
+    "`/`). 404 `asset_not_found` for an unknown asset; 404 `column_not_found` for a column "
+    "that is neither among the asset's columns nor in any column lineage (a declared column "
+    "without lineage answers just the root)."
+)
+_EDGE_BODY = (
+    'An edge may carry `columns`: `[{"source", "target", "transformation"?}]`, source '
+    "column of the source asset -> target column of the target asset. They are added to "
+    "the edge's mappings (a pair of columns is one mapping; a given transformation replaces "
+    "its old one); deleting the edge deletes them."
 )
 docs = {
     "post_edge": Doc(
         "Create or update one lineage edge",
         "lineage",
         description="201 for a new edge, 200 when the pair existed (its transformation is "
-        "replaced when one is given). Unknown endpoints become placeholder assets.",
-        body=EdgeIn,
+        "replaced when one is given). Unknown endpoints become placeholder assets. "
+        + _EDGE_BODY
+        + " The body may instead be one OpenLineage RunEvent (recognised by `eventType`, `run` "
+        "or `job`), as the OpenLineage clients send by default: it is handled exactly as by "
+        "`POST /lineage/openlineage` and answered 200 with that summary.",
+        body=EdgeOrRunEvent,
         params=(_STRICT,),
-        responses={200: Edge, 201: Edge},
+        responses={200: EdgeOrOpenLineageResult, 201: Edge},
         errors=(415, 422),
     ),
     "post_bulk": Doc(
@@ -137,7 +198,10 @@ docs = {
         "lineage",
         description="Validated whole first (422 lists each bad item by index, nothing written), "
         "then written in one transaction. Duplicate pairs count once; the last transformation "
-        "wins. Idempotent.",
+        "wins. Idempotent. "
+        + _EDGE_BODY
+        + " Duplicate column mappings count once; `column_mappings` is in the answer when the "
+        "request carried `columns`.",
         body={
             "type": "array",
             "items": {"$ref": "#/components/schemas/EdgeIn"},
@@ -151,6 +215,8 @@ docs = {
     "list_edges": Doc(
         "List edges ordered by (source, target)",
         "lineage",
+        description="Each edge with its column mappings (`columns`, by source then target "
+        "column, each with its own transformation and origins).",
         params=(*PAGING, Param("source"), Param("target"), Param("origin")),
         responses={200: EdgePage},
         errors=(422,),
@@ -158,6 +224,7 @@ docs = {
     "delete_edge": Doc(
         "Delete one edge",
         "lineage",
+        description="Its column mappings go with it.",
         params=(Param("source", required=True), Param("target", required=True)),
         responses={204: None},
         errors=(404, 422),
@@ -176,6 +243,22 @@ docs = {
         description=_TRAVERSAL,
         params=(_DEPTH, _LIMIT),
         responses={200: LineageGraph},
+        errors=(404, 422),
+    ),
+    "column_lineage_upstream": Doc(
+        "Upstream lineage of a column",
+        "lineage",
+        description=_COLUMN_TRAVERSAL,
+        params=(_DEPTH, _LIMIT),
+        responses={200: ColumnGraph},
+        errors=(404, 422),
+    ),
+    "column_lineage_downstream": Doc(
+        "Downstream lineage of a column",
+        "lineage",
+        description=_COLUMN_TRAVERSAL,
+        params=(_DEPTH, _LIMIT),
+        responses={200: ColumnGraph},
         errors=(404, 422),
     ),
     "lineage": Doc(

@@ -1,4 +1,5 @@
-"""Pure lineage logic: validating and folding edge batches, assembling graph answers."""
+"""Pure lineage logic: validating and folding edge batches, assembling graph answers,
+for assets and for their columns."""
 
 from __future__ import annotations
 
@@ -9,9 +10,20 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from service.errors import FieldError, Unprocessable
-from service.models.lineage import EdgeIn, GraphEdge, GraphNode
+from service.models.lineage import (
+    ColumnEdge,
+    ColumnNode,
+    ColumnRef,
+    EdgeIn,
+    GraphEdge,
+    GraphNode,
+)
 
 _EDGES = TypeAdapter(list[EdgeIn])
+# Column node keys are `asset id + "\n" + column name`: an asset id holds no whitespace,
+# so the first newline splits a key unambiguously, and a key prefix finds an asset's
+# columns through the unique index.
+COLUMN_SEPARATOR = "\n"
 
 
 def validate_edges(items: Any, max_items: int) -> list[EdgeIn]:
@@ -77,6 +89,53 @@ def endpoint_ids(edges: Iterable[EdgeIn]) -> list[str]:
     return sorted({e.source for e in edges} | {e.target for e in edges})
 
 
+def edge_rows(edges: Iterable[EdgeIn]) -> list[dict[str, Any]]:
+    return [e.model_dump(exclude={"columns"}) for e in edges]
+
+
+def column_key(asset: str, column: str) -> str:
+    return asset + COLUMN_SEPARATOR + column
+
+
+def column_row(
+    source: str,
+    source_column: str,
+    target: str,
+    target_column: str,
+    transformation: str | None,
+    at: str | None = None,
+) -> dict[str, Any]:
+    """One column mapping as `lineage.merge_columns` takes it; `at` is the event time of
+    a writer whose events may arrive out of order (OpenLineage), else None."""
+    return {
+        "source": source,
+        "target": target,
+        "source_column": source_column,
+        "target_column": target_column,
+        "source_key": column_key(source, source_column),
+        "target_key": column_key(target, target_column),
+        "transformation": transformation,
+        "at": at,
+    }
+
+
+def column_rows(edges: Iterable[EdgeIn]) -> list[dict[str, Any]]:
+    """One row per (source column, target column) over every edge's `columns`, the last
+    given transformation winning; sorted, so concurrent writers lock in one order."""
+    last: dict[tuple[str, str], dict[str, Any]] = {}
+    for edge in edges:
+        for mapping in edge.columns or ():
+            row = column_row(
+                edge.source, mapping.source, edge.target, mapping.target, mapping.transformation
+            )
+            key = (row["source_key"], row["target_key"])
+            previous = last.get(key)
+            if previous is not None and mapping.transformation is None:
+                row = previous
+            last[key] = row
+    return [last[key] for key in sorted(last)]
+
+
 @dataclass(frozen=True)
 class Reached:
     """A node a traversal reached, at its fewest-hop distance."""
@@ -139,3 +198,41 @@ def _graph_node(item: Reached) -> GraphNode:
         distance=item.distance,
         direction=item.direction,
     )
+
+
+@dataclass(frozen=True)
+class ReachedColumn:
+    """A column a column traversal reached, at its fewest-hop distance."""
+
+    asset: str
+    column: str
+    distance: int
+
+
+def assemble_columns(
+    root: ColumnRef,
+    reached: Sequence[ReachedColumn],
+    adjacent: Iterable[tuple[str, str, str, str, str | None]],
+    limit: int,
+) -> tuple[list[ColumnNode], list[ColumnEdge], bool]:
+    """Columns nearest first (root included, at most `limit`) and the column edges among
+    them. `adjacent` yields (source asset, source column, target asset, target column,
+    transformation) for every column edge leaving (downstream) or entering (upstream) a
+    reached column; those with an end outside the kept set drop."""
+    ordered = sorted(
+        (r for r in reached if (r.asset, r.column) != (root.asset, root.column)),
+        key=lambda r: (r.distance, r.asset, r.column),
+    )
+    truncated = len(ordered) > limit - 1
+    kept = [ReachedColumn(root.asset, root.column, 0), *ordered[: limit - 1]]
+    names = {(r.asset, r.column) for r in kept}
+    nodes = [ColumnNode(asset=r.asset, column=r.column, distance=r.distance) for r in kept]
+    edges: dict[tuple[str, str, str, str], ColumnEdge] = {}
+    for s_asset, s_column, t_asset, t_column, transformation in adjacent:
+        if (s_asset, s_column) in names and (t_asset, t_column) in names:
+            edges[(s_asset, s_column, t_asset, t_column)] = ColumnEdge(
+                source=ColumnRef(asset=s_asset, column=s_column),
+                target=ColumnRef(asset=t_asset, column=t_column),
+                transformation=transformation,
+            )
+    return nodes, [edges[key] for key in sorted(edges)], truncated

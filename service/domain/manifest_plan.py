@@ -16,7 +16,8 @@ import orjson
 from pydantic import ValidationError
 
 from service.domain.assets import node_properties
-from service.domain.dbt_manifest import DbtAsset, DbtRule
+from service.domain.dbt_manifest import DbtAsset, DbtRule, ManifestContents
+from service.domain.lineage import column_row
 from service.ids import id_problem
 from service.models.assets import AssetFields
 
@@ -131,6 +132,10 @@ def plan_rules(
             "enabled": True if current is None else bool(current.get("enabled", True)),
             "status": "unknown" if current is None else current.get("status", "unknown"),
             "last_result": None if current is None else current.get("last_result"),
+            # Result state is the results' to keep: a re-upload must not forget that a
+            # failure was announced, nor when the newest result ran.
+            "last_run_at": None if current is None else current.get("last_run_at"),
+            "alerting": None if current is None else current.get("alerting"),
         }
         wanted = {k: v for k, v in wanted.items() if v is not None}
         if current is not None and _same(current, wanted):
@@ -141,3 +146,19 @@ def plan_rules(
             plan.updated += 1
         plan.rows.append({"id": rule.id, "props": _stamp(wanted, current, now)})
     return plan
+
+
+def plan_column_edges(
+    contents: ManifestContents, edges: set[tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """Column rows along the edges being written (both assets ingested), sorted so that
+    concurrent writers lock in one order; a mapping is written once."""
+    rows = {}
+    for edge in contents.column_lineage.edges:
+        if (edge.source, edge.target) not in edges:
+            continue
+        row = column_row(
+            edge.source, edge.source_column, edge.target, edge.target_column, edge.transformation
+        )
+        rows[(row["source_key"], row["target_key"])] = row
+    return [rows[key] for key in sorted(rows)]

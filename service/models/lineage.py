@@ -1,21 +1,57 @@
-"""Lineage bodies (CONTRACT §3)."""
+"""Lineage bodies (CONTRACT §3), column-level lineage included."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
 from service.models.common import AssetId, ResponseModel, StrictModel
 
 Transformation = Annotated[str, StringConstraints(max_length=1_048_576)]
 Direction = Literal["upstream", "downstream", "both"]
+MAX_COLUMN_MAPPINGS = 10_000
+MAX_COLUMN_NAME = 512
+
+
+def _check_column(value: str) -> str:
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+        raise ValueError("a column name must not contain control characters")
+    return value
+
+
+ColumnName = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_COLUMN_NAME),
+    AfterValidator(_check_column),
+]
+
+
+class ColumnMapIn(StrictModel):
+    """Column `source` of the edge's source asset feeds column `target` of its target."""
+
+    source: ColumnName
+    target: ColumnName
+    transformation: Transformation | None = None
 
 
 class EdgeIn(StrictModel):
     source: AssetId
     target: AssetId
     transformation: Transformation | None = None
+    columns: Annotated[list[ColumnMapIn], Field(max_length=MAX_COLUMN_MAPPINGS)] | None = Field(
+        default=None,
+        description="column mappings, added to those the edge has (a pair of columns is "
+        "one mapping; a given transformation replaces its old one)",
+    )
+
+
+class ColumnMapping(ResponseModel):
+    source: str
+    target: str
+    transformation: str | None = None
+    origins: list[str] = Field(default_factory=list)
 
 
 class Edge(ResponseModel):
@@ -23,6 +59,9 @@ class Edge(ResponseModel):
     target: str
     transformation: str | None = None
     origins: list[str] = Field(default_factory=list)
+    columns: list[ColumnMapping] = Field(
+        default_factory=list, description="column lineage along this edge, by (source, target)"
+    )
     created_at: str
     updated_at: str
 
@@ -32,11 +71,19 @@ class EdgePage(ResponseModel):
     next_cursor: str | None
 
 
+class MappingCounts(ResponseModel):
+    created: int = Field(description="column mappings that did not exist before")
+    existing: int = Field(description="distinct column mappings that already existed")
+
+
 class BulkResult(ResponseModel):
     received: int = Field(description="items in the request")
     created: int = Field(description="edges that did not exist before")
     existing: int = Field(description="distinct pairs that already existed")
     assets_created: int = Field(description="placeholder assets made for unknown ids")
+    column_mappings: MappingCounts | None = Field(
+        default=None, description="present when the request carried `columns`"
+    )
 
 
 class GraphNode(ResponseModel):
@@ -62,4 +109,30 @@ class LineageGraph(ResponseModel):
     depth: int
     nodes: list[GraphNode]
     edges: list[GraphEdge]
+    truncated: bool
+
+
+class ColumnRef(ResponseModel):
+    asset: str
+    column: str
+
+
+class ColumnNode(ResponseModel):
+    asset: str
+    column: str
+    distance: int = Field(description="fewest hops from the root column (0 for the root)")
+
+
+class ColumnEdge(ResponseModel):
+    source: ColumnRef
+    target: ColumnRef
+    transformation: str | None = None
+
+
+class ColumnGraph(ResponseModel):
+    root: ColumnRef
+    direction: Literal["upstream", "downstream"]
+    depth: int
+    nodes: list[ColumnNode]
+    edges: list[ColumnEdge]
     truncated: bool

@@ -19,7 +19,7 @@ from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.http import validate
 from service.models.assets import Asset, AssetFields
-from service.store import quality
+from service.store import lineage, quality
 from service.store.locking import locked
 
 
@@ -145,6 +145,7 @@ async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: 
     async def work(tx: Tx) -> None:
         await locked(tx, "assets.lock", asset_id, expected, _not_found(asset_id))
         rules = await quality.delete_for_asset(tx, asset_id, actor)
+        await lineage.delete_asset_columns(tx, asset_id)
         await tx.run("assets.delete", id=asset_id)
         gone = {"id": asset_id, **({"quality_rules_deleted": rules} if rules else {})}
         await emit(tx, "asset.deleted", gone, actor)

@@ -1,16 +1,54 @@
-"""Lineage writes and traversals over `cypher/lineage/`."""
+"""Lineage writes and traversals over `cypher/lineage/`, for assets and their columns."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from typing import Any
+
+import orjson
+
 from service import clock
-from service.domain.lineage import Reached, assemble, endpoint_ids, fold
+from service.domain.lineage import (
+    Reached,
+    ReachedColumn,
+    assemble,
+    assemble_columns,
+    column_key,
+    column_rows,
+    edge_rows,
+    endpoint_ids,
+    fold,
+)
 from service.errors import FieldError, NotFound, Unprocessable
 from service.events.outbox import emit
 from service.graph import Graph, Reader, Tx
-from service.models.lineage import BulkResult, Edge, EdgeIn, LineageGraph
+from service.models.lineage import (
+    BulkResult,
+    ColumnGraph,
+    ColumnRef,
+    Edge,
+    EdgeIn,
+    LineageGraph,
+    MappingCounts,
+)
 
 API_ORIGIN = "api"
 WALKS = {"upstream": "lineage.upstream", "downstream": "lineage.downstream"}
+COLUMN_WALKS = {"upstream": "lineage.column_upstream", "downstream": "lineage.column_downstream"}
+
+
+@dataclass(frozen=True)
+class Merged:
+    """What one writer's batch of edge and column rows did."""
+
+    created: int = 0
+    updated: int = 0
+    columns_created: int = 0
+    columns_updated: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created or self.updated or self.columns_created or self.columns_updated)
 
 
 async def _ensure_endpoints(tx: Tx, ids: list[str], strict: bool, now: str) -> int:
@@ -29,25 +67,46 @@ async def _ensure_endpoints(tx: Tx, ids: list[str], strict: bool, now: str) -> i
     return int((await tx.run("lineage.merge_placeholders", ids=ids, now=now))[0]["created"])
 
 
-async def _merge(tx: Tx, edges: list[EdgeIn], origin: str, strict: bool) -> tuple[BulkResult, int]:
-    """(summary, number of existing edges that changed)."""
+async def merge_rows(
+    tx: Tx, edges: list[dict[str, Any]], columns: list[dict[str, Any]], origin: str, now: str
+) -> Merged:
+    """Upsert edge rows, then the column rows along them (endpoints exist), for one writer."""
+    counts = (await tx.run("lineage.merge_edges", edges=edges, origin=origin, now=now))[0]
+    merged = Merged(created=int(counts["created"] or 0), updated=int(counts["updated"] or 0))
+    if not columns:
+        return merged
+    mapped = (await tx.run("lineage.merge_columns", rows=columns, origin=origin, now=now))[0]
+    return replace(
+        merged,
+        columns_created=int(mapped["created"] or 0),
+        columns_updated=int(mapped["updated"] or 0),
+    )
+
+
+async def ensure_assets(tx: Tx, ids: list[str], now: str) -> int:
+    """Placeholders for the ids that name no asset; how many were made."""
+    return await _ensure_endpoints(tx, ids, False, now)
+
+
+async def _merge(tx: Tx, edges: list[EdgeIn], origin: str, strict: bool) -> tuple[BulkResult, bool]:
+    """(summary, whether an existing edge or column mapping changed)."""
     now = clock.now_iso()
     folded = fold(edges)
     assets_created = await _ensure_endpoints(tx, endpoint_ids(folded), strict, now)
-    rows = await tx.run(
-        "lineage.merge_edges",
-        edges=[e.model_dump() for e in folded],
-        origin=origin,
-        now=now,
-    )
-    created = int(rows[0]["created"] or 0)
+    columns = column_rows(edges)
+    merged = await merge_rows(tx, edge_rows(folded), columns, origin, now)
     summary = BulkResult(
         received=len(edges),
-        created=created,
-        existing=len(folded) - created,
+        created=merged.created,
+        existing=len(folded) - merged.created,
         assets_created=assets_created,
+        column_mappings=MappingCounts(
+            created=merged.columns_created, existing=len(columns) - merged.columns_created
+        )
+        if any(e.columns is not None for e in edges)
+        else None,
     )
-    return summary, int(rows[0]["updated"] or 0)
+    return summary, bool(merged.updated or merged.columns_created or merged.columns_updated)
 
 
 async def write_bulk(
@@ -59,7 +118,7 @@ async def write_bulk(
     async def work(tx: Tx) -> BulkResult:
         summary, updated = await _merge(tx, edges, origin, strict)
         if summary.created or summary.assets_created or updated:
-            await emit(tx, "lineage.bulk.ingested", summary, actor)
+            await emit(tx, "lineage.bulk.ingested", bulk_json(summary), actor)
         return summary
 
     return await graph.write_tx(work)
@@ -79,6 +138,11 @@ async def write_one(
         return saved, summary.created == 1
 
     return await graph.write_tx(work)
+
+
+def bulk_json(summary: BulkResult) -> dict[str, Any]:
+    """The bulk answer as sent: `column_mappings` only when the request had columns."""
+    return summary.model_dump(mode="json", exclude_none=True)
 
 
 async def page_edges(
@@ -152,3 +216,63 @@ async def traverse(
         )
 
     return await graph.read_session(work)
+
+
+async def delete_asset_columns(tx: Tx, asset_id: str) -> None:
+    """Column lineage of an asset that `tx` deletes: call it in the deleting transaction
+    (before or after `assets.delete`), or columns of the deleted asset linger."""
+    await tx.run("lineage.delete_asset_columns", id=asset_id, prefix=column_key(asset_id, ""))
+
+
+async def traverse_columns(
+    graph: Graph, asset_id: str, column: str, direction: str, depth: int, limit: int
+) -> ColumnGraph:
+    """The column's lineage in one direction, nearest first: two single-row statements,
+    neither enumerating paths. 404 for an unknown asset, and for a column the asset
+    neither declares nor has column lineage for."""
+    key = column_key(asset_id, column)
+
+    async def work(tx: Reader) -> ColumnGraph:
+        rows = await tx.run(COLUMN_WALKS[direction], {"depth": depth}, key=key, limit=limit)
+        reached = [
+            ReachedColumn(r["asset"], r["column"], int(r["distance"])) for r in rows[0]["reached"]
+        ]
+        keys = [key] + [column_key(r.asset, r.column) for r in reached]
+        adjacent = (
+            await tx.run(
+                "lineage.column_adjacent",
+                asset=asset_id,
+                key=key,
+                down_keys=keys if direction == "downstream" else [],
+                up_keys=keys if direction == "upstream" else [],
+            )
+        )[0]
+        _check_root(asset_id, column, adjacent)
+        root = ColumnRef(asset=asset_id, column=column)
+        nodes, edges, truncated = assemble_columns(
+            root, reached, ((e[0], e[1], e[2], e[3], e[4]) for e in adjacent["edges"]), limit
+        )
+        return ColumnGraph(
+            root=root,
+            direction="upstream" if direction == "upstream" else "downstream",
+            depth=depth,
+            nodes=nodes,
+            edges=edges,
+            truncated=truncated,
+        )
+
+    return await graph.read_session(work)
+
+
+def _check_root(asset_id: str, column: str, root: Any) -> None:
+    if not root["asset_exists"]:
+        raise NotFound(f"No asset with id {asset_id!r}.", code="asset_not_found")
+    if root["column_exists"]:
+        return
+    declared = orjson.loads(root["columns_json"]) if root["columns_json"] else []
+    if not any(c.get("name") == column for c in declared):
+        raise NotFound(
+            f"Asset {asset_id!r} has no column {column!r}: it is neither among the asset's "
+            "columns nor in any column lineage.",
+            code="column_not_found",
+        )

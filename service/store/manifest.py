@@ -15,10 +15,16 @@ from typing import Any, TypeVar
 
 from service import clock
 from service.domain.dbt_manifest import ManifestContents
-from service.domain.manifest_plan import plan_assets, plan_rules
+from service.domain.manifest_plan import plan_assets, plan_column_edges, plan_rules
 from service.events.outbox import emit
 from service.graph import Graph, Tx
-from service.models.manifest import AssetCounts, EdgeCounts, ManifestSummary, RuleCounts
+from service.models.manifest import (
+    AssetCounts,
+    ColumnLineageSummary,
+    EdgeCounts,
+    ManifestSummary,
+    RuleCounts,
+)
 
 BATCH_ROWS = 5_000
 BATCH_BYTES = 16 * 1024 * 1024
@@ -43,6 +49,10 @@ def batches(items: Sequence[T], size: Callable[[T], int] = lambda _: 0) -> Itera
 
 def edge_size(edge: dict[str, Any]) -> int:
     return len(edge.get("transformation") or "") + 200
+
+
+def column_size(row: dict[str, Any]) -> int:
+    return len(row.get("transformation") or "") + 300
 
 
 def asset_size(row: dict[str, Any]) -> int:
@@ -98,6 +108,12 @@ async def ingest(
         result = await _write(graph, "lineage.merge_edges", edges=chunk, origin=origin, now=now)
         created += int(result[0]["created"] or 0)
 
+    columns = plan_column_edges(contents, {(e["source"], e["target"]) for e in edges})
+    columns_created = 0
+    for chunk in batches(columns, column_size):
+        result = await _write(graph, "lineage.merge_columns", rows=chunk, origin=origin, now=now)
+        columns_created += int(result[0]["created"] or 0)
+
     existing_rules = await _existing(
         graph, "manifest.existing_rules", "rule", [r.id for r in contents.rules]
     )
@@ -106,12 +122,17 @@ async def ingest(
         await _write(graph, "manifest.write_rules", rows=rows)
 
     async def finish(tx: Tx) -> ManifestSummary:
-        removed = rules_removed = 0
+        removed = rules_removed = columns_removed = 0
         if prune:
             keep = [f"{e['source']}\n{e['target']}" for e in edges]
             removed = int(
                 (await tx.run("manifest.prune_edges", origin=origin, keep=keep))[0]["removed"] or 0
             )
+            kept_columns = [f"{c['source_key']}\n{c['target_key']}" for c in columns]
+            pruned_columns = await tx.run(
+                "manifest.prune_columns", origin=origin, keep=kept_columns
+            )
+            columns_removed = int(pruned_columns[0]["removed"] or 0)
             kept_rules = sorted(rules.written_ids)
             pruned = await tx.run("manifest.prune_rules", origin=origin, keep=kept_rules)
             rules_removed = int(pruned[0]["removed"] or 0)
@@ -126,6 +147,17 @@ async def ingest(
             ),
             skipped=contents.skipped,
             warnings=[*contents.warnings, *assets.warnings, *rules.warnings],
+            column_lineage=ColumnLineageSummary(
+                nodes=contents.column_lineage.nodes,
+                edges=EdgeCounts(
+                    created=columns_created,
+                    existing=len(columns) - columns_created,
+                    removed=columns_removed,
+                ),
+                skipped=contents.column_lineage.skipped,
+                unresolved_columns=contents.column_lineage.unresolved_columns,
+                warnings=list(contents.column_lineage.warnings),
+            ),
         )
         changed = (
             assets.created
@@ -135,6 +167,8 @@ async def ingest(
             + rules.created
             + rules.updated
             + rules_removed
+            + columns_created
+            + columns_removed
         )
         if changed:
             await emit(tx, "lineage.manifest.ingested", summary, actor)

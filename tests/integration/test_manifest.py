@@ -295,3 +295,14 @@ def test_the_cli_uploads_a_manifest(neo4j_target: object, live: object, tokens: 
         check=False,
     )
     assert bad.returncode == 1 and "invalid_token" in bad.stdout
+
+
+def test_the_summary_reports_column_lineage_from_compiled_sql(writer: httpx.Client) -> None:
+    summary = upload(writer, load("gen_jaffle_shop_v7_dbt1.3.8_duckdb.json")).json()
+    assert summary["column_lineage"] == {
+        "nodes": 5,
+        "edges": {"created": 31, "existing": 0, "removed": 0},
+        "skipped": 0,
+        "unresolved_columns": 0,
+        "warnings": [],
+    }

@@ -230,3 +230,22 @@ def test_not_json_is_422_and_wrong_media_type_415(writer: httpx.Client) -> None:
         "/quality/results/dbt", content=b"{}", headers={"Content-Type": "text/plain"}
     )
     assert text.status_code == 415
+
+
+def test_a_manifest_upload_keeps_the_rules_result_state(writer: httpx.Client) -> None:
+    _ingest_manifest(writer, HERE / "manifest.json")
+    failed = _record(writer, "run_results_failing.json")["failed"]
+    manifest = _load(HERE / "manifest.json")
+    manifest["metadata"]["generated_at"] = "2030-01-01T00:00:00Z"  # a newer parse, same rules
+    assert _post(writer, "/lineage/manifest", manifest).status_code == 200
+    rule = writer.get(f"/quality/rules/{failed[0]}").json()
+    assert rule["status"] == "failing" and rule["last_result"]["status"] == "fail"
+    again = writer.post(f"/quality/rules/{failed[0]}/results", json={"status": "fail"})
+    assert again.status_code == 201
+    assert len(_alerts(writer)) == len(failed)  # still failing: not announced twice
+    stale = writer.post(
+        f"/quality/rules/{failed[0]}/results",
+        json={"status": "pass", "run_at": "2000-01-01T00:00:00Z"},
+    )
+    assert stale.status_code == 201
+    assert writer.get(f"/quality/rules/{failed[0]}").json()["status"] == "failing"

@@ -78,6 +78,14 @@ def transformation(node: dict[str, Any], loc: Loc) -> str | None:
     return None
 
 
+def compiled_sql(node: dict[str, Any], loc: Loc) -> str | None:
+    """The node's compiled SQL, for column lineage; None for Python models and for
+    manifests written without compiling (`dbt parse`)."""
+    if text(node, "language", loc) not in (None, "sql"):
+        return None
+    return text(node, "compiled_code", loc) or text(node, "compiled_sql", loc)
+
+
 def parents(node: dict[str, Any], loc: Loc) -> list[str]:
     return str_list(opt_obj(node, "depends_on", loc), "nodes", (*loc, "depends_on"))
 

@@ -69,6 +69,34 @@ class DbtRule:
 
 
 @dataclass(frozen=True)
+class DbtColumnEdge:
+    """Column lineage: `source_column` of the parent `source` feeds `target_column` of
+    `target`; `transformation` is the SQL expression that computes it, if not a copy."""
+
+    source: str
+    source_column: str
+    target: str
+    target_column: str
+    transformation: str | None
+
+
+@dataclass(frozen=True)
+class ColumnLineage:
+    """What the compiled SQL of a manifest's nodes says about their columns.
+
+    `nodes` counts nodes whose SQL yielded column lineage; `skipped` those with compiled
+    SQL that yielded none (unparseable, not a query, no parent relation named);
+    `unresolved_columns` output columns that could not be traced (fully or in part).
+    """
+
+    edges: tuple[DbtColumnEdge, ...] = ()
+    nodes: int = 0
+    skipped: int = 0
+    unresolved_columns: int = 0
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ManifestContents:
     """Everything the service ingests from one manifest.
 
@@ -91,3 +119,4 @@ class ManifestContents:
     rules: tuple[DbtRule, ...]
     skipped: int
     warnings: tuple[str, ...]
+    column_lineage: ColumnLineage = ColumnLineage()

@@ -1,0 +1,68 @@
+"""POST /api/v1/lineage/openlineage (CONTRACT §3): OpenLineage RunEvents become runs,
+lineage, column lineage and columns. `POST /lineage` hands RunEvents here too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.domain.openlineage import parse_events, plan_events
+from service.http import json_response, read_json
+from service.models.openlineage import OpenLineageResult, RunEvents
+from service.openapi import Doc
+from service.store import openlineage as store
+
+PATH = "/api/v1/lineage/openlineage"
+# A body with any of these is a RunEvent, never an edge (an edge allows no other keys).
+RUN_EVENT_KEYS = ("eventType", "run", "job")
+
+
+def is_run_event(body: Any) -> bool:
+    return isinstance(body, dict) and any(key in body for key in RUN_EVENT_KEYS)
+
+
+async def ingest(request: Request, body: Any) -> Response:
+    """Validate everything (422, nothing written), then write it in one transaction."""
+    limits = deps.settings(request).limits
+    events = parse_events(body, limits.max_bulk_edges)
+    plan = plan_events(events, limits.max_bulk_edges)
+    result = await store.ingest(deps.graph(request), plan, deps.actor(request))
+    return json_response(result)
+
+
+async def post_events(request: Request) -> Response:
+    return await ingest(request, await read_json(request))
+
+
+routes = [Route(PATH, post_events, methods=["POST"], name="post_openlineage")]
+
+MAPPING = (
+    "Each input -> output dataset pair of a COMPLETE event becomes an edge with origin "
+    "`openlineage:<job namespace>/<job name>`; dataset ids are `<namespace>/<name>` (unknown "
+    "ones become placeholder assets); the `sql` job facet is the transformation; an output's "
+    "`columnLineage` facet gives column mappings (an input field's transformations become "
+    "the mapping's transformation, e.g. `DIRECT/IDENTITY`); a dataset's `schema` facet "
+    "replaces the asset's columns (top-level fields). START, RUNNING, FAIL, ABORT and OTHER "
+    "events (and a missing eventType) only record the run's state: one node per runId holding "
+    "the state of its latest event by eventTime. Events arriving twice or out of order "
+    "converge: edges and mappings are unions, and a transformation or schema is taken only "
+    "from an event at least as new as the one that set it. A dataset read and written by "
+    "the same job makes no edge (a warning says so). Validated whole first: 422 names each "
+    "bad field and nothing is written. A change announces one `lineage.bulk.ingested` event "
+    "with this summary, and `asset.updated` per asset whose columns changed."
+)
+docs = {
+    "post_openlineage": Doc(
+        "Ingest OpenLineage run events",
+        "lineage",
+        description="One RunEvent or an array of up to 10,000, written in one transaction. "
+        + MAPPING,
+        body=RunEvents,
+        responses={200: OpenLineageResult},
+        errors=(413, 415, 422),
+    ),
+}

@@ -1,0 +1,290 @@
+"""OpenLineage RunEvents -> what to write (CONTRACT §3); pure, no I/O.
+
+Every event records its run's state. A COMPLETE event also asserts lineage: each
+input -> output pair is an edge with origin `openlineage:<job namespace>/<job name>`
+(dataset ids are `<namespace>/<name>`), the `sql` job facet its transformation, the
+`columnLineage` facet of an output its column mappings, and the `schema` facet of
+any dataset that dataset's columns.
+
+Events may arrive twice or out of order and must converge to one graph, so nothing
+depends on arrival: edges, mappings and placeholders are unions; a run keeps the
+state of its latest event (by eventTime, then state rank); a transformation or a
+schema is taken only from an event at least as new as the one that set it last.
+Times are compared as normalised UTC strings, which order like the instants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from pydantic import TypeAdapter, ValidationError
+
+from service.domain.lineage import column_row
+from service.errors import FieldError, Unprocessable
+from service.ids import id_problem
+from service.models.assets import Column
+from service.models.openlineage import (
+    ColumnLineageField,
+    Dataset,
+    FieldTransformation,
+    InputField,
+    RunEvent,
+)
+
+Loc = tuple[str | int, ...]
+ORIGIN_PREFIX = "openlineage:"
+# Among events with the same eventTime, a finished state outranks a running one.
+STATE_RANK = {"OTHER": 0, "START": 1, "RUNNING": 2, "COMPLETE": 3, "FAIL": 3, "ABORT": 3}
+_EVENT = TypeAdapter(RunEvent)
+
+
+@dataclass(frozen=True)
+class Located:
+    """A validated event and where it sat in the body, for error locations."""
+
+    loc: Loc
+    event: RunEvent
+
+
+@dataclass
+class Plan:
+    """What one request writes. `edges` and `columns` are rows for the lineage merge,
+    grouped by origin; `datasets` the ids that must exist as (placeholder) assets."""
+
+    received: int = 0
+    complete: int = 0
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    datasets: list[str] = field(default_factory=list)
+    edges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    columns: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    schemas: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def parse_events(body: Any, max_events: int) -> list[Located]:
+    """One RunEvent or an array of them; 422 lists every problem by location."""
+    if isinstance(body, list):
+        if not body:
+            raise Unprocessable(
+                "At least one run event is required.",
+                errors=[FieldError(("body",), "must hold 1 or more items", "too_short")],
+            )
+        if len(body) > max_events:
+            raise Unprocessable(
+                f"At most {max_events} run events per request; got {len(body)}. Split it.",
+                code="too_many_items",
+                errors=[FieldError(("body",), f"more than {max_events} items", "too_long")],
+            )
+        items: list[tuple[Loc, Any]] = [(("body", i), item) for i, item in enumerate(body)]
+    else:
+        items = [(("body",), body)]
+    located, errors = [], []
+    for loc, item in items:
+        try:
+            located.append(Located(loc, _EVENT.validate_python(item, strict=True)))
+        except ValidationError as exc:
+            errors += [
+                FieldError((*loc, *err["loc"]), err["msg"], err["type"])
+                for err in exc.errors(include_url=False)
+            ]
+    if errors:
+        fields = ", ".join(".".join(map(str, e.loc)) for e in errors[:5])
+        raise Unprocessable(f"Invalid OpenLineage run event: {fields}.", errors=errors)
+    return located
+
+
+def normalise_time(value: str) -> str:
+    """UTC with microseconds and `Z`; a time without offset is read as UTC."""
+    moment = datetime.fromisoformat(value)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def order_key(event: RunEvent) -> str:
+    state = event.eventType or "OTHER"
+    return f"{normalise_time(event.eventTime)}|{STATE_RANK[state]}|{state}"
+
+
+def plan_events(events: Sequence[Located], max_edges: int) -> Plan:
+    """Validate dataset ids (422, nothing written) and fold the events into one Plan."""
+    ordered = sorted(events, key=lambda e: order_key(e.event))
+    folder = _Folder()
+    for item in ordered:
+        folder.run(item.event)
+        if item.event.eventType == "COMPLETE":
+            folder.complete(item)
+    if folder.errors:
+        raise Unprocessable(
+            f"{len(folder.errors)} dataset(s) cannot be assets: {folder.errors[0].msg}",
+            errors=folder.errors,
+        )
+    edge_count = sum(len(rows) for rows in folder.edges.values())
+    if edge_count > max_edges:
+        raise Unprocessable(
+            f"The events assert {edge_count} edges; at most {max_edges} per request. Split it.",
+            code="too_many_items",
+            errors=[FieldError(("body",), f"more than {max_edges} edges", "too_long")],
+        )
+    return folder.plan(len(events))
+
+
+class _Folder:
+    """Accumulates events in time order; a later write to the same key wins only when
+    it carries the value (so an event without SQL never erases an older one's)."""
+
+    def __init__(self) -> None:
+        self.runs: dict[str, dict[str, Any]] = {}
+        self.datasets: set[str] = set()
+        self.edges: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
+        self.columns: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
+        self.schemas: dict[str, dict[str, Any]] = {}
+        self.warnings: list[str] = []
+        self.errors: list[FieldError] = []
+        self.complete_count = 0
+
+    def run(self, event: RunEvent) -> None:
+        self.runs[event.run.runId.lower()] = {
+            "run_id": event.run.runId.lower(),
+            "state": event.eventType or "OTHER",
+            "event_time": normalise_time(event.eventTime),
+            "order_key": order_key(event),
+            "job_namespace": event.job.namespace,
+            "job_name": event.job.name,
+        }
+
+    def complete(self, item: Located) -> None:
+        event = item.event
+        self.complete_count += 1
+        at = normalise_time(event.eventTime)
+        origin = f"{ORIGIN_PREFIX}{event.job.namespace}/{event.job.name}"
+        sql = event.job.facets.sql.query if event.job.facets and event.job.facets.sql else None
+        inputs = self._ids(item.loc, "inputs", event.inputs or ())
+        outputs = self._ids(item.loc, "outputs", event.outputs or ())
+        for dataset_id, dataset in (*inputs, *outputs):
+            self.datasets.add(dataset_id)
+            self._schema(dataset_id, dataset, at)
+        for output_id, _ in outputs:
+            for input_id, _ in inputs:
+                self._edge(origin, input_id, output_id, sql, at)
+        for index, (output_id, output) in enumerate(outputs):
+            facet = output.facets.columnLineage if output.facets else None
+            if facet is None:
+                continue
+            where = (*item.loc, "outputs", index, "facets", "columnLineage", "fields")
+            for column, spec in facet.fields.items():
+                self._column_lineage(origin, output_id, column, spec, (*where, column), sql, at)
+
+    def _ids(self, loc: Loc, key: str, datasets: Iterable[Dataset]) -> list[tuple[str, Dataset]]:
+        found = []
+        for index, dataset in enumerate(datasets):
+            dataset_id = self._id(dataset.namespace, dataset.name, (*loc, key, index, "name"))
+            if dataset_id is not None:
+                found.append((dataset_id, dataset))
+        return found
+
+    def _id(self, namespace: str, name: str, loc: Loc) -> str | None:
+        dataset_id = f"{namespace}/{name}"
+        problem = id_problem(dataset_id)
+        if problem:
+            msg = f"dataset id {dataset_id[:100]!r} (namespace/name) {problem}"
+            self.errors.append(FieldError(loc, msg, "invalid_dataset_id"))
+            return None
+        return dataset_id
+
+    def _edge(self, origin: str, source: str, target: str, sql: str | None, at: str) -> bool:
+        if source == target:
+            self.warnings.append(
+                f"{origin} reads and writes {source!r}: no edge from a dataset to itself"
+            )
+            return False
+        rows = self.edges.setdefault(origin, {})
+        _keep_newest(rows, (source, target), {"source": source, "target": target}, sql, at)
+        return True
+
+    def _column_lineage(
+        self,
+        origin: str,
+        output_id: str,
+        column: str,
+        spec: ColumnLineageField,
+        loc: Loc,
+        sql: str | None,
+        at: str,
+    ) -> None:
+        for index, source in enumerate(spec.inputFields):
+            source_id = self._id(
+                source.namespace, source.name, (*loc, "inputFields", index, "name")
+            )
+            if source_id is None or not self._edge(origin, source_id, output_id, sql, at):
+                continue
+            self.datasets.add(source_id)
+            row = column_row(source_id, source.field, output_id, column, None, at)
+            rows = self.columns.setdefault(origin, {})
+            key = (row["source_key"], row["target_key"])
+            _keep_newest(rows, key, row, _column_transformation(spec, source), at)
+
+    def _schema(self, dataset_id: str, dataset: Dataset, at: str) -> None:
+        facet = dataset.facets.schema_ if dataset.facets else None
+        if facet is None or not facet.fields:
+            return
+        columns: dict[str, Column] = {}
+        for spec in facet.fields:
+            columns.setdefault(
+                spec.name, Column(name=spec.name, type=spec.type, description=spec.description)
+            )
+        columns_json = orjson.dumps(
+            [c.model_dump(exclude_none=True) for c in columns.values()]
+        ).decode()
+        self.schemas[dataset_id] = {
+            "id": dataset_id,
+            "event_time": at,
+            "columns_json": columns_json,
+        }
+
+    def plan(self, received: int) -> Plan:
+        return Plan(
+            received=received,
+            complete=self.complete_count,
+            runs=[self.runs[k] for k in sorted(self.runs)],
+            datasets=sorted(self.datasets),
+            edges={o: [rows[k] for k in sorted(rows)] for o, rows in sorted(self.edges.items())},
+            columns={
+                o: [rows[k] for k in sorted(rows)] for o, rows in sorted(self.columns.items())
+            },
+            schemas=[self.schemas[k] for k in sorted(self.schemas)],
+            warnings=list(dict.fromkeys(self.warnings)),
+        )
+
+
+def _keep_newest(
+    rows: dict[Any, dict[str, Any]],
+    key: Any,
+    row: dict[str, Any],
+    transformation: str | None,
+    at: str,
+) -> None:
+    """Events come in time order: a transformation replaces the kept one; an event
+    without one adds the row if new but keeps the older transformation."""
+    current = rows.get(key)
+    if transformation is not None:
+        rows[key] = {**row, "transformation": transformation, "at": at}
+    elif current is None:
+        rows[key] = {**row, "transformation": None, "at": None}
+
+
+def _column_transformation(spec: ColumnLineageField, source: InputField) -> str | None:
+    """`DIRECT/IDENTITY`, `INDIRECT/JOIN: description`, ...; else the field's own text."""
+    described = [_describe(t) for t in source.transformations or ()]
+    if described:
+        return "; ".join(described)
+    return spec.transformationDescription or spec.transformationType
+
+
+def _describe(transformation: FieldTransformation) -> str:
+    label = "/".join(p for p in (transformation.type, transformation.subtype) if p)
+    return f"{label}: {transformation.description}" if transformation.description else label
