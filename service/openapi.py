@@ -19,6 +19,10 @@ from service.auth.principal import needs_token, required_scope
 PROBLEM = "application/problem+json"
 # POSTs whose answer holds a secret shown once: an Idempotency-Key is ignored there.
 SECRET_ANSWERS = frozenset({"/api/v1/tokens", "/api/v1/webhooks"})
+# POSTs that only read: a repeat is harmless, and keeping their answers for replay
+# would store query results (Cypher rows may hold anything) for a day.
+READ_ONLY_POSTS = frozenset({"/api/v1/query", "/api/v1/query/cypher"})
+NOT_REPLAYED = SECRET_ANSWERS | READ_ONLY_POSTS
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,7 @@ def _operation(route: Route, method: str, path: str, doc: Doc, schemas: _Schemas
         }
         for p in doc.params
     ]
-    if method == "POST" and needs_token(method, path) and path not in SECRET_ANSWERS:
+    if method == "POST" and needs_token(method, path) and path not in NOT_REPLAYED:
         params.append(
             {
                 "name": "Idempotency-Key",

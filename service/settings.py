@@ -68,6 +68,8 @@ class PolicySettings(BaseModel):
     debounce_s: float = 1.0
     max_delay_s: float = 10.0
     lease_ttl_s: float = 15.0
+    # One policy's evaluation may take this long (it walks the whole governed graph).
+    timeout_s: float = 300.0
 
 
 class RateLimit(BaseModel):
@@ -141,6 +143,7 @@ class Settings(BaseModel):
                 evaluate=g.bool("GOVERNANCE_POLICY_EVALUATION", True),
                 debounce_s=g.float("GOVERNANCE_POLICY_DEBOUNCE", 1.0),
                 max_delay_s=g.float("GOVERNANCE_POLICY_MAX_DELAY", 10.0),
+                timeout_s=g.float("GOVERNANCE_POLICY_TIMEOUT", 300.0),
             ),
             rate_limit=RateLimit(
                 per_second=g.float("GOVERNANCE_RATE_LIMIT_PER_SECOND", 100.0),

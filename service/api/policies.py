@@ -115,11 +115,12 @@ async def list_violations(request: Request) -> Response:
 async def evaluate_all(request: Request) -> Response:
     """Synchronous: evaluates every policy now and answers what changed."""
     graph = deps.graph(request)
-    depth = deps.settings(request).limits.max_lineage_depth
+    settings = deps.settings(request)
+    depth, timeout_s = settings.limits.max_lineage_depth, settings.policies.timeout_s
     started = clock.now_iso()
     results = []
     for policy_id in await store.policy_ids(graph):
-        outcome = await store.evaluate(graph, policy_id, depth)
+        outcome = await store.evaluate(graph, policy_id, depth, timeout_s)
         if outcome is not None:
             results.append(outcome)
     return json_response(EvaluationSummary(evaluated_at=started, policies=results))

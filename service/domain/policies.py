@@ -47,6 +47,8 @@ class Reconciled:
     resolved: list[Finding] = field(default_factory=list)
     # Every violation open after this evaluation, with when it was first seen.
     open: list[tuple[Finding, str]] = field(default_factory=list)
+    # Those whose stored record must be (re)written: the opened and the changed ones.
+    to_write: list[tuple[Finding, str]] = field(default_factory=list)
 
 
 def reconcile(
@@ -65,8 +67,15 @@ def reconcile(
         if before is None:
             result.opened.append(finding)
             result.open.append((finding, now))
-        else:
-            result.open.append((finding, str(before["opened_at"])))
+            result.to_write.append((finding, now))
+            continue
+        result.open.append((finding, str(before["opened_at"])))
+        path = before.get("path")
+        if (before["reason"], tuple(path) if path is not None else None) != (
+            finding.reason,
+            finding.path,
+        ):
+            result.to_write.append((finding, str(before["opened_at"])))
     for asset_id in sorted(set(stored) - seen):
         before = stored[asset_id]
         path = before.get("path")

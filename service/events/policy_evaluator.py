@@ -78,7 +78,7 @@ class PolicyEvaluator:
 
     async def evaluate_all(self) -> None:
         for policy_id in await store.policy_ids(self.graph):
-            await store.evaluate(self.graph, policy_id, self.max_depth)
+            await store.evaluate(self.graph, policy_id, self.max_depth, self.settings.timeout_s)
 
 
 def _parse(moment: str) -> datetime:

@@ -24,13 +24,13 @@ from service.errors import (
     validation_error,
 )
 from service.http import problem_response
-from service.openapi import SECRET_ANSWERS
+from service.openapi import NOT_REPLAYED
 from service.store import idempotency as store
 
 HEADER = "idempotency-key"
 # Answers that hold a secret shown once (a token, a webhook secret) are never kept,
 # so a key on these requests is ignored: storing the answer would store the secret.
-NEVER_KEPT = SECRET_ANSWERS
+NEVER_KEPT = NOT_REPLAYED
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 KEPT_HEADERS = ("content-type", "location", "etag")
 

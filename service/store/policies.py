@@ -173,8 +173,11 @@ async def policy_ids(graph: Graph) -> list[str]:
     return [r["id"] for r in await graph.read("policies.ids")]
 
 
-async def evaluate(graph: Graph, policy_id: str, max_depth: int) -> PolicyEvaluation | None:
-    """Evaluate one policy now; None when it no longer exists."""
+async def evaluate(
+    graph: Graph, policy_id: str, max_depth: int, timeout_s: float
+) -> PolicyEvaluation | None:
+    """Evaluate one policy now; None when it no longer exists. `timeout_s` is the
+    evaluation's own limit: a large graph takes longer than an interactive query."""
 
     async def work(tx: Tx) -> PolicyEvaluation | None:
         rows = await tx.run("policies.lock", id=policy_id)
@@ -193,7 +196,7 @@ async def evaluate(graph: Graph, policy_id: str, max_depth: int) -> PolicyEvalua
             now=now,
             open=[
                 {"asset_id": f.asset_id, "reason": f.reason, "path": _path(f), "opened_at": at}
-                for f, at in diff.open
+                for f, at in diff.to_write
             ],
             resolved=[f.asset_id for f in diff.resolved],
         )
@@ -209,7 +212,7 @@ async def evaluate(graph: Graph, policy_id: str, max_depth: int) -> PolicyEvalua
             resolved=len(diff.resolved),
         )
 
-    return await graph.write_tx(work)
+    return await graph.write_tx(work, timeout_s)
 
 
 EVALUATIONS = {

@@ -51,6 +51,7 @@ class Recorded:
     results: list[QualityResult] = field(default_factory=list)
     stale: int = 0
     duplicates: int = 0
+    known: set[str] = field(default_factory=set)  # the entries' rule ids that exist
     failed: list[str] = field(default_factory=list)
     recovered: list[str] = field(default_factory=list)
 
@@ -246,11 +247,10 @@ async def record_dbt(
 
     async def work(tx: Tx) -> DbtResultsSummary:
         recorded = await _record(tx, entries, caps, actor)
-        matched = {r.rule_id for r in recorded.results}
         return DbtResultsSummary(
             received=counts["received"],
             recorded=len(recorded.results),
-            unmatched=sorted({e.rule_id for e in entries} - matched),
+            unmatched=sorted({e.rule_id for e in entries} - recorded.known),
             skipped=counts["skipped"],
             ignored=counts["ignored"],
             stale=recorded.stale,
@@ -266,7 +266,7 @@ async def _record(tx: Tx, entries: list[Entry], caps: Caps, actor: str) -> Recor
     """Lock the rules, apply the entries oldest first, write once, announce once."""
     ids = sorted({e.rule_id for e in entries})
     rules = {r["rule"]["id"]: r["rule"] for r in await tx.run("quality.lock_rules", ids=ids)}
-    recorded = Recorded()
+    recorded = Recorded(known=set(rules))
     keys = [e.key for e in entries if e.key and e.rule_id in rules]
     seen = (
         {r["key"] for r in await tx.run("quality.existing_results", keys=keys)} if keys else set()

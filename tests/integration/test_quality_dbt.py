@@ -115,6 +115,7 @@ def test_passing_then_failing_then_passing_runs(writer: httpx.Client) -> None:
 
     repeat = _record(writer, "run_results_failing.json")  # the same invocation again
     assert repeat["recorded"] == 0 and repeat["duplicates"] == len(set().union(*statuses.values()))
+    assert repeat["unmatched"] == []
     assert len(_alerts(writer)) == len(turned)
 
     third = _record(writer, "run_results_passing_v4.json")  # dbt 1.4, schema v4, passing

@@ -18,6 +18,7 @@ def test_new_findings_open_and_missing_ones_resolve() -> None:
         ("b", "2026-01-01T00:00:00.000Z"),
         ("c", "2026-02-01T00:00:00.000Z"),
     ]
+    assert [f.asset_id for f, _ in diff.to_write] == ["c"]  # b is stored as it is
 
 
 def test_a_new_reason_or_path_for_the_same_asset_is_not_an_alert() -> None:
@@ -26,6 +27,7 @@ def test_a_new_reason_or_path_for_the_same_asset_is_not_an_alert() -> None:
     diff = reconcile(stored, found, "t1")
     assert diff.opened == [] and diff.resolved == []
     assert diff.open == [(Finding("d", "lacks tag pii", ("b", "c", "d")), "t0")]
+    assert diff.to_write == diff.open  # rewritten in place, first seen time kept
 
 
 def test_an_asset_found_twice_counts_once() -> None:
