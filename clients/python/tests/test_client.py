@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from scripted import Script, ok, problem, refuse, time_out
 
 from governance_client import (
     APIConnectionError,
@@ -31,63 +32,6 @@ from governance_client import (
     verify_webhook,
 )
 from governance_client._retry import MAX_RETRY_AFTER_S, backoff_delay
-
-Reply = httpx.Response | Callable[[httpx.Request], httpx.Response]
-
-
-class Script:
-    """Answers requests from a list, in order, and remembers them."""
-
-    def __init__(self, *replies: Reply) -> None:
-        self.replies = list(replies)
-        self.requests: list[httpx.Request] = []
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        reply = self.replies.pop(0)
-        return reply(request) if callable(reply) else reply
-
-
-def refuse(request: httpx.Request) -> httpx.Response:
-    raise httpx.ConnectError("connection refused", request=request)
-
-
-def time_out(request: httpx.Request) -> httpx.Response:
-    raise httpx.ReadTimeout("timed out", request=request)
-
-
-def ok(body: Any = None, status: int = 200) -> httpx.Response:
-    return httpx.Response(status, json={} if body is None else body)
-
-
-def problem(status: int, code: str, **extra: Any) -> httpx.Response:
-    headers = {"X-Request-ID": "rid", **extra.pop("headers", {})}
-    body = {"status": status, "code": code, "title": "t", "detail": "d", **extra}
-    return httpx.Response(status, json=body, headers=headers)
-
-
-@pytest.fixture
-def sleeps() -> list[float]:
-    return []
-
-
-@pytest.fixture
-def make(sleeps: list[float]) -> Iterator[Callable[..., Client]]:
-    made: list[Client] = []
-
-    def factory(script: Script, **options: Any) -> Client:
-        options.setdefault("base_url", "http://gov.test/api/v1")
-        options.setdefault("token", "dgs_secret")
-        client = Client(
-            transport=httpx.MockTransport(script), sleep=sleeps.append, rand=lambda: 0.5, **options
-        )
-        made.append(client)
-        return client
-
-    yield factory
-    for client in made:
-        client.close()
-
 
 # -- construction -------------------------------------------------------------
 

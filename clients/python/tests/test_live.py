@@ -4,10 +4,7 @@ every test works under its own unique id prefix and removes what it made."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,34 +27,6 @@ MANIFEST = (
     / "dbt"
     / "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"
 )
-HOW = "run `.venv/bin/python clients/harness.py python` from the repository root"
-
-
-@pytest.fixture(scope="module")
-def url() -> str:
-    missing = [n for n in ("GOVERNANCE_URL", "GOVERNANCE_TOKEN") if not os.environ.get(n)]
-    if missing:
-        pytest.fail(
-            f"live tests need {' and '.join(missing)} in the environment: {HOW}", pytrace=False
-        )
-    return os.environ["GOVERNANCE_URL"]
-
-
-@pytest.fixture(scope="module")
-def client(url: str) -> Iterator[Client]:
-    with Client() as client:
-        yield client
-
-
-@pytest.fixture
-def prefix(client: Client) -> Iterator[str]:
-    """A unique id prefix; every asset under it is deleted after the test."""
-    value = f"pyclient-{uuid.uuid4().hex[:12]}"
-    yield value
-    for asset in list(client.assets.iter(q=value, page_size=500)):
-        if asset["id"].startswith(value):
-            with contextlib.suppress(NotFoundError):
-                client.assets.delete(asset["id"])
 
 
 def test_service_info_and_openapi_need_no_token(url: str) -> None:

@@ -6,6 +6,10 @@
         client.assets.create("raw.orders", name="Orders", type="table")
         for asset in client.assets.iter(tags=["pii"]):
             print(asset["id"])
+        client.policies.create("tables have owners", kind="require_owner",
+                               selector={"type": "table"})
+        for violation in client.policies.violations("pol_..."):
+            print(violation["asset_id"], violation["reason"])
 
 ``AsyncClient`` is the same API for asyncio.
 """
@@ -17,6 +21,7 @@ from governance_client._async_client import (
     AsyncLineage,
     AsyncTokens,
 )
+from governance_client._async_governance import AsyncPolicies, AsyncQuality, AsyncQuery
 from governance_client._calls import MAX_BULK_EDGES
 from governance_client._client import Assets, Client, Events, Lineage, Tokens
 from governance_client._errors import (
@@ -36,23 +41,36 @@ from governance_client._errors import (
     ValidationError,
     WebhookVerificationError,
 )
+from governance_client._governance import Policies, Quality, Query
 from governance_client._version import __version__
 from governance_client._webhooks import verify_webhook
 from governance_client.types import (
     Asset,
+    AssetFilter,
     BulkResult,
     Column,
+    CypherResult,
+    DbtResultsSummary,
     Edge,
     EdgeInput,
+    EvaluationSummary,
     Event,
     GraphEdge,
     GraphNode,
     LineageGraph,
     ManifestSummary,
     Page,
+    Policy,
+    PolicySelector,
+    QualityResult,
+    QualityRule,
+    QueryBody,
+    QueryResult,
     ServiceInfo,
     Token,
     TokenCreated,
+    Violation,
+    Violations,
 )
 
 __all__ = [
@@ -61,11 +79,15 @@ __all__ = [
     "APIError",
     "APITimeoutError",
     "Asset",
+    "AssetFilter",
     "Assets",
     "AsyncAssets",
     "AsyncClient",
     "AsyncEvents",
     "AsyncLineage",
+    "AsyncPolicies",
+    "AsyncQuality",
+    "AsyncQuery",
     "AsyncTokens",
     "AuthenticationError",
     "BadRequestError",
@@ -73,8 +95,11 @@ __all__ = [
     "Client",
     "Column",
     "ConflictError",
+    "CypherResult",
+    "DbtResultsSummary",
     "Edge",
     "EdgeInput",
+    "EvaluationSummary",
     "Event",
     "Events",
     "GovernanceError",
@@ -86,7 +111,16 @@ __all__ = [
     "NotFoundError",
     "Page",
     "PermissionDeniedError",
+    "Policies",
+    "Policy",
+    "PolicySelector",
     "PreconditionFailedError",
+    "Quality",
+    "QualityResult",
+    "QualityRule",
+    "Query",
+    "QueryBody",
+    "QueryResult",
     "RateLimitedError",
     "ServerError",
     "ServiceInfo",
@@ -95,6 +129,8 @@ __all__ = [
     "Tokens",
     "UnavailableError",
     "ValidationError",
+    "Violation",
+    "Violations",
     "WebhookVerificationError",
     "__version__",
     "verify_webhook",

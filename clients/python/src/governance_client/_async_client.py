@@ -11,9 +11,11 @@ from typing import Any, Self, TypeVar
 import httpx
 
 from governance_client import _calls as calls
+from governance_client._async_governance import AsyncPolicies, AsyncQuality, AsyncQuery
 from governance_client._base import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, BaseClient
 from governance_client._calls import MAX_BULK_EDGES, Call, EdgeLike
 from governance_client._errors import error_from_response
+from governance_client._paging import apaginate as _paginate
 from governance_client.types import (
     Asset,
     BulkResult,
@@ -40,7 +42,8 @@ class AsyncClient(BaseClient):
     ``base_url`` and ``token`` default to the ``GOVERNANCE_URL`` and
     ``GOVERNANCE_TOKEN`` environment variables; the URL may be given with or
     without its ``/api/v1``. Operations are grouped by resource:
-    ``client.assets``, ``client.lineage``, ``client.tokens``.
+    ``client.assets``, ``client.lineage``, ``client.events``, ``client.tokens``,
+    ``client.policies``, ``client.quality``, ``client.query``.
 
     Use it as an async context manager, or call ``aclose()``, to release its connections.
     """
@@ -71,6 +74,9 @@ class AsyncClient(BaseClient):
         self.lineage = AsyncLineage(self)
         self.tokens = AsyncTokens(self)
         self.events = AsyncEvents(self)
+        self.policies = AsyncPolicies(self)
+        self.quality = AsyncQuality(self)
+        self.query = AsyncQuery(self)
 
     async def __aenter__(self) -> Self:
         return self
@@ -104,7 +110,7 @@ class AsyncClient(BaseClient):
             try:
                 response = await self._http.send(request)
             except httpx.TransportError as exc:
-                error, delay = self._transport_failure(exc, request, attempt)
+                error, delay = self._transport_failure(exc, request, attempt, safe=call.safe)
                 if delay is None:
                     raise error from exc
             else:
@@ -112,23 +118,12 @@ class AsyncClient(BaseClient):
                     return response
                 failure = error_from_response(response)
                 delay = self._retry_delay(
-                    request, attempt, response.status_code, failure.retry_after
+                    request, attempt, response.status_code, failure.retry_after, safe=call.safe
                 )
                 if delay is None:
                     raise failure
             await self._sleep(delay)
             attempt += 1
-
-
-async def _paginate(fetch: Callable[[str | None], Awaitable[Page[T]]]) -> AsyncIterator[T]:
-    cursor: str | None = None
-    while True:
-        page = await fetch(cursor)
-        for item in page["items"]:
-            yield item
-        cursor = page["next_cursor"]
-        if not cursor:
-            return
 
 
 class AsyncAssets:

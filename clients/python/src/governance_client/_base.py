@@ -102,22 +102,32 @@ class BaseClient:
         return request
 
     def _retry_delay(
-        self, request: httpx.Request, attempt: int, status: int | None, retry_after: float | None
+        self,
+        request: httpx.Request,
+        attempt: int,
+        status: int | None,
+        retry_after: float | None,
+        *,
+        safe: bool = False,
     ) -> float | None:
-        """Seconds to wait before trying ``request`` again, or None to give up now."""
+        """Seconds to wait before trying ``request`` again, or None to give up now.
+        ``safe``: the request only reads, so repeating it is harmless without a key."""
         if attempt >= self.max_retries:
             return None
-        if not should_retry(request.method, status, "idempotency-key" in request.headers):
+        repeatable = safe or "idempotency-key" in request.headers
+        if not should_retry(request.method, status, repeatable):
             return None
         return backoff_delay(attempt, retry_after, rand=self._rand)
 
     def _transport_failure(
-        self, exc: httpx.TransportError, request: httpx.Request, attempt: int
+        self, exc: httpx.TransportError, request: httpx.Request, attempt: int, *, safe: bool = False
     ) -> tuple[APIConnectionError, float | None]:
         """The error to raise for a failed exchange, and how long to wait before a retry."""
         cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
         error = cls(f"{request.method} {request.url}: {exc or type(exc).__name__}", request=request)
         delay = (
-            self._retry_delay(request, attempt, None, None) if isinstance(exc, _TRANSIENT) else None
+            self._retry_delay(request, attempt, None, None, safe=safe)
+            if isinstance(exc, _TRANSIENT)
+            else None
         )
         return error, delay

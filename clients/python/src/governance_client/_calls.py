@@ -58,6 +58,9 @@ class Call(Generic[T]):
     idempotency_key: str | None = None
     # A POST the client may retry: it gets an Idempotency-Key made for it.
     auto_idempotency_key: bool = False
+    # A POST that only reads (a query): retried like a GET, with no key, so that the
+    # service does not store its answer for replay.
+    safe: bool = False
     authenticated: bool = True
     # Seconds for this request instead of the client's timeout (None: the client's).
     timeout: float | None = None
@@ -148,15 +151,15 @@ def dump(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _json(response: httpx.Response) -> Any:
+def json_body(response: httpx.Response) -> Any:
     return response.json()
 
 
-def _nothing(response: httpx.Response) -> None:
+def no_body(response: httpx.Response) -> None:
     return None
 
 
-def _as_list(values: str | Sequence[str] | None) -> Sequence[str] | None:
+def as_list(values: str | Sequence[str] | None) -> Sequence[str] | None:
     """A lone string stands for a list of one (``tags="pii"``), not a list of letters."""
     return [values] if isinstance(values, str) else values
 
@@ -165,11 +168,11 @@ def _as_list(values: str | Sequence[str] | None) -> Sequence[str] | None:
 
 
 def service_info() -> Call[ServiceInfo]:
-    return Call("GET", "", _json, authenticated=False)
+    return Call("GET", "", json_body, authenticated=False)
 
 
 def openapi() -> Call[dict[str, Any]]:
-    return Call("GET", "/openapi.json", _json, authenticated=False)
+    return Call("GET", "/openapi.json", json_body, authenticated=False)
 
 
 # -- assets -----------------------------------------------------------------
@@ -192,7 +195,7 @@ def asset_fields(
         "platform": platform,
         "description": description,
         "owners": None if owners is None else list(owners),
-        "tags": None if tags is None else list(_as_list(tags) or []),
+        "tags": None if tags is None else list(as_list(tags) or []),
         "columns": None if columns is None else [dict(c) for c in columns],
         "properties": None if properties is None else dict(properties),
     }
@@ -213,21 +216,21 @@ def list_assets(
     params = query(
         type=type,
         platform=platform,
-        tag=_as_list(tags),
+        tag=as_list(tags),
         owner=owner,
         q=q,
         placeholder=placeholder,
         limit=limit,
         cursor=cursor,
     )
-    return Call("GET", "/assets", _json, params=params)
+    return Call("GET", "/assets", json_body, params=params)
 
 
 def create_asset(asset_id: str, fields: dict[str, Any], idempotency_key: str | None) -> Call[Asset]:
     return Call(
         "POST",
         "/assets",
-        _json,
+        json_body,
         body=dump({"id": asset_id, **fields}),
         idempotency_key=idempotency_key,
         auto_idempotency_key=True,
@@ -235,14 +238,14 @@ def create_asset(asset_id: str, fields: dict[str, Any], idempotency_key: str | N
 
 
 def get_asset(asset_id: str) -> Call[Asset]:
-    return Call("GET", f"/assets/{encode_segment(asset_id)}", _json)
+    return Call("GET", f"/assets/{encode_segment(asset_id)}", json_body)
 
 
 def put_asset(asset_id: str, fields: dict[str, Any], if_match: int | str | None) -> Call[Asset]:
     return Call(
         "PUT",
         f"/assets/{encode_segment(asset_id)}",
-        _json,
+        json_body,
         body=dump(fields),
         headers=if_match_header(if_match),
     )
@@ -254,7 +257,7 @@ def patch_asset(
     return Call(
         "PATCH",
         f"/assets/{encode_segment(asset_id)}",
-        _json,
+        json_body,
         body=dump(dict(changes)),
         content_type=MERGE_PATCH_JSON,
         headers=if_match_header(if_match),
@@ -265,7 +268,7 @@ def delete_asset(asset_id: str, if_match: int | str | None) -> Call[None]:
     return Call(
         "DELETE",
         f"/assets/{encode_segment(asset_id)}",
-        _nothing,
+        no_body,
         headers=if_match_header(if_match),
     )
 
@@ -283,7 +286,7 @@ def add_edge(
     return Call(
         "POST",
         "/lineage",
-        _json,
+        json_body,
         params=query(strict=True if strict else None),
         body=dump(edge_payload((source, target, transformation))),
         idempotency_key=idempotency_key,
@@ -295,7 +298,7 @@ def bulk(edges: Iterable[EdgeLike], strict: bool, idempotency_key: str | None) -
     return Call(
         "POST",
         "/lineage/bulk",
-        _json,
+        json_body,
         params=query(strict=True if strict else None),
         body=dump([edge_payload(e) for e in edges]),
         idempotency_key=idempotency_key,
@@ -312,11 +315,11 @@ def list_edges(
     cursor: str | None,
 ) -> Call[Page[Edge]]:
     params = query(source=source, target=target, origin=origin, limit=limit, cursor=cursor)
-    return Call("GET", "/lineage/edges", _json, params=params)
+    return Call("GET", "/lineage/edges", json_body, params=params)
 
 
 def delete_edge(source: str, target: str) -> Call[None]:
-    return Call("DELETE", "/lineage/edges", _nothing, params=query(source=source, target=target))
+    return Call("DELETE", "/lineage/edges", no_body, params=query(source=source, target=target))
 
 
 def traverse(
@@ -330,22 +333,35 @@ def traverse(
     return Call(
         "GET",
         f"/lineage/{encode_segment(asset_id)}{path}",
-        _json,
+        json_body,
         params=query(depth=depth, direction=direction, limit=limit),
     )
+
+
+def gzipped_artifact(
+    artifact: str | os.PathLike[str] | bytes | Mapping[str, Any], what: str
+) -> bytes:
+    """The gzipped bytes of a dbt artifact (``manifest.json``, ``run_results.json``):
+    read from a path, given as bytes (sent as they are if already gzipped), or given
+    as the parsed document."""
+    if isinstance(artifact, bytes | bytearray | memoryview):
+        data = bytes(artifact)
+    elif isinstance(artifact, str | os.PathLike):
+        with open(artifact, "rb") as file:
+            data = file.read()
+    elif isinstance(artifact, Mapping):
+        data = dump(dict(artifact))
+    else:
+        raise TypeError(f"{what} must be a path (str or Path), bytes or a dict")
+    return data if data.startswith(GZIP_MAGIC) else gzip.compress(data, mtime=0)
 
 
 def manifest_body(manifest: str | os.PathLike[str] | bytes) -> bytes:
     """The gzipped bytes of a dbt ``manifest.json``: read from a path, or given as
     bytes (sent as they are if already gzipped)."""
-    if isinstance(manifest, bytes | bytearray | memoryview):
-        data = bytes(manifest)
-    elif isinstance(manifest, str | os.PathLike):
-        with open(manifest, "rb") as file:
-            data = file.read()
-    else:
+    if isinstance(manifest, Mapping):
         raise TypeError("manifest must be a path (str or Path) or bytes")
-    return data if data.startswith(GZIP_MAGIC) else gzip.compress(data, mtime=0)
+    return gzipped_artifact(manifest, "manifest")
 
 
 def upload_manifest(
@@ -359,7 +375,7 @@ def upload_manifest(
     return Call(
         "POST",
         "/lineage/manifest",
-        _json,
+        json_body,
         params=query(project=project, prune=prune),
         body=manifest_body(manifest),
         headers=(("Content-Encoding", "gzip"),),
@@ -379,37 +395,37 @@ def list_events(
     limit: int | None,
     cursor: str | None,
 ) -> Call[Page[Event]]:
-    patterns = _as_list(types)
+    patterns = as_list(types)
     params = query(
         after=after,
         types=",".join(patterns) if patterns else None,
         limit=limit,
         cursor=cursor,
     )
-    return Call("GET", "/events", _json, params=params)
+    return Call("GET", "/events", json_body, params=params)
 
 
 # -- tokens -----------------------------------------------------------------
 
 
 def list_tokens(*, limit: int | None, cursor: str | None) -> Call[Page[Token]]:
-    return Call("GET", "/tokens", _json, params=query(limit=limit, cursor=cursor))
+    return Call("GET", "/tokens", json_body, params=query(limit=limit, cursor=cursor))
 
 
 def create_token(
     name: str, scopes: Sequence[str], expires_in_days: int | None
 ) -> Call[TokenCreated]:
-    body: dict[str, Any] = {"name": name, "scopes": _as_list(scopes)}
+    body: dict[str, Any] = {"name": name, "scopes": as_list(scopes)}
     if expires_in_days is not None:
         body["expires_in_days"] = expires_in_days
     # No automatic Idempotency-Key, so no retry: the service would keep the answer,
     # secret included, for replay.
-    return Call("POST", "/tokens", _json, body=dump(body))
+    return Call("POST", "/tokens", json_body, body=dump(body))
 
 
 def get_token(token_id: str) -> Call[Token]:
-    return Call("GET", f"/tokens/{encode_segment(token_id)}", _json)
+    return Call("GET", f"/tokens/{encode_segment(token_id)}", json_body)
 
 
 def revoke_token(token_id: str) -> Call[None]:
-    return Call("DELETE", f"/tokens/{encode_segment(token_id)}", _nothing)
+    return Call("DELETE", f"/tokens/{encode_segment(token_id)}", no_body)

@@ -14,6 +14,8 @@ from governance_client import _calls as calls
 from governance_client._base import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, BaseClient
 from governance_client._calls import MAX_BULK_EDGES, Call, EdgeLike
 from governance_client._errors import error_from_response
+from governance_client._governance import Policies, Quality, Query
+from governance_client._paging import paginate as _paginate
 from governance_client.types import (
     Asset,
     BulkResult,
@@ -39,7 +41,8 @@ class Client(BaseClient):
     ``base_url`` and ``token`` default to the ``GOVERNANCE_URL`` and
     ``GOVERNANCE_TOKEN`` environment variables; the URL may be given with or
     without its ``/api/v1``. Operations are grouped by resource:
-    ``client.assets``, ``client.lineage``, ``client.tokens``.
+    ``client.assets``, ``client.lineage``, ``client.events``, ``client.tokens``,
+    ``client.policies``, ``client.quality``, ``client.query``.
 
     Use it as a context manager, or call ``close()``, to release its connections.
     """
@@ -70,6 +73,9 @@ class Client(BaseClient):
         self.lineage = Lineage(self)
         self.tokens = Tokens(self)
         self.events = Events(self)
+        self.policies = Policies(self)
+        self.quality = Quality(self)
+        self.query = Query(self)
 
     def __enter__(self) -> Self:
         return self
@@ -103,7 +109,7 @@ class Client(BaseClient):
             try:
                 response = self._http.send(request)
             except httpx.TransportError as exc:
-                error, delay = self._transport_failure(exc, request, attempt)
+                error, delay = self._transport_failure(exc, request, attempt, safe=call.safe)
                 if delay is None:
                     raise error from exc
             else:
@@ -111,22 +117,12 @@ class Client(BaseClient):
                     return response
                 failure = error_from_response(response)
                 delay = self._retry_delay(
-                    request, attempt, response.status_code, failure.retry_after
+                    request, attempt, response.status_code, failure.retry_after, safe=call.safe
                 )
                 if delay is None:
                     raise failure
             self._sleep(delay)
             attempt += 1
-
-
-def _paginate(fetch: Callable[[str | None], Page[T]]) -> Iterator[T]:
-    cursor: str | None = None
-    while True:
-        page = fetch(cursor)
-        yield from page["items"]
-        cursor = page["next_cursor"]
-        if not cursor:
-            return
 
 
 class Assets:

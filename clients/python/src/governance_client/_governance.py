@@ -1,0 +1,339 @@
+"""Policies, quality rules and the query facility for the blocking ``Client``.
+``_async_governance.py`` is their twin, method for method."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from governance_client import _governance_calls as calls
+from governance_client._governance_calls import RunResults
+from governance_client._paging import paginate
+from governance_client.types import (
+    CypherResult,
+    DbtResultsSummary,
+    EvaluationSummary,
+    Page,
+    Policy,
+    PolicyKind,
+    PolicySelector,
+    PolicySeverity,
+    QualityResult,
+    QualityRule,
+    QueryBody,
+    QueryResult,
+    ResultStatus,
+    RuleSeverity,
+    RuleStatus,
+    RuleType,
+    Violation,
+    Violations,
+)
+
+if TYPE_CHECKING:
+    from governance_client._client import Client
+
+
+class Policies:
+    """``/policies``: rules every governed asset must follow, and their violations."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def list(
+        self,
+        *,
+        kind: PolicyKind | str | None = None,
+        enabled: bool | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[Policy]:
+        """One page of policies ordered by id."""
+        return self._client._call(
+            calls.list_policies(kind=kind, enabled=enabled, limit=limit, cursor=cursor)
+        )
+
+    def iter(
+        self,
+        *,
+        kind: PolicyKind | str | None = None,
+        enabled: bool | None = None,
+        page_size: int | None = None,
+    ) -> Iterator[Policy]:
+        """Every matching policy, fetching page after page as the loop goes on."""
+        return paginate(
+            lambda cursor: self.list(kind=kind, enabled=enabled, limit=page_size, cursor=cursor)
+        )
+
+    def create(
+        self,
+        name: str,
+        *,
+        kind: PolicyKind | str,
+        selector: PolicySelector | Mapping[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
+        severity: PolicySeverity | str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> Policy:
+        """Create a policy (its id, ``pol_...``, is made by the service). An unknown
+        kind, selector key or param is a ``ValidationError`` naming it."""
+        fields = calls.policy_fields(
+            name=name,
+            kind=kind,
+            description=description,
+            enabled=enabled,
+            severity=severity,
+            selector=selector,
+            params=params,
+        )
+        return self._client._call(calls.create_policy(fields, idempotency_key))
+
+    def get(self, id: str) -> Policy:
+        return self._client._call(calls.get_policy(id))
+
+    def replace(
+        self,
+        id: str,
+        *,
+        name: str,
+        kind: PolicyKind | str,
+        selector: PolicySelector | Mapping[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
+        severity: PolicySeverity | str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+        if_match: int | str | None = None,
+    ) -> Policy:
+        """Replace a policy's definition (fields left out take their defaults); never
+        creates. ``if_match=version``: ``PreconditionFailedError`` if it changed."""
+        fields = calls.policy_fields(
+            name=name,
+            kind=kind,
+            description=description,
+            enabled=enabled,
+            severity=severity,
+            selector=selector,
+            params=params,
+        )
+        return self._client._call(calls.put_policy(id, fields, if_match))
+
+    def patch(
+        self, id: str, changes: Mapping[str, Any], *, if_match: int | str | None = None
+    ) -> Policy:
+        """Change some fields (JSON Merge Patch: ``None`` removes a field)."""
+        return self._client._call(calls.patch_policy(id, changes, if_match))
+
+    def delete(self, id: str, *, if_match: int | str | None = None) -> None:
+        """Delete a policy; its open violations are announced as resolved."""
+        self._client._call(calls.delete_policy(id, if_match))
+
+    def list_violations(
+        self, id: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> Violations:
+        """One page of the policy's open violations (ordered by asset id), with
+        ``evaluated_at``: when they were computed (None before the first evaluation)."""
+        return self._client._call(calls.list_violations(id, limit=limit, cursor=cursor))
+
+    def violations(self, id: str, *, page_size: int | None = None) -> Iterator[Violation]:
+        """Every open violation of the policy, fetching page after page."""
+
+        def fetch(cursor: str | None) -> Page[Violation]:
+            page = self.list_violations(id, limit=page_size, cursor=cursor)
+            return {"items": page["violations"], "next_cursor": page["next_cursor"]}
+
+        return paginate(fetch)
+
+    def evaluate(self, *, idempotency_key: str | None = None) -> EvaluationSummary:
+        """Evaluate every enabled policy now (the service also does it in the
+        background after changes) and say what opened and resolved."""
+        return self._client._call(calls.evaluate_policies(idempotency_key))
+
+
+class Quality:
+    """``/quality``: quality rules on assets, their results, and dbt test runs."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def list(
+        self,
+        *,
+        asset_id: str | None = None,
+        status: RuleStatus | str | None = None,
+        type: RuleType | str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[QualityRule]:
+        """One page of quality rules ordered by id."""
+        return self._client._call(
+            calls.list_rules(
+                asset_id=asset_id, status=status, type=type, limit=limit, cursor=cursor
+            )
+        )
+
+    def iter(
+        self,
+        *,
+        asset_id: str | None = None,
+        status: RuleStatus | str | None = None,
+        type: RuleType | str | None = None,
+        page_size: int | None = None,
+    ) -> Iterator[QualityRule]:
+        """Every matching rule, fetching page after page as the loop goes on."""
+        return paginate(
+            lambda cursor: self.list(
+                asset_id=asset_id, status=status, type=type, limit=page_size, cursor=cursor
+            )
+        )
+
+    def create(
+        self,
+        asset_id: str,
+        *,
+        name: str,
+        type: RuleType | str,
+        column: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        severity: RuleSeverity | str | None = None,
+        enabled: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> QualityRule:
+        """Create a rule on an existing asset (its id, ``qr_...``, is made by the
+        service). Params are checked against the type (``ValidationError`` naming them)."""
+        fields = calls.rule_fields(
+            asset_id=asset_id,
+            name=name,
+            type=type,
+            column=column,
+            params=params,
+            severity=severity,
+            enabled=enabled,
+        )
+        return self._client._call(calls.create_rule(fields, idempotency_key))
+
+    def get(self, id: str) -> QualityRule:
+        return self._client._call(calls.get_rule(id))
+
+    def replace(
+        self,
+        id: str,
+        *,
+        asset_id: str,
+        name: str,
+        type: RuleType | str,
+        column: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        severity: RuleSeverity | str | None = None,
+        enabled: bool | None = None,
+        if_match: int | str | None = None,
+    ) -> QualityRule:
+        """Replace a rule's definition; never creates. Its status and history stay."""
+        fields = calls.rule_fields(
+            asset_id=asset_id,
+            name=name,
+            type=type,
+            column=column,
+            params=params,
+            severity=severity,
+            enabled=enabled,
+        )
+        return self._client._call(calls.put_rule(id, fields, if_match))
+
+    def patch(
+        self, id: str, changes: Mapping[str, Any], *, if_match: int | str | None = None
+    ) -> QualityRule:
+        """Change some definition fields (JSON Merge Patch: ``None`` removes a field)."""
+        return self._client._call(calls.patch_rule(id, changes, if_match))
+
+    def delete(self, id: str, *, if_match: int | str | None = None) -> None:
+        """Delete a rule and its results."""
+        self._client._call(calls.delete_rule(id, if_match))
+
+    def record_result(
+        self,
+        rule_id: str,
+        status: ResultStatus | str,
+        *,
+        observed_value: Any = None,
+        message: str | None = None,
+        run_at: str | datetime | None = None,
+        idempotency_key: str | None = None,
+    ) -> QualityResult:
+        """Record one check: ``"pass"``, ``"fail"`` or ``"error"`` (it could not run).
+        ``run_at`` (RFC 3339 text or an aware ``datetime``) defaults to now; the rule's
+        status follows its newest result by ``run_at``."""
+        return self._client._call(
+            calls.record_result(
+                rule_id,
+                status,
+                observed_value=observed_value,
+                message=message,
+                run_at=run_at,
+                idempotency_key=idempotency_key,
+            )
+        )
+
+    def list_results(
+        self, rule_id: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> Page[QualityResult]:
+        """One page of the rule's results, newest first."""
+        return self._client._call(calls.list_results(rule_id, limit=limit, cursor=cursor))
+
+    def results(self, rule_id: str, *, page_size: int | None = None) -> Iterator[QualityResult]:
+        """The rule's whole kept history, newest first, page after page."""
+        return paginate(lambda cursor: self.list_results(rule_id, limit=page_size, cursor=cursor))
+
+    def upload_dbt_results(
+        self, run_results: RunResults, *, idempotency_key: str | None = None
+    ) -> DbtResultsSummary:
+        """Record a dbt ``run_results.json`` (a path, its bytes, or the parsed dict)
+        against the rules the manifest upload made: each test result goes to the rule
+        whose id is the test's ``unique_id``. Sent gzipped, with a 600 s timeout; the
+        service records an invocation once, so it is retried."""
+        return self._client._call(calls.upload_dbt_results(run_results, idempotency_key))
+
+
+class Query:
+    """``/query``: the JSON query language over the lineage graph, and read-only
+    Cypher for administrators. Both only read, so both are retried without a key."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def run(self, body: QueryBody | Mapping[str, Any]) -> QueryResult:
+        """One answer to a JSON query: the requested part (``nodes``, ``edges``,
+        ``paths``, ``count``) and ``next_cursor``. A malformed query is a
+        ``ValidationError`` whose ``errors[0]["loc"]`` names the field."""
+        return self._client._call(calls.run_query(body))
+
+    def pages(self, body: QueryBody | Mapping[str, Any]) -> Iterator[QueryResult]:
+        """Every page of the answer: sends ``body`` again with each ``next_cursor``
+        until there is none. ``limit`` in the body sets the page size."""
+        cursor = body.get("cursor")
+        while True:
+            page = self._client._call(calls.run_query(body, cursor))
+            yield page
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return
+
+    def iter(self, body: QueryBody | Mapping[str, Any]) -> Iterator[Any]:
+        """Every item of the answer across its pages: the nodes, edges or paths
+        that the body's ``return`` asks for (``graph`` and ``count``: use ``pages``)."""
+        part = calls.paged_part(body)
+        return (item for page in self.pages(body) for item in calls.items_of(page, part))
+
+    def cypher(
+        self,
+        query: str,
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+    ) -> CypherResult:
+        """Run read-only Cypher (admin scope): ``{"columns", "rows", "truncated"}``.
+        A write or an administrative procedure is a ``ValidationError``
+        (``forbidden_query``) and nothing runs."""
+        return self._client._call(calls.cypher(query, parameters, limit))

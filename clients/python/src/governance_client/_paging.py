@@ -1,0 +1,33 @@
+"""Following ``next_cursor``: the generators behind every ``iter`` method."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import TypeVar
+
+from governance_client.types import Page
+
+T = TypeVar("T")
+
+
+def paginate(fetch: Callable[[str | None], Page[T]]) -> Iterator[T]:
+    """Every item of every page, fetching the next page only when the loop reaches it."""
+    cursor: str | None = None
+    while True:
+        page = fetch(cursor)
+        yield from page["items"]
+        cursor = page["next_cursor"]
+        if not cursor:
+            return
+
+
+async def apaginate(fetch: Callable[[str | None], Awaitable[Page[T]]]) -> AsyncIterator[T]:
+    """``paginate`` for the asyncio client."""
+    cursor: str | None = None
+    while True:
+        page = await fetch(cursor)
+        for item in page["items"]:
+            yield item
+        cursor = page["next_cursor"]
+        if not cursor:
+            return
