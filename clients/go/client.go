@@ -39,6 +39,12 @@ type Client struct {
 	Tokens *TokensService
 	// Events: /events, the event log.
 	Events *EventsService
+	// Policies: /policies, their violations and evaluation.
+	Policies *PoliciesService
+	// Quality: /quality, rules, results and dbt run results.
+	Quality *QualityService
+	// Query: /query, the JSON query language and read-only Cypher.
+	Query *QueryService
 
 	baseURL    string
 	token      string
@@ -133,6 +139,9 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Lineage = &LineageService{c}
 	c.Tokens = &TokensService{c}
 	c.Events = &EventsService{c}
+	c.Policies = &PoliciesService{c}
+	c.Quality = &QualityService{c}
+	c.Query = &QueryService{c}
 	return c, nil
 }
 
@@ -176,9 +185,9 @@ type requestOptions struct {
 	prune          *bool
 }
 
-// IfMatch makes an update or delete conditional on the asset's version (sent
-// as If-Match: "<version>"); a mismatch fails with [ErrPreconditionFailed]
-// and changes nothing.
+// IfMatch makes an update or delete of an asset, policy or quality rule
+// conditional on its version (sent as If-Match: "<version>"); a mismatch
+// fails with [ErrPreconditionFailed] and changes nothing.
 func IfMatch(version int) RequestOption {
 	return func(r *requestOptions) { r.ifMatch = `"` + strconv.Itoa(version) + `"` }
 }
@@ -287,6 +296,16 @@ func (c *Client) send(ctx context.Context, k call) (*reply, error) {
 			return nil, err
 		}
 	}
+}
+
+// sendFor runs a call whose 2xx answer is one JSON value of type T.
+func sendFor[T any](ctx context.Context, c *Client, k call) (*T, error) {
+	var out T
+	k.out = &out
+	if _, err := c.send(ctx, k); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // attempt sends the request once. It answers a *ConnectionError when nothing

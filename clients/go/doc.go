@@ -1,6 +1,7 @@
 // Package governance is the Go client for the Data Governance Service API v1:
-// assets, lineage, dbt manifests, the event log and API tokens, plus
-// [VerifyWebhook] for webhook deliveries.
+// assets, lineage, dbt manifests, policies, quality rules and dbt run results,
+// the query facility, the event log and API tokens, plus [VerifyWebhook] for
+// webhook deliveries.
 //
 // Create one [Client] and share it; it is safe for concurrent use.
 //

@@ -61,3 +61,43 @@ func ExampleAssetsService_All() {
 		fmt.Println(asset.ID)
 	}
 }
+
+func ExamplePoliciesService_Evaluate() {
+	ctx := context.Background()
+	client, _ := governance.NewClient()
+	policy, err := client.Policies.Create(ctx, governance.Policy{
+		Name: "tables have owners", Kind: governance.PolicyRequireOwner, Severity: governance.SeverityHigh,
+		Selector: governance.Selector{Type: governance.AnyOf{"table"}, Platform: governance.AnyOf{"snowflake"}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := client.Policies.Evaluate(ctx); err != nil {
+		log.Fatal(err)
+	}
+	for v, err := range client.Policies.AllViolations(ctx, policy.ID, nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(v.AssetID, v.Reason)
+	}
+}
+
+func ExampleQueryService_Nodes() {
+	ctx := context.Background()
+	client, _ := governance.NewClient()
+	// Every dashboard downstream of a table within 10 hops, 100 per request.
+	q := governance.Query{
+		Start: &governance.QueryStart{IDs: []string{"warehouse.orders"}},
+		Traverse: &governance.Traverse{
+			Direction: governance.DirectionDownstream, MaxDepth: 10,
+			Where: &governance.QueryFilter{Type: []string{"dashboard"}},
+		},
+	}
+	for n, err := range client.Query.Nodes(ctx, q) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(n.Distance, n.ID)
+	}
+}

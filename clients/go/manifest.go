@@ -58,20 +58,12 @@ func Prune(prune bool) RequestOption { return func(r *requestOptions) { r.prune 
 // [Prune] and the usual request options. Each attempt may take up to
 // [ManifestTimeout].
 func (s *LineageService) UploadManifest(ctx context.Context, manifest []byte, ro ...RequestOption) (*ManifestSummary, error) {
-	body := manifest
-	if !isGzip(manifest) {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		if _, err := zw.Write(manifest); err != nil {
-			return nil, fmt.Errorf("governance: compressing the manifest: %w", err)
-		}
-		if err := zw.Close(); err != nil {
-			return nil, fmt.Errorf("governance: compressing the manifest: %w", err)
-		}
-		body = buf.Bytes()
+	body, err := gzipped(manifest, "the manifest")
+	if err != nil {
+		return nil, err
 	}
 	var summary ManifestSummary
-	_, err := s.c.send(ctx, call{
+	_, err = s.c.send(ctx, call{
 		method: http.MethodPost, path: "/lineage/manifest", raw: body,
 		contentType: "application/json", contentEncoding: "gzip",
 		timeout: ManifestTimeout, out: &summary, opts: ro,
@@ -93,3 +85,20 @@ func (s *LineageService) UploadManifestFile(ctx context.Context, path string, ro
 }
 
 func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+
+// gzipped returns data gzipped, or as it is when it already is gzip; what
+// names the data in an error.
+func gzipped(data []byte, what string) ([]byte, error) {
+	if isGzip(data) {
+		return data, nil
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(data); err != nil {
+		return nil, fmt.Errorf("governance: compressing %s: %w", what, err)
+	}
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("governance: compressing %s: %w", what, err)
+	}
+	return buf.Bytes(), nil
+}
