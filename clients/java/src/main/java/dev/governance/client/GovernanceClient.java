@@ -26,6 +26,9 @@ public final class GovernanceClient {
   private final LineageService lineage;
   private final TokensService tokens;
   private final EventsService events;
+  private final PoliciesService policies;
+  private final QualityService quality;
+  private final QueryService query;
 
   private GovernanceClient(Requester http) {
     this.http = http;
@@ -33,6 +36,9 @@ public final class GovernanceClient {
     this.lineage = new LineageService(http);
     this.tokens = new TokensService(http);
     this.events = new EventsService(http);
+    this.policies = new PoliciesService(http);
+    this.quality = new QualityService(http);
+    this.query = new QueryService(http);
   }
 
   public static Builder builder() {
@@ -55,6 +61,21 @@ public final class GovernanceClient {
   /** The event log: replay events after a sequence number, filtered by type. */
   public EventsService events() {
     return events;
+  }
+
+  /** Governance policies, their violations and evaluation. */
+  public PoliciesService policies() {
+    return policies;
+  }
+
+  /** Data quality rules, their results and dbt run results. */
+  public QualityService quality() {
+    return quality;
+  }
+
+  /** The JSON query language and read-only Cypher for administrators. */
+  public QueryService query() {
+    return query;
   }
 
   /** Token management; needs a token with the {@code admin} scope. */

@@ -12,14 +12,12 @@ import dev.governance.client.model.LineageGraph;
 import dev.governance.client.model.ManifestSummary;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Saved;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * {@code /lineage}: write edges one at a time or in bulk, list and delete them, and traverse
@@ -162,7 +160,7 @@ public final class LineageService {
     if (manifest == null || manifest.length == 0) {
       throw new IllegalArgumentException("the manifest must not be null or empty");
     }
-    byte[] gzipped = isGzip(manifest) ? manifest : gzip(manifest);
+    byte[] gzipped = Gzip.unlessGzipped(manifest);
     ApiCall call =
         ApiCall.post("/lineage/manifest")
             .param("project", project)
@@ -171,20 +169,6 @@ public final class LineageService {
             .header("Content-Encoding", "gzip")
             .timeoutAtLeast(MANIFEST_TIMEOUT);
     return http.json(call, ManifestSummary.class);
-  }
-
-  private static boolean isGzip(byte[] bytes) {
-    return bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b;
-  }
-
-  private static byte[] gzip(byte[] bytes) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, bytes.length / 4));
-    try (GZIPOutputStream zip = new GZIPOutputStream(out, 64 * 1024)) {
-      zip.write(bytes);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
   }
 
   /** Every edge, paged automatically, ordered by (source, target). */

@@ -1,0 +1,99 @@
+package dev.governance.client;
+
+import dev.governance.client.model.CypherResult;
+import dev.governance.client.model.GraphEdge;
+import dev.governance.client.model.Page;
+import dev.governance.client.model.Query;
+import dev.governance.client.model.QueryNode;
+import dev.governance.client.model.QueryResult;
+import dev.governance.client.model.QueryReturn;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * {@code /query}: the JSON query language ({@code read} scope) and read-only Cypher
+ * ({@code admin} scope). Obtain it with {@link GovernanceClient#query()}.
+ *
+ * <p>A malformed query is a {@code ValidationException} naming the field (e.g.
+ * {@code body.traverse.max_depth}); one running past the service's query timeout is a
+ * {@code ValidationException} with code {@code query_timeout}.
+ */
+public final class QueryService {
+  private final Requester http;
+
+  QueryService(Requester http) {
+    this.http = http;
+  }
+
+  /** One page of the query's answer. */
+  public QueryResult run(Query query) {
+    return http.json(ApiCall.post("/query").json(query), QueryResult.class);
+  }
+
+  /**
+   * Every page of the query's answer, one item per page: the same query is sent again with each
+   * {@code nextCursor} while iteration goes on. Nothing is sent before iteration.
+   */
+  public PagedIterable<QueryResult> pages(Query query) {
+    return new PagedIterable<>(
+        query.cursor(),
+        cursor -> {
+          QueryResult page = run(query.withCursor(cursor));
+          return new Page<>(List.of(page), page.nextCursor());
+        });
+  }
+
+  /** Every node of the answer, paged automatically (the return form is nodes unless set). */
+  public PagedIterable<QueryNode> nodes(Query query) {
+    return items(query, QueryReturn.NODES, QueryResult::nodes);
+  }
+
+  /** Every edge of the answer, paged automatically (the return form is edges unless set). */
+  public PagedIterable<GraphEdge> edges(Query query) {
+    return items(query, QueryReturn.EDGES, QueryResult::edges);
+  }
+
+  /** Every path of a path query, as asset ids, paged automatically. */
+  public PagedIterable<List<String>> paths(Query query) {
+    return items(query, QueryReturn.PATHS, QueryResult::paths);
+  }
+
+  private <T> PagedIterable<T> items(Query query, QueryReturn form, Function<QueryResult, List<T>> pick) {
+    Query asked = query.returnForm() == null ? query.withReturn(form) : query;
+    return new PagedIterable<>(
+        asked.cursor(),
+        cursor -> {
+          QueryResult page = run(asked.withCursor(cursor));
+          return new Page<>(pick.apply(page), page.nextCursor());
+        });
+  }
+
+  /** {@link #cypher(String, Map, Integer)} without parameters, keeping up to 1,000 rows. */
+  public CypherResult cypher(String query) {
+    return cypher(query, null, null);
+  }
+
+  /**
+   * Runs a read-only Cypher statement ({@code POST /query/cypher}; {@code admin} scope) in a
+   * READ transaction. A write, {@code LOAD CSV} or an administrative procedure is a
+   * {@code ValidationException} with code {@code forbidden_query} and nothing runs; text Neo4j
+   * cannot run is code {@code invalid_query}.
+   *
+   * @param parameters the statement's {@code $parameters}; null for none
+   * @param limit most rows kept (1-10,000), null for the service default (1,000); past it the
+   *     answer is {@code truncated}
+   */
+  public CypherResult cypher(String query, Map<String, ?> parameters, Integer limit) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("query", query);
+    if (parameters != null) {
+      body.put("parameters", parameters);
+    }
+    if (limit != null) {
+      body.put("limit", limit);
+    }
+    return http.json(ApiCall.post("/query/cypher").json(body), CypherResult.class);
+  }
+}
