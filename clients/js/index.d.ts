@@ -70,6 +70,11 @@ export interface RequestSpec extends ConditionalOptions {
   body?: unknown;
   /** Default `application/json` when there is a body. */
   contentType?: string;
+  /**
+   * A POST that only reads (as `query.run` and `query.cypher` are): retried like a
+   * GET, and given no automatic Idempotency-Key.
+   */
+  readOnly?: boolean;
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -401,6 +406,352 @@ export declare class Tokens {
 }
 
 // ---------------------------------------------------------------------------
+// Policies
+
+export type PolicyKind =
+  | 'require_owner'
+  | 'require_description'
+  | 'require_quality_rule'
+  | 'tag_propagation'
+  | 'restricted_flow';
+export type PolicySeverity = 'low' | 'medium' | 'high' | 'critical';
+
+/** Which assets a policy governs: every criterion given must hold; an empty selector governs all. */
+export interface PolicySelector {
+  /** One type or a list (any of). */
+  type?: string | string[];
+  /** One platform or a list (any of). */
+  platform?: string | string[];
+  /** Every tag must be present. */
+  tags?: string[];
+  id_prefix?: string;
+}
+
+/** `params` by kind; `require_owner` and `require_description` take none. */
+export type PolicyParams =
+  | Record<string, never>
+  | { types?: RuleType[] }
+  | { tag: string; max_depth?: number }
+  | { to: PolicySelector; max_depth?: number };
+
+/** What a client writes. Read-only fields from a GET are accepted by `replace` and ignored. */
+export interface PolicyInput {
+  name: string;
+  kind: PolicyKind;
+  description?: string | null;
+  /** Default true. */
+  enabled?: boolean;
+  /** Default `medium`. */
+  severity?: PolicySeverity;
+  selector?: PolicySelector;
+  params?: PolicyParams;
+}
+
+/** A JSON merge patch of a policy: `null` removes a field. */
+export type PolicyPatch = {
+  [K in keyof PolicyInput]?: PolicyInput[K] | null;
+} & Record<string, unknown>;
+
+export interface Policy {
+  /** `pol_` + ULID. */
+  id: string;
+  name: string;
+  description: string | null;
+  kind: PolicyKind;
+  enabled: boolean;
+  severity: PolicySeverity;
+  selector: PolicySelector;
+  /** With the kind's defaults filled in (e.g. `max_depth: 50`). */
+  params: Record<string, any>;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  /** When violations were last computed; null before the first evaluation. */
+  evaluated_at: string | null;
+}
+
+export interface PolicyFilters extends PageParams {
+  kind?: PolicyKind;
+  enabled?: boolean;
+}
+
+export interface Violation {
+  asset_id: string;
+  reason: string;
+  /** For the lineage kinds: the offending path of asset ids. */
+  path?: string[] | null;
+  opened_at: string;
+}
+
+/** One page of a policy's open violations, ordered by asset id. */
+export interface Violations {
+  policy_id: string;
+  evaluated_at: string | null;
+  violations: Violation[];
+  next_cursor: string | null;
+}
+
+export interface EvaluationSummary {
+  evaluated_at: string;
+  policies: { policy_id: string; violations: number; opened: number; resolved: number }[];
+}
+
+export declare class Policies {
+  private constructor();
+  list(params?: PolicyFilters, options?: RequestOptions): APIPromise<Page<Policy>>;
+  iterate(params?: PolicyFilters, options?: RequestOptions): AsyncGenerator<Policy, void, undefined>;
+  /** 201. An unknown kind, selector key or param: ValidationError naming it (`body.kind`). */
+  create(policy: PolicyInput, options?: RequestOptions): APIPromise<Policy>;
+  get(id: string, options?: RequestOptions): APIPromise<Policy>;
+  /** PUT: replaces the definition; never creates (NotFoundError). */
+  replace(id: string, policy: PolicyInput, options?: ConditionalOptions): APIPromise<Policy>;
+  patch(id: string, patch: PolicyPatch, options?: ConditionalOptions): APIPromise<Policy>;
+  delete(id: string, options?: ConditionalOptions): APIPromise<void>;
+  /** One page of open violations, with `evaluated_at`. */
+  listViolations(id: string, params?: PageParams, options?: RequestOptions): APIPromise<Violations>;
+  /** Every open violation, following `next_cursor`. */
+  violations(id: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<Violation, void, undefined>;
+  /** Evaluates every enabled policy now. */
+  evaluate(options?: RequestOptions): APIPromise<EvaluationSummary>;
+}
+
+// ---------------------------------------------------------------------------
+// Quality
+
+export type RuleType =
+  | 'not_null' | 'unique' | 'accepted_values' | 'relationships'
+  | 'range' | 'freshness' | 'row_count' | 'custom';
+export type RuleSeverity = 'warn' | 'error';
+export type RuleStatus = 'unknown' | 'passing' | 'failing' | 'error';
+export type ResultStatus = 'pass' | 'fail' | 'error';
+
+/** What a client writes. Read-only fields from a GET are accepted by `replace` and ignored. */
+export interface QualityRuleInput {
+  /** The asset must exist. */
+  asset_id: string;
+  column?: string | null;
+  name: string;
+  type: RuleType;
+  /**
+   * By type: accepted_values `{values}`, relationships `{to, field?}`, range and
+   * row_count `{min?, max?}`, freshness `{max_age_hours}`; others any object.
+   */
+  params?: Record<string, unknown>;
+  /** Default `warn`. */
+  severity?: RuleSeverity;
+  enabled?: boolean;
+}
+
+export type QualityRulePatch = {
+  [K in keyof QualityRuleInput]?: QualityRuleInput[K] | null;
+} & Record<string, unknown>;
+
+export interface QualityRule {
+  /** `qr_` + ULID, or the dbt test's `unique_id`. */
+  id: string;
+  asset_id: string;
+  column: string | null;
+  name: string;
+  type: RuleType;
+  params: Record<string, any>;
+  severity: RuleSeverity;
+  enabled: boolean;
+  /** Follows the newest result by `run_at`. */
+  status: RuleStatus;
+  last_result: Record<string, any> | null;
+  /** `dbt:<project>` for rules made from dbt tests, else `api`. */
+  origin?: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QualityRuleFilters extends PageParams {
+  asset_id?: string;
+  status?: RuleStatus;
+  type?: RuleType;
+}
+
+export interface ResultInput {
+  status: ResultStatus;
+  /** Any JSON value, e.g. a failing-row count. */
+  observed_value?: unknown;
+  message?: string | null;
+  /** When the check ran (a Date, or RFC 3339 with an offset); default now. */
+  run_at?: string | Date | null;
+}
+
+export interface QualityResult {
+  id: string;
+  rule_id: string;
+  status: ResultStatus;
+  observed_value: unknown;
+  message: string | null;
+  run_at: string;
+  recorded_at: string;
+  /** `api`, or `dbt:<invocation_id>`. */
+  source: string;
+}
+
+export interface DbtResultsSummary {
+  /** Results in the file. */
+  received: number;
+  /** Test results recorded against a rule. */
+  recorded: number;
+  /** Test ids with no rule here (upload the manifest first); not an error. */
+  unmatched: string[];
+  skipped: number;
+  /** Results of models, seeds and snapshots. */
+  ignored: number;
+  /** Older than the rule's newest result: kept in history, status unchanged. */
+  stale: number;
+  /** Already recorded from this dbt invocation. */
+  duplicates: number;
+  /** Rules that turned failing with this upload. */
+  failed: string[];
+  /** Rules that turned passing with this upload. */
+  recovered: string[];
+}
+
+export declare class Quality {
+  private constructor();
+  list(params?: QualityRuleFilters, options?: RequestOptions): APIPromise<Page<QualityRule>>;
+  iterate(params?: QualityRuleFilters, options?: RequestOptions): AsyncGenerator<QualityRule, void, undefined>;
+  create(rule: QualityRuleInput, options?: RequestOptions): APIPromise<QualityRule>;
+  get(id: string, options?: RequestOptions): APIPromise<QualityRule>;
+  /** PUT: replaces the definition; never creates. Status and history stay. */
+  replace(id: string, rule: QualityRuleInput, options?: ConditionalOptions): APIPromise<QualityRule>;
+  patch(id: string, patch: QualityRulePatch, options?: ConditionalOptions): APIPromise<QualityRule>;
+  delete(id: string, options?: ConditionalOptions): APIPromise<void>;
+  /** 201. A bare status is `{status}`. */
+  recordResult(ruleId: string, result: ResultInput | ResultStatus, options?: RequestOptions): APIPromise<QualityResult>;
+  /** One page of results, newest first. */
+  listResults(ruleId: string, params?: PageParams, options?: RequestOptions): APIPromise<Page<QualityResult>>;
+  /** Every kept result, newest first. */
+  results(ruleId: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<QualityResult, void, undefined>;
+  /**
+   * A dbt `run_results.json` (file path, bytes, or the parsed object), gzipped on
+   * the way. Retried like other POSTs; timeout 600 s by default.
+   */
+  uploadDbtResults(
+    source: string | Uint8Array | ArrayBuffer | Record<string, unknown>,
+    options?: RequestOptions,
+  ): APIPromise<DbtResultsSummary>;
+}
+
+// ---------------------------------------------------------------------------
+// Query
+
+/** Which assets match: every field given must hold; a list means any of. */
+export interface AssetFilter {
+  type?: string | string[];
+  platform?: string | string[];
+  tags_all?: string | string[];
+  tags_any?: string | string[];
+  owner?: string | string[];
+  id_prefix?: string | string[];
+  /** Case-insensitive substring of the name. */
+  name_contains?: string;
+  placeholder?: boolean;
+  has_upstream?: boolean;
+  has_downstream?: boolean;
+  properties?: Record<string, PropertyValue | PropertyValue[]>;
+}
+
+export type ReturnForm = 'nodes' | 'edges' | 'graph' | 'paths' | 'count';
+
+/** A JSON query: `start` (with an optional `traverse`) or `path`. */
+export interface QueryBody {
+  start?: { ids: string[] } | { where: AssetFilter };
+  traverse?: {
+    direction?: Direction;
+    /** 0 adds the start assets at distance 0. Default 1. */
+    min_depth?: number;
+    /** 1-50, default 5. */
+    max_depth?: number;
+    /** Which reached assets are returned. */
+    where?: AssetFilter;
+    /** Which assets a path may pass through. */
+    through?: AssetFilter;
+  };
+  path?: {
+    from: string;
+    to: string;
+    direction?: Direction;
+    max_depth?: number;
+    all_shortest?: boolean;
+    through?: AssetFilter;
+  };
+  /** Default `paths` for a path query, else `nodes`. */
+  return?: ReturnForm;
+  /** Items per page, 1-10000, default 100. */
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface QueryNode {
+  id: string;
+  name: string;
+  type: AssetType;
+  platform: string | null;
+  tags: string[];
+  placeholder: boolean;
+  /** Fewest hops from the start (or along the path). */
+  distance: number;
+}
+
+/** The requested parts only, and `next_cursor` always. */
+export interface QueryResult {
+  nodes?: QueryNode[];
+  edges?: GraphEdge[];
+  /** Each path as its asset ids. */
+  paths?: string[][];
+  count?: number;
+  /** Path queries: more paths exist than the service enumerates. */
+  truncated?: boolean;
+  next_cursor: string | null;
+}
+
+export interface CypherParams {
+  parameters?: Record<string, unknown>;
+  /** Most rows, 1-10000, default 1000; then `truncated`. */
+  limit?: number;
+}
+
+export interface CypherResult {
+  columns: string[];
+  /** Each row a list in the order of `columns`. */
+  rows: unknown[][];
+  truncated: boolean;
+}
+
+/** What `query.iterate` yields for a body's return form. */
+export type QueryItem<B extends QueryBody> = B extends { return: 'edges' }
+  ? GraphEdge
+  : B extends { return: 'paths' }
+    ? string[]
+    : B extends { return: 'nodes' }
+      ? QueryNode
+      : B extends { path: object }
+        ? string[]
+        : QueryNode;
+
+export declare class Query {
+  private constructor();
+  /** One answer. Only reads: retried like a GET, no Idempotency-Key. */
+  run(body: QueryBody, options?: RequestOptions): APIPromise<QueryResult>;
+  /** Every page, sending the same body again with each `next_cursor`. */
+  pages(body: QueryBody, options?: RequestOptions): AsyncGenerator<QueryResult, void, undefined>;
+  /**
+   * Every node, edge or path across the pages (throws a TypeError at once for
+   * `return: 'graph'` or `'count'`: use `pages`).
+   */
+  iterate<B extends QueryBody>(body: B, options?: RequestOptions): AsyncGenerator<QueryItem<B>, void, undefined>;
+  /** Read-only Cypher (admin scope). A write: ValidationError `forbidden_query`. */
+  cypher(query: string, params?: CypherParams, options?: RequestOptions): APIPromise<CypherResult>;
+}
+
+// ---------------------------------------------------------------------------
 // The client
 
 export declare const VERSION: string;
@@ -417,6 +768,9 @@ export declare class GovernanceClient {
   readonly lineage: Lineage;
   readonly tokens: Tokens;
   readonly events: Events;
+  readonly policies: Policies;
+  readonly quality: Quality;
+  readonly query: Query;
   /** `GET /api/v1` (no token needed). */
   info(options?: RequestOptions): APIPromise<ServiceInfo>;
   /** `GET /api/v1/openapi.json` (no token needed). */

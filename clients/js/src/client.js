@@ -15,6 +15,9 @@ import {
 import { Assets } from './resources/assets.js';
 import { Events } from './resources/events.js';
 import { Lineage } from './resources/lineage.js';
+import { Policies } from './resources/policies.js';
+import { Quality } from './resources/quality.js';
+import { Query } from './resources/query.js';
 import { Tokens } from './resources/tokens.js';
 import { parseRetryAfter, retryDelayMs, shouldRetry } from './retry.js';
 import { buildQuery, normalizeBaseURL } from './url.js';
@@ -55,6 +58,9 @@ export class GovernanceClient {
     this.lineage = new Lineage(this);
     this.tokens = new Tokens(this);
     this.events = new Events(this);
+    this.policies = new Policies(this);
+    this.quality = new Quality(this);
+    this.query = new Query(this);
   }
 
   /** `GET /api/v1`: the service's name and version (needs no token). */
@@ -98,7 +104,8 @@ export class GovernanceClient {
     const maxRetries = spec.maxRetries ?? this.maxRetries;
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
     const headers = this._headers(spec, method, maxRetries);
-    const hasKey = headers.has('idempotency-key');
+    // A POST that only reads (a query) is as safe to repeat as a GET.
+    const repeatable = headers.has('idempotency-key') || spec.readOnly === true;
     const body =
       spec.body === undefined
         ? undefined
@@ -118,7 +125,7 @@ export class GovernanceClient {
       if (answer && answer.status < 400) return decode(answer);
       failure ??= makeAPIError(answer.status, answer.headers, answer.text);
       const status = answer?.status ?? null;
-      if (attempt >= maxRetries || !shouldRetry({ method, status, idempotencyKey: hasKey })) {
+      if (attempt >= maxRetries || !shouldRetry({ method, status, idempotencyKey: repeatable })) {
         throw failure;
       }
       const retryAfter = parseRetryAfter(answer?.headers.get('retry-after'));
@@ -142,8 +149,8 @@ export class GovernanceClient {
     }
     if (spec.idempotencyKey) {
       headers.set('idempotency-key', spec.idempotencyKey);
-    } else if (method === 'POST' && spec.autoIdempotencyKey !== false && maxRetries > 0) {
-      headers.set('idempotency-key', randomUUID());
+    } else if (method === 'POST' && spec.autoIdempotencyKey !== false && !spec.readOnly) {
+      if (maxRetries > 0) headers.set('idempotency-key', randomUUID());
     }
     for (const [name, value] of Object.entries(spec.headers ?? {})) {
       if (value === null || value === undefined) headers.delete(name);

@@ -16,6 +16,16 @@ import GovernanceClientDefault, {
   type TokenCreated,
   type ManifestSummary,
   type GovernanceEvent,
+  type Policy,
+  type Violation,
+  type EvaluationSummary,
+  type QualityRule,
+  type QualityResult,
+  type DbtResultsSummary,
+  type QueryBody,
+  type QueryNode,
+  type QueryResult,
+  type CypherResult,
   verifyWebhook,
   WebhookVerificationError,
 } from '@governance/client';
@@ -86,4 +96,50 @@ export async function usage(): Promise<void> {
   }
   const info = await client.info();
   void info.api_version;
+
+  const policy: Policy = await client.policies.create({
+    name: 'pii propagates',
+    kind: 'tag_propagation',
+    severity: 'critical',
+    selector: { type: ['table', 'view'], tags: ['pii'] },
+    params: { tag: 'pii', max_depth: 10 },
+  });
+  await client.policies.create({ name: 'no pii on dashboards', kind: 'restricted_flow', params: { to: { type: 'dashboard' } } });
+  await client.policies.replace(policy.id, { name: 'n', kind: 'require_owner' }, { ifMatch: policy.version });
+  await client.policies.patch(policy.id, { description: null, enabled: false }, { ifMatch: '"2"' });
+  for await (const p of client.policies.iterate({ kind: 'require_owner', enabled: true })) void p.evaluated_at;
+  const evaluation: EvaluationSummary = await client.policies.evaluate();
+  void evaluation.policies.map((p) => p.opened + p.resolved);
+  for await (const v of client.policies.violations(policy.id, { limit: 100 })) {
+    const violation: Violation = v;
+    void [violation.asset_id, violation.path?.join(' -> ')];
+  }
+  const violations = await client.policies.listViolations(policy.id);
+  void [violations.evaluated_at, violations.next_cursor];
+  await client.policies.delete(policy.id);
+
+  const rule: QualityRule = await client.quality.create({ asset_id: 'a', name: 'n', type: 'not_null', column: 'id' });
+  const result: QualityResult = await client.quality.recordResult(rule.id, { status: 'fail', observed_value: 3, run_at: new Date() });
+  await client.quality.recordResult(rule.id, 'pass');
+  void result.recorded_at;
+  for await (const r of client.quality.results(rule.id)) void r.status;
+  for await (const r of client.quality.iterate({ status: 'failing', asset_id: 'a' })) void r.last_result;
+  await client.quality.replace(rule.id, { asset_id: 'a', name: 'n', type: 'unique' }, { ifMatch: 1 });
+  await client.quality.patch(rule.id, { column: null });
+  const dbt: DbtResultsSummary = await client.quality.uploadDbtResults('target/run_results.json');
+  void [dbt.failed, dbt.unmatched];
+  await client.quality.uploadDbtResults({ metadata: {}, results: [] });
+
+  const body: QueryBody = { start: { ids: ['a'] }, traverse: { direction: 'downstream', max_depth: 10 }, limit: 500 };
+  const answer: QueryResult = await client.query.run({ ...body, return: 'count' });
+  void answer.count;
+  for await (const page of client.query.pages(body)) void page.next_cursor;
+  for await (const node of client.query.iterate({ start: { where: { type: 'table' } }, return: 'nodes' })) {
+    const n: QueryNode = node;
+    void n.distance;
+  }
+  for await (const path of client.query.iterate({ path: { from: 'a', to: 'b' } })) void path.join('/');
+  for await (const edge of client.query.iterate({ start: { ids: ['a'] }, return: 'edges' })) void edge.source;
+  const rows: CypherResult = await client.query.cypher('MATCH (a:Asset) RETURN a.id', { parameters: {}, limit: 10 });
+  void rows.rows[0]?.[0];
 }

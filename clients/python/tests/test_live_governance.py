@@ -207,9 +207,10 @@ def test_a_dbt_run_records_failures_against_the_manifest_rules(client: Client) -
     assert rules["created"] + rules["updated"] >= 0
     assert client.quality.get(FAILING_TEST)["asset_id"] == "model.quality_shop.orders"
 
+    # Recorded the first time; later runs of these tests find its invocation recorded.
     as_made = client.quality.upload_dbt_results(DBT_QUALITY / "run_results_failing.json")
     assert as_made["received"] == 24
-    assert as_made["unmatched"] == []
+    assert as_made["recorded"] + as_made["duplicates"] == 24
 
     # Make the rule pass now, then upload the failing run again as a newer invocation.
     now = datetime.now(UTC)

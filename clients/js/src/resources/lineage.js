@@ -1,9 +1,7 @@
 /** `/lineage` (CONTRACT §3): edges one by one or in bulk, and traversals. */
 
-import { readFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
-
 import { APIPromise } from '../api-promise.js';
+import { artifactBytes, gzipOnce } from '../artifacts.js';
 import { MAX_BULK_EDGES, chunksOf } from '../chunks.js';
 import { encodeSegment } from '../url.js';
 
@@ -79,7 +77,7 @@ export class Lineage {
    */
   uploadManifest(pathOrBytes, options = {}) {
     const { project, prune = true, ...rest } = options;
-    const sent = manifestBytes(pathOrBytes).then((bytes) =>
+    const sent = artifactBytes(pathOrBytes, 'uploadManifest').then((bytes) =>
       this._client
         .request({
           timeoutMs: MANIFEST_TIMEOUT_MS,
@@ -87,7 +85,7 @@ export class Lineage {
           method: 'POST',
           path: '/lineage/manifest',
           query: { project, prune },
-          body: isGzip(bytes) ? bytes : gzipSync(bytes),
+          body: gzipOnce(bytes),
           contentType: 'application/json',
           headers: { ...(rest.headers ?? {}), 'content-encoding': 'gzip' },
         })
@@ -151,16 +149,4 @@ function required(name, value) {
     throw new TypeError(`${name} must be a non-empty string`);
   }
   return value;
-}
-
-async function manifestBytes(pathOrBytes) {
-  if (typeof pathOrBytes === 'string') return readFile(pathOrBytes);
-  if (pathOrBytes instanceof Uint8Array) return pathOrBytes;
-  if (pathOrBytes instanceof ArrayBuffer) return new Uint8Array(pathOrBytes);
-  throw new TypeError('uploadManifest takes a file path, a Buffer or a Uint8Array');
-}
-
-/** Starts with the gzip magic bytes 0x1f 0x8b. */
-function isGzip(bytes) {
-  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
