@@ -84,6 +84,16 @@ function liveTests() {
         '/api/v1/lineage/{asset_id}/downstream': ['get'],
         '/api/v1/tokens': ['get', 'post'],
         '/api/v1/tokens/{token_id}': ['get', 'delete'],
+        '/api/v1/policies': ['get', 'post'],
+        '/api/v1/policies/evaluate': ['post'],
+        '/api/v1/policies/{policy_id}': ['get', 'put', 'patch', 'delete'],
+        '/api/v1/policies/{policy_id}/violations': ['get'],
+        '/api/v1/quality/rules': ['get', 'post'],
+        '/api/v1/quality/rules/{rule_id}': ['get', 'put', 'patch', 'delete'],
+        '/api/v1/quality/rules/{rule_id}/results': ['get', 'post'],
+        '/api/v1/quality/results/dbt': ['post'],
+        '/api/v1/query': ['post'],
+        '/api/v1/query/cypher': ['post'],
       };
       for (const [path, methods] of Object.entries(expected)) {
         assert.ok(doc.paths[path], `OpenAPI lacks ${path}`);

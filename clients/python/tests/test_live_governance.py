@@ -40,6 +40,27 @@ def policies(client: Client) -> Iterator[list[str]]:
             client.policies.delete(policy_id)
 
 
+OPERATIONS = {
+    "/api/v1/policies": {"get", "post"},
+    "/api/v1/policies/evaluate": {"post"},
+    "/api/v1/policies/{policy_id}": {"get", "put", "patch", "delete"},
+    "/api/v1/policies/{policy_id}/violations": {"get"},
+    "/api/v1/quality/rules": {"get", "post"},
+    "/api/v1/quality/rules/{rule_id}": {"get", "put", "patch", "delete"},
+    "/api/v1/quality/rules/{rule_id}/results": {"get", "post"},
+    "/api/v1/quality/results/dbt": {"post"},
+    "/api/v1/query": {"post"},
+    "/api/v1/query/cypher": {"post"},
+}
+
+
+def test_the_openapi_document_describes_every_operation_called_here(client: Client) -> None:
+    paths = client.openapi()["paths"]
+    for path, methods in OPERATIONS.items():
+        assert path in paths, path
+        assert methods <= set(paths[path]), (path, methods - set(paths[path]))
+
+
 def _evaluation_of(client: Client, policy_id: str) -> dict[str, Any]:
     summary = client.policies.evaluate()
     assert summary["evaluated_at"]
