@@ -16,6 +16,7 @@ from service import clock
 from service.domain import merge_patch
 from service.domain.policies import Finding, reconcile
 from service.domain.preconditions import Expected
+from service.domain.walks import Walk
 from service.errors import NotFound, validation_error
 from service.events.outbox import Pending, emit, emit_many
 from service.graph import Graph, Tx
@@ -219,25 +220,70 @@ EVALUATIONS = {
     "require_owner": "policies.eval_require_owner",
     "require_description": "policies.eval_require_description",
     "require_quality_rule": "policies.eval_require_quality_rule",
-    "tag_propagation": "policies.eval_tag_propagation",
-    "restricted_flow": "policies.eval_restricted_flow",
 }
 
 
 async def _findings(tx: Tx, policy: Policy, max_depth: int) -> list[Finding]:
-    """The kind's statement with its parameters; walks are bounded by the service's depth."""
+    """The kind's evaluation; lineage walks are bounded by the service's depth."""
     params = policy.params
+    selector = Selector.model_validate(policy.selector).as_params()
     depth = min(int(params.get("max_depth", max_depth)), max_depth)
-    bounds = {"max_depth": depth} if policy.kind in ("tag_propagation", "restricted_flow") else {}
-    arguments: dict[str, Any] = {"selector": Selector.model_validate(policy.selector).as_params()}
+    if policy.kind == "tag_propagation":
+        return await _tag_propagation(tx, selector, params["tag"], depth)
+    if policy.kind == "restricted_flow":
+        to = Selector.model_validate(params["to"]).as_params()
+        return await _restricted_flow(tx, selector, to, depth)
+    arguments: dict[str, Any] = {"selector": selector}
     if policy.kind == "require_quality_rule":
         arguments["types"] = params.get("types", [])
-    elif policy.kind == "tag_propagation":
-        arguments["tag"] = params["tag"]
-    elif policy.kind == "restricted_flow":
-        arguments["to"] = Selector.model_validate(params["to"]).as_params()
-    rows = await tx.run(EVALUATIONS[policy.kind], bounds, **arguments)
+    rows = await tx.run(EVALUATIONS[policy.kind], **arguments)
     return [_finding(r) for r in rows]
+
+
+async def _walk(tx: Tx, walk: Walk, step: str, depth: int) -> Walk:
+    """Advance a multi-source walk one hop per statement, at most `depth` hops."""
+    for _ in range(depth):
+        if not walk.frontier:
+            break
+        rows = await tx.run(step, frontier=walk.frontier_ids())
+        walk.advance((r["node"], r["next"]) for r in rows)
+    return walk
+
+
+async def _tag_propagation(tx: Tx, selector: dict[str, Any], tag: str, depth: int) -> list[Finding]:
+    """One walk downstream from every tagged asset with an untagged child; each governed
+    asset it reaches without the tag violates, with the path from the nearest source."""
+    sources = [r["id"] for r in await tx.run("policies.tag_sources", tag=tag)]
+    walk = await _walk(tx, Walk.start(sources), "policies.children", depth)
+    reached = sorted(node for node, labels in walk.reached.items() if labels[0].distance > 0)
+    lacking = await tx.run("policies.tag_lacking", ids=reached, tag=tag, selector=selector)
+    findings = []
+    for row in lacking:
+        label = walk.nearest(row["id"])
+        assert label is not None
+        path = tuple(reversed(walk.way_back(row["id"], label)))
+        reason = f"lacks tag {tag} carried by {label.origin}, {label.distance} hop(s) upstream"
+        findings.append(Finding(row["id"], reason, path))
+    return findings
+
+
+async def _restricted_flow(
+    tx: Tx, selector: dict[str, Any], to: dict[str, Any], depth: int
+) -> list[Finding]:
+    """One walk upstream from every restricted asset, each asset keeping its two nearest
+    targets, so a governed asset that is itself restricted still learns of another."""
+    targets = [r["id"] for r in await tx.run("policies.restricted_targets", to=to)]
+    walk = await _walk(tx, Walk.start(targets, labels=2), "policies.parents", depth)
+    flowing = sorted(node for node in walk.reached if walk.nearest(node, other_than=node))
+    governed = await tx.run("policies.governed", ids=flowing, selector=selector)
+    findings = []
+    for row in governed:
+        label = walk.nearest(row["id"], other_than=row["id"])
+        assert label is not None
+        path = tuple(walk.way_back(row["id"], label))
+        reason = f"flows into {label.origin} within {label.distance} hop(s)"
+        findings.append(Finding(row["id"], reason, path))
+    return findings
 
 
 def _finding(row: Any) -> Finding:

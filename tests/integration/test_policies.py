@@ -344,18 +344,21 @@ def test_lineage_policies_stay_linear_on_2_to_the_40_paths(writer: httpx.Client)
     assert len(path) == 42 and path[0] == "top" and path[-1] == "r40"  # one node per level
 
 
-def test_lineage_walks_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) -> None:
-    """Guards the linear-cost design of the policy and impact walks."""
-    queries = cypher.load()
-    selector = {"type": None, "platform": None, "tags": [], "id_prefix": None}
-    for name, params in (
-        ("policies.eval_tag_propagation", {"tag": "pii", "selector": selector}),
-        ("policies.eval_restricted_flow", {"selector": selector, "to": selector}),
-    ):
-        statement = queries[name].statement({"max_depth": 50})
-        summary = driver.execute_query("EXPLAIN " + statement, params).summary
-        operators = _operators(summary.plan)
-        assert any(op.startswith("VarLengthExpand(Pruning") for op in operators), (name, operators)
-    statement = queries["quality.impact"].statement({"depth": 50})
+def test_the_impact_walk_plans_a_pruning_breadth_first_expand(driver: neo4j.Driver) -> None:
+    """Guards the linear-cost design of a failing rule's impact walk."""
+    statement = cypher.load()["quality.impact"].statement({"depth": 50})
     summary = driver.execute_query("EXPLAIN " + statement, {"asset_ids": ["x"]}).summary
     assert any(op.startswith("VarLengthExpand(Pruning") for op in _operators(summary.plan))
+
+
+def test_a_restricted_asset_that_is_governed_flows_into_another(writer: httpx.Client) -> None:
+    _asset(writer, "pii.dash", type="dashboard", tags=["pii"])
+    _asset(writer, "other.dash", type="dashboard")
+    _asset(writer, "lonely.dash", type="dashboard", tags=["pii"])
+    _edges(writer, [("pii.dash", "mid"), ("mid", "other.dash"), ("other.dash", "pii.dash")])
+    params = {"to": {"type": "dashboard"}, "max_depth": 5}
+    policy = _policy(writer, kind="restricted_flow", selector={"tags": ["pii"]}, params=params)
+    _evaluate(writer)
+    found = _violations(writer, policy["id"])
+    assert list(found) == ["pii.dash"]  # lonely.dash reaches no other dashboard
+    assert found["pii.dash"]["path"] == ["pii.dash", "mid", "other.dash"]
