@@ -3,10 +3,9 @@ running the same evaluation statements, at two graph sizes to show how cost grow
 
 The graph is the lineage benchmark's warehouse DAG with described assets: about 5%
 without an owner, 10% without a description, 2% tagged `pii`, the last layer typed
-`dashboard`, a rule on every third asset. Five policies, one per kind. The service
-side also reconciles and stores violations (the first run writes them all; later
-runs find nothing changed), so its ratio includes that work; the raw side only
-reads the violations. Medians of `--samples` runs.
+`dashboard`, a rule on every third asset. Five policies, one per kind. Both sides do the
+same work per policy: lock, evaluate, read the stored violations, reconcile, save
+(the first run writes them all; the measured runs find nothing changed). Medians of `--samples` runs.
 
     python -m bench.policies [--sizes 10000,20000,40000] [--samples 3]
 """
@@ -31,7 +30,8 @@ from bench.common import (
 )
 from bench.lineage import ingest_raw, warehouse
 from service import cypher
-from service.domain.walks import Walk
+from service.domain.policies import Finding, reconcile
+from service.domain.walks import Walk, flowing_into, lacking_tag
 from service.models.policies import Selector
 
 LAYERS = 20
@@ -70,30 +70,65 @@ POLICIES: list[dict[str, Any]] = [
 
 
 def raw_evaluate(driver: neo4j.Driver, queries: cypher.Queries) -> tuple[float, int]:
-    """The same statements the service runs, with the same parameters, on the raw driver:
-    the three single-pass kinds, and the two lineage kinds as one multi-source walk."""
+    """The same work on the raw driver: per policy, one write transaction that locks it,
+    runs the same statements with the same parameters (the three single-pass kinds; the
+    two lineage kinds as one multi-source walk), reads the stored violations, reconciles
+    them with the same pure function and saves the difference."""
     every = Selector().as_params()
     pii, dashboards = Selector(tags=["pii"]).as_params(), Selector(type="dashboard").as_params()
-    found = 0
-    started = time.perf_counter()
-    with driver.session() as session:
 
+    def findings(tx: neo4j.ManagedTransaction, kind: str) -> list[Finding]:
         def run(name: str, **params: Any) -> list[neo4j.Record]:
-            return list(session.run(queries[name].statement(), params))
+            return list(tx.run(queries[name].statement(), params))
 
-        found += len(run("policies.eval_require_owner", selector=every))
-        found += len(run("policies.eval_require_description", selector=every))
-        found += len(run("policies.eval_require_quality_rule", selector=every, types=[]))
-        tagged = Walk.start(r["id"] for r in run("policies.tag_sources", tag="pii"))
-        walk(tagged, lambda f: run("policies.children", frontier=f))
-        reached = [n for n, labels in tagged.reached.items() if labels[0].distance > 0]
-        found += len(run("policies.tag_lacking", ids=reached, tag="pii", selector=every))
-        targets = [r["id"] for r in run("policies.restricted_targets", to=dashboards)]
-        flows = Walk.start(targets, labels=2)
-        walk(flows, lambda f: run("policies.parents", frontier=f))
-        flowing = [n for n in flows.reached if flows.nearest(n, other_than=n)]
-        found += len(run("policies.governed", ids=flowing, selector=pii))
-    return time.perf_counter() - started, found
+        if kind == "tag_propagation":
+            tagged = Walk.start(r["id"] for r in run("policies.tag_sources", tag="pii"))
+            walk(tagged, lambda f: run("policies.children", frontier=f))
+            reached = [n for n, labels in tagged.reached.items() if labels[0].distance > 0]
+            rows = run("policies.tag_lacking", ids=reached, tag="pii", selector=every)
+            return lacking_tag(tagged, (r["id"] for r in rows), "pii")
+        if kind == "restricted_flow":
+            targets = [r["id"] for r in run("policies.restricted_targets", to=dashboards)]
+            flows = Walk.start(targets, labels=2)
+            walk(flows, lambda f: run("policies.parents", frontier=f))
+            flowing = [n for n in flows.reached if flows.nearest(n, other_than=n)]
+            rows = run("policies.governed", ids=flowing, selector=pii)
+            return flowing_into(flows, (r["id"] for r in rows))
+        extra = {"types": []} if kind == "require_quality_rule" else {}
+        rows = run(f"policies.eval_{kind}", selector=every, **extra)
+        return [Finding(r["asset_id"], r["reason"]) for r in rows]
+
+    def evaluate(tx: neo4j.ManagedTransaction, policy_id: str, kind: str) -> int:
+        tx.run(queries["policies.lock"].statement(), id=policy_id).consume()
+        found = findings(tx, kind)
+        stored = {
+            r["asset_id"]: r
+            for r in tx.run(queries["policies.open_violations"].statement(), policy_id=policy_id)
+        }
+        diff = reconcile(stored, found, "now")
+        tx.run(
+            queries["policies.save_violations"].statement(),
+            policy_id=policy_id,
+            now="now",
+            open=[
+                {"asset_id": f.asset_id, "reason": f.reason, "path": _path(f), "opened_at": at}
+                for f, at in diff.to_write
+            ],
+            resolved=[f.asset_id for f in diff.resolved],
+        ).consume()
+        return len(found)
+
+    started = time.perf_counter()
+    total = 0
+    with driver.session() as session:
+        policies = session.run("MATCH (p:Policy) RETURN p.id AS id, p.kind AS kind").data()
+        for policy in policies:
+            total += session.execute_write(evaluate, policy["id"], policy["kind"])
+    return time.perf_counter() - started, total
+
+
+def _path(finding: Finding) -> list[str] | None:
+    return list(finding.path) if finding.path is not None else None
 
 
 def walk(state: Walk, step: Any, depth: int = 10) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from service.domain.policies import Finding
+
 
 @dataclass(frozen=True)
 class Label:
@@ -82,3 +84,30 @@ class Walk:
             path.append(node)
             label = next(lb for lb in self.reached[node] if lb.origin == label.origin)
         return path
+
+
+def lacking_tag(walk: Walk, lacking: Iterable[str], tag: str) -> list[Finding]:
+    """tag_propagation findings: each asset reached downstream without the tag, with the
+    path from its nearest tagged source."""
+    findings = []
+    for node in lacking:
+        label = walk.nearest(node)
+        if label is None:
+            continue
+        path = tuple(reversed(walk.way_back(node, label)))
+        reason = f"lacks tag {tag} carried by {label.origin}, {label.distance} hop(s) upstream"
+        findings.append(Finding(node, reason, path))
+    return findings
+
+
+def flowing_into(walk: Walk, governed: Iterable[str]) -> list[Finding]:
+    """restricted_flow findings: each governed asset that reaches a target other than
+    itself, with the path to the nearest one."""
+    findings = []
+    for node in governed:
+        label = walk.nearest(node, other_than=node)
+        if label is None:
+            continue
+        reason = f"flows into {label.origin} within {label.distance} hop(s)"
+        findings.append(Finding(node, reason, tuple(walk.way_back(node, label))))
+    return findings

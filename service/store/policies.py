@@ -16,7 +16,7 @@ from service import clock
 from service.domain import merge_patch
 from service.domain.policies import Finding, reconcile
 from service.domain.preconditions import Expected
-from service.domain.walks import Walk
+from service.domain.walks import Walk, flowing_into, lacking_tag
 from service.errors import NotFound, validation_error
 from service.events.outbox import Pending, emit, emit_many
 from service.graph import Graph, Tx
@@ -257,14 +257,7 @@ async def _tag_propagation(tx: Tx, selector: dict[str, Any], tag: str, depth: in
     walk = await _walk(tx, Walk.start(sources), "policies.children", depth)
     reached = sorted(node for node, labels in walk.reached.items() if labels[0].distance > 0)
     lacking = await tx.run("policies.tag_lacking", ids=reached, tag=tag, selector=selector)
-    findings = []
-    for row in lacking:
-        label = walk.nearest(row["id"])
-        assert label is not None
-        path = tuple(reversed(walk.way_back(row["id"], label)))
-        reason = f"lacks tag {tag} carried by {label.origin}, {label.distance} hop(s) upstream"
-        findings.append(Finding(row["id"], reason, path))
-    return findings
+    return lacking_tag(walk, (r["id"] for r in lacking), tag)
 
 
 async def _restricted_flow(
@@ -276,14 +269,7 @@ async def _restricted_flow(
     walk = await _walk(tx, Walk.start(targets, labels=2), "policies.parents", depth)
     flowing = sorted(node for node in walk.reached if walk.nearest(node, other_than=node))
     governed = await tx.run("policies.governed", ids=flowing, selector=selector)
-    findings = []
-    for row in governed:
-        label = walk.nearest(row["id"], other_than=row["id"])
-        assert label is not None
-        path = tuple(walk.way_back(row["id"], label))
-        reason = f"flows into {label.origin} within {label.distance} hop(s)"
-        findings.append(Finding(row["id"], reason, path))
-    return findings
+    return flowing_into(walk, (r["id"] for r in governed))
 
 
 def _finding(row: Any) -> Finding:
