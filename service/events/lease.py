@@ -4,7 +4,6 @@ died, is replaced once the lease expires."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import timedelta
 
@@ -37,12 +36,12 @@ class Lease:
         return self.held
 
     async def release(self) -> None:
-        """Best effort, on a clean shutdown, so another process takes over at once."""
+        """Best effort, on a clean shutdown, so another process takes over at once.
+        Not wrapped in a timeout of ours: cancelling a connection attempt half-way leaks
+        its socket; the driver's own connection timeout bounds the wait."""
         if not self.held:
             return
         try:
-            await asyncio.wait_for(
-                self.graph.write("leases.release", name=self.name, holder=self.holder), 2.0
-            )
+            await self.graph.write("leases.release", name=self.name, holder=self.holder)
         except Exception:
             log.info("could not release the %s lease", self.name, exc_info=True)

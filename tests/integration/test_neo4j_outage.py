@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from service.app import create_app
-from service.settings import Settings
+from service.settings import PolicySettings, Settings
 from tests.conftest import make_tokens
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.proxy import CuttableProxy
@@ -24,7 +24,11 @@ def proxied(
     target = urlparse(neo4j_target.uri)
     proxy = CuttableProxy(target.hostname or "127.0.0.1", target.port or 7687).start()
     settings = make_settings(
-        neo4j_uri=f"bolt://127.0.0.1:{proxy.port}", neo4j_connect_timeout_s=1.0
+        neo4j_uri=f"bolt://127.0.0.1:{proxy.port}",
+        neo4j_connect_timeout_s=1.0,
+        # Requests are under test here; the background evaluator has its own lease and
+        # would only add connection attempts against the cut proxy.
+        policies=PolicySettings(evaluate=False),
     )
     token = make_tokens(settings, outage=["write"])["outage"]
     server = LiveServer(create_app(settings)).start()
