@@ -135,7 +135,7 @@ def walk(state: Walk, step: Any, depth: int = 10) -> None:
     for _ in range(depth):
         if not state.frontier:
             return
-        state.advance((r["node"], r["next"]) for r in step(state.frontier_ids()))
+        state.advance((r["node"], n) for r in step(state.frontier_ids()) for n in r["next"])
 
 
 def measure(size: int, samples: int, driver: neo4j.Driver, service: Any) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-// One step of a policy walk downstream: the lineage children of the frontier.
+// One step of a policy walk downstream: each frontier asset with its lineage
+// children (one row per frontier asset, so the driver handles few records).
 UNWIND $frontier AS id
 MATCH (:Asset {id: id})-[:LINEAGE]->(next:Asset)
-RETURN id AS node, next.id AS next
+RETURN id AS node, collect(next.id) AS next

@@ -1,4 +1,5 @@
-// One step of a policy walk upstream: the lineage parents of the frontier.
+// One step of a policy walk upstream: each frontier asset with its lineage parents
+// (one row per frontier asset, so the driver handles few records).
 UNWIND $frontier AS id
 MATCH (next:Asset)-[:LINEAGE]->(:Asset {id: id})
-RETURN id AS node, next.id AS next
+RETURN id AS node, collect(next.id) AS next

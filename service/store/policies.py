@@ -246,7 +246,7 @@ async def _walk(tx: Tx, walk: Walk, step: str, depth: int) -> Walk:
         if not walk.frontier:
             break
         rows = await tx.run(step, frontier=walk.frontier_ids())
-        walk.advance((r["node"], r["next"]) for r in rows)
+        walk.advance((r["node"], n) for r in rows for n in r["next"])
     return walk
 
 
