@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -30,9 +31,12 @@ from service.api import (
     quality,
     query,
     tokens,
+    users,
     webhooks,
 )
 from service.auth.middleware import AuthMiddleware
+from service.dashboard import routes as dashboard
+from service.dashboard.signin import SignInThrottle
 from service.errors import MethodNotAllowed, NotFound, ServiceError, from_driver_error
 from service.events.broker import Broker
 from service.events.delivery import Deliverer
@@ -48,7 +52,8 @@ from service.middleware.request_id import RequestIdMiddleware
 from service.openapi import build as build_openapi
 from service.settings import Settings
 from service.store import events as event_store
-from service.store import idempotency
+from service.store import idempotency, sessions
+from service.store import users as user_store
 
 log = logging.getLogger(__name__)
 MODULES = (
@@ -63,9 +68,11 @@ MODULES = (
     events,
     webhooks,
     tokens,
+    users,
 )
 SCHEMA_RETRY_S = 2.0
 PURGE_INTERVAL_S = 3600.0
+FIRST_ADMIN = "admin"
 
 
 @dataclass
@@ -104,7 +111,7 @@ def create_app(settings: Settings) -> Starlette:
         dispatcher = Dispatcher(graph, hooks, deliverer)
         evaluator = PolicyEvaluator(graph, settings.policies, settings.limits.max_lineage_depth)
         tasks = [
-            asyncio.create_task(_apply_schema(graph, readiness), name="schema"),
+            asyncio.create_task(_prepare(graph, readiness, settings), name="schema"),
             asyncio.create_task(_housekeeping(graph, retention), name="housekeeping"),
             asyncio.create_task(broker.run(), name="event-follower"),
         ]
@@ -121,6 +128,7 @@ def create_app(settings: Settings) -> Starlette:
                 "openapi": document,
                 "broker": broker,
                 "deliverer": deliverer,
+                "signin_throttle": SignInThrottle(),
             }
         finally:
             for task in tasks:
@@ -153,14 +161,14 @@ def create_app(settings: Settings) -> Starlette:
             default_limit=settings.limits.max_body_bytes,
             limits_by_path={
                 path: settings.limits.max_manifest_bytes
-                for path in ("/api/v1/lineage/manifest", "/api/v1/quality/results/dbt")
+                for path in ("/api/v1/lineage/manifest", "/api/v1/quality/results/dbt", "/ingest")
             },
         ),
         Middleware(AuthMiddleware, rate_limit=settings.rate_limit),
         Middleware(IdempotencyMiddleware),
     ]
     return Starlette(
-        routes=routes,
+        routes=[*routes, *dashboard.routes()],
         middleware=middleware,
         exception_handlers={
             ServiceError: _service_error,
@@ -173,17 +181,35 @@ def create_app(settings: Settings) -> Starlette:
     )
 
 
-async def _apply_schema(graph: Graph, readiness: Readiness) -> None:
-    """Retry until Neo4j answers, so the service can start before its database."""
+async def _prepare(graph: Graph, readiness: Readiness, settings: Settings) -> None:
+    """Schema, then the first admin; retried until Neo4j answers, so the service can
+    start before its database."""
     while True:
         try:
             await graph.apply_schema()
             await graph.write("meta.await_indexes")
+            await _first_admin(graph, settings)
             readiness.schema_applied = True
             return
         except Exception as exc:
             log.warning("schema not applied yet (%s); retrying", type(exc).__name__)
             await asyncio.sleep(SCHEMA_RETRY_S)
+
+
+async def _first_admin(graph: Graph, settings: Settings) -> None:
+    """With no user at all, create `admin`; a generated password is printed this once."""
+    configured = settings.admin_password
+    password = configured.get_secret_value() if configured else secrets.token_urlsafe(18)
+    made = await user_store.ensure_first_admin(graph, FIRST_ADMIN, password)
+    if made is not None and configured is None:
+        print(
+            f"\n  First start: created the user {FIRST_ADMIN!r} with the password\n\n"
+            f"      {password}\n\n  Sign in to the dashboard with it, then change it under "
+            "Settings → Users. It is not shown again.\n",
+            flush=True,
+        )
+    elif made is not None:
+        log.info("created the first admin %r from GOVERNANCE_ADMIN_PASSWORD", FIRST_ADMIN)
 
 
 async def _housekeeping(graph: Graph, event_retention: timedelta) -> None:
@@ -192,6 +218,7 @@ async def _housekeeping(graph: Graph, event_retention: timedelta) -> None:
         await asyncio.sleep(PURGE_INTERVAL_S)
         try:
             await idempotency.purge(graph)
+            await sessions.purge(graph)
             await event_store.trim(graph, event_retention)
         except Exception:
             log.warning("housekeeping failed", exc_info=True)

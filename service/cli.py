@@ -2,6 +2,8 @@
 
 governance serve                       run the service (starts the local Neo4j if NEO4J_URI is unset)
 governance token create --name N --scope S [--expires-in-days D]
+governance user create --username U --role R [--password-stdin]
+governance user set-password --username U [--password-stdin]
 governance neo4j start|stop|status     the local development Neo4j
 """
 
@@ -11,11 +13,15 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
 from service.settings import Settings
+
+if TYPE_CHECKING:
+    from service.graph import Graph
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=1)
     serve.set_defaults(run=_serve)
 
-    token = commands.add_parser("token", help="API tokens").add_subparsers(title="token commands")
+    token_parser = commands.add_parser("token", help="API tokens")
+    token = token_parser.add_subparsers(title="token commands")
     create = token.add_parser("create", help="create a token straight on the database, print it")
     create.add_argument("--name", required=True)
     create.add_argument(
@@ -54,6 +61,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     create.add_argument("--expires-in-days", type=int)
     create.set_defaults(run=_token_create)
+
+    user = commands.add_parser("user", help="dashboard users (straight on the database)")
+    user_commands = user.add_subparsers(title="user commands")
+    user_create = user_commands.add_parser("create", help="create a user; asks for the password")
+    user_create.add_argument("--username", required=True)
+    user_create.add_argument("--role", required=True, choices=["viewer", "editor", "admin"])
+    user_create.add_argument("--display-name")
+    user_create.set_defaults(run=_user_create)
+    set_password = user_commands.add_parser(
+        "set-password", help="give a user a new password (ends their sessions); for recovery"
+    )
+    set_password.add_argument("--username", required=True)
+    set_password.set_defaults(run=_user_set_password)
+    for command in (user_create, set_password):
+        command.add_argument(
+            "--password-stdin", action="store_true", help="read the password from standard input"
+        )
+    user.set_defaults(run=lambda _: _help(user))
+    token_parser.set_defaults(run=lambda _: _help(token_parser))
 
     ingest = commands.add_parser("ingest", help="send metadata to a running service")
     ingest_kinds = ingest.add_subparsers(title="ingest commands")
@@ -126,27 +152,107 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _token_create(args: argparse.Namespace) -> int:
-    from service import cypher
-    from service.graph import Graph
     from service.models.tokens import TokenCreate
     from service.store import tokens
 
-    settings = resolved_settings()
     request = TokenCreate(name=args.name, scopes=args.scope, expires_in_days=args.expires_in_days)
 
-    async def create() -> str:
+    async def create(graph: Graph) -> str:
+        made = await tokens.create(graph, request, created_by=f"cli:{os.getenv('USER', 'unknown')}")
+        return made.token
+
+    print(_on_database(create))
+    return 0
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _read_password(from_stdin: bool) -> str:
+    """From standard input with --password-stdin (scripts), else asked twice on the terminal."""
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    import getpass
+
+    first = getpass.getpass("Password: ")
+    if getpass.getpass("Again: ") != first:
+        raise ValueError("the two passwords differ")
+    return first
+
+
+def _on_database(work: Callable[[Graph], Awaitable[str]]) -> str:
+    """Run `work` against the configured (or local development) Neo4j, schema applied."""
+    from service import cypher
+    from service.graph import Graph
+
+    settings = resolved_settings()
+
+    async def run() -> str:
         graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
         try:
             await graph.apply_schema()
-            made = await tokens.create(
-                graph, request, created_by=f"cli:{os.getenv('USER', 'unknown')}"
-            )
-            return made.token
+            return await work(graph)
         finally:
             await graph.close()
 
-    print(asyncio.run(create()))
+    return asyncio.run(run())
+
+
+def _user_create(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from service.errors import Conflict
+    from service.models.users import UserCreate
+    from service.store import users
+
+    try:
+        request = UserCreate(
+            username=args.username,
+            password=_read_password(args.password_stdin),
+            role=args.role,
+            display_name=args.display_name,
+        )
+    except ValidationError as exc:
+        raise ValueError(_first_problem(exc)) from exc
+
+    async def create(graph: Graph) -> str:
+        try:
+            made = await users.create(graph, request)
+        except Conflict as exc:
+            raise ValueError(exc.detail) from exc
+        return f"created {made.username} ({made.role}), id {made.id}"
+
+    print(_on_database(create))
     return 0
+
+
+def _user_set_password(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from service.models.users import UserPatch
+    from service.store import users
+
+    try:
+        patch = UserPatch(password=_read_password(args.password_stdin))
+    except ValidationError as exc:
+        raise ValueError(_first_problem(exc)) from exc
+
+    async def set_password(graph: Graph) -> str:
+        found = await users.find_by_username(graph, args.username)
+        if found is None:
+            raise ValueError(f"no user named {args.username!r}")
+        await users.update(graph, found.id, patch, frozenset())
+        return f"new password set for {found.username}; their sessions have ended"
+
+    print(_on_database(set_password))
+    return 0
+
+
+def _first_problem(exc: Any) -> str:
+    error = exc.errors(include_url=False)[0]
+    return f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}"
 
 
 def _ingest_manifest(args: argparse.Namespace) -> int:

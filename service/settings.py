@@ -92,6 +92,9 @@ class Settings(BaseModel):
     host: str = "127.0.0.1"
     port: int = 8080
     cors_origins: tuple[str, ...] = ()
+    # The first admin's password when the service starts with no user; when unset, a
+    # generated one is printed once on standard output.
+    admin_password: SecretStr | None = None
     limits: Limits = Field(default_factory=Limits)
     rate_limit: RateLimit = Field(default_factory=RateLimit)
     events: EventSettings = Field(default_factory=EventSettings)
@@ -110,6 +113,7 @@ class Settings(BaseModel):
             neo4j_connect_timeout_s=g.float("NEO4J_CONNECT_TIMEOUT", 3.0),
             host=e.get("GOVERNANCE_HOST", "127.0.0.1"),
             port=g.int("GOVERNANCE_PORT", 8080),
+            admin_password=g.secret("GOVERNANCE_ADMIN_PASSWORD"),
             cors_origins=tuple(
                 o.strip() for o in e.get("GOVERNANCE_CORS_ORIGINS", "").split(",") if o.strip()
             ),

@@ -1,3 +1,7 @@
-// Authentication: the token whose secret hashes to $hash.
+// Authentication: the token whose secret hashes to $hash, and the role and state of
+// the user who made it (null for a token made by `governance token create`), so a
+// token never does more than its user's current role allows.
 MATCH (t:ApiToken {hash: $hash})
-RETURN t {.id, .name, .scopes, .hash, .expires_at, .revoked_at, .last_used_at} AS token
+OPTIONAL MATCH (u:User {id: t.user_id})
+RETURN t {.id, .name, .scopes, .hash, .expires_at, .revoked_at, .last_used_at, .user_id} AS token,
+       u {.role, .disabled} AS user

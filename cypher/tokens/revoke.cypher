@@ -3,4 +3,4 @@
 MATCH (t:ApiToken {id: $id})
 WITH t, t.revoked_at IS NULL AS newly
 SET t.revoked_at = coalesce(t.revoked_at, $now)
-RETURN newly, t {.id, .name, .scopes, .prefix, .created_at, .expires_at, .last_used_at, .revoked_at, .created_by} AS token
+RETURN newly, t {.id, .name, .scopes, .prefix, .created_at, .expires_at, .last_used_at, .revoked_at, .created_by, .user_id} AS token

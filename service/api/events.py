@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 
 import orjson
 from starlette.requests import Request
@@ -12,7 +13,6 @@ from starlette.routing import Route
 
 from service import clock
 from service.api import deps
-from service.auth.principal import Principal
 from service.domain.event_types import TypeFilter, parse_patterns
 from service.errors import validation_error
 from service.events.broker import Broker, Subscription
@@ -53,6 +53,31 @@ async def list_events(request: Request) -> Response:
 
 
 async def stream_events(request: Request) -> Response:
+    principal = deps.principal(request)
+    graph = deps.graph(request)
+    return await event_stream(
+        request,
+        Liveness(
+            alive=lambda: _token_alive(graph, principal.token_id),
+            ends=lambda event: (
+                event.type == "token.revoked" and event.data.get("id") == principal.token_id
+            ),
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class Liveness:
+    """How a stream learns that its reader's credential is gone: `alive` is asked at
+    every heartbeat, `ends` is told every live event."""
+
+    alive: Callable[[], Awaitable[bool]]
+    ends: Callable[[Event], bool]
+
+
+async def event_stream(request: Request, liveness: Liveness) -> Response:
+    """The SSE answer for a reader whose credential `liveness` watches (a token here,
+    a session for the dashboard)."""
     header = request.headers.get("last-event-id")
     resume_after = _after(request, header) if header else _after(request)
     types = _types(request)
@@ -64,7 +89,7 @@ async def stream_events(request: Request) -> Response:
         deps.graph(request),
         subscription,
         broker.last_seq,
-        deps.principal(request),
+        liveness,
         types,
         resume_after,
         settings.heartbeat_s,
@@ -78,7 +103,7 @@ async def _stream(
     graph: Graph,
     subscription: Subscription,
     live_from: int,
-    principal: Principal,
+    liveness: Liveness,
     types: TypeFilter,
     resume_after: int | None,
     heartbeat_s: float,
@@ -95,7 +120,7 @@ async def _stream(
                 sent = event.seq
             if len(batch) < REPLAY_BATCH:
                 break
-    async for live in _live(graph, subscription, principal, heartbeat_s):
+    async for live in _live(subscription, liveness, heartbeat_s):
         if live is None:
             yield b": keepalive\n\n"
         elif live.seq > sent:
@@ -105,19 +130,19 @@ async def _stream(
 
 
 async def _live(
-    graph: Graph, subscription: Subscription, principal: Principal, heartbeat_s: float
+    subscription: Subscription, liveness: Liveness, heartbeat_s: float
 ) -> AsyncIterator[Event | None]:
     """Live events, None for a heartbeat; ends when the reader falls too far behind
-    or the stream's token is revoked or expires."""
+    or its credential is revoked or expires."""
     while not subscription.overflowed.is_set():
         try:
             event = await asyncio.wait_for(subscription.queue.get(), timeout=heartbeat_s)
         except TimeoutError:
-            if not await _token_alive(graph, principal.token_id):
+            if not await liveness.alive():
                 return
             yield None
             continue
-        if event.type == "token.revoked" and event.data.get("id") == principal.token_id:
+        if liveness.ends(event):
             return
         yield event
 

@@ -30,7 +30,7 @@ def invalid(msg: str, loc: tuple[str | int, ...] = ()) -> Unprocessable:
     )
 
 
-def _read(
+def read_contents(
     raw: bytes, limit: int, gzipped: bool, project: str | None, columns: bool
 ) -> ManifestContents:
     """CPU-bound: runs in a worker thread so the event loop keeps serving."""
@@ -49,7 +49,7 @@ async def upload_manifest(request: Request) -> Response:
     limit = deps.settings(request).limits.max_manifest_bytes
     raw, gzipped = await read_upload(request, "manifest")
     columns = params.flag("column_lineage") is not False
-    contents = await asyncio.to_thread(_read, raw, limit, gzipped, project, columns)
+    contents = await asyncio.to_thread(read_contents, raw, limit, gzipped, project, columns)
     summary = await store.ingest(
         deps.graph(request), contents, prune=prune is not False, actor=deps.actor(request)
     )

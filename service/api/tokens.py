@@ -30,8 +30,9 @@ async def list_tokens(request: Request) -> Response:
 
 async def create_token(request: Request) -> Response:
     body = validate(TokenCreate, await read_json(request))
+    caller = deps.principal(request)
     created = await store.create(
-        deps.graph(request), body, created_by=deps.principal(request).actor
+        deps.graph(request), body, created_by=caller.actor, user_id=caller.user_id
     )
     return created_with_secret(created, f"{BASE}/{quote_segment(created.id)}")
 

@@ -12,6 +12,7 @@ class Principal:
     token_id: str
     name: str
     scope: Scope
+    user_id: str | None = None
 
     @property
     def actor(self) -> str:

@@ -23,3 +23,12 @@ def highest(scopes: list[str]) -> Scope | None:
     """The strongest scope named, or None for a token that names none we know."""
     known = [Scope[s.upper()] for s in scopes if s.upper() in Scope.__members__]
     return max(known, default=None)
+
+
+ROLES = ("viewer", "editor", "admin")
+ROLE_SCOPE = {"viewer": Scope.READ, "editor": Scope.WRITE, "admin": Scope.ADMIN}
+
+
+def scopes_allowed(role: str) -> list[str]:
+    """The scope names a user of `role` may give a token, weakest first."""
+    return [s.label for s in Scope if s <= ROLE_SCOPE[role]]

@@ -31,6 +31,9 @@ class Token(ResponseModel):
     last_used_at: str | None = None
     revoked_at: str | None = None
     created_by: str | None = None
+    user_id: str | None = Field(
+        default=None, description="The user who made the token; null for one made by the CLI."
+    )
 
 
 class TokenCreated(Token):

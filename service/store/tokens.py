@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hmac
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from service import clock
 from service.auth import tokens as token_format
 from service.auth.principal import Principal
-from service.auth.scopes import highest
+from service.auth.scopes import ROLE_SCOPE, Scope, highest
 from service.errors import NotFound
 from service.events.outbox import emit
 from service.graph import Graph, Tx
@@ -23,7 +24,10 @@ def _not_found(token_id: str) -> NotFound:
     return NotFound(f"No token with id {token_id!r}.", code="token_not_found")
 
 
-async def create(graph: Graph, request: TokenCreate, created_by: str) -> TokenCreated:
+async def create(
+    graph: Graph, request: TokenCreate, created_by: str, user_id: str | None = None
+) -> TokenCreated:
+    """A new token; `user_id` ties it to a user whose current role caps its scopes."""
     secret = token_format.generate()
     now = clock.now()
     props: dict[str, Any] = {
@@ -34,6 +38,7 @@ async def create(graph: Graph, request: TokenCreate, created_by: str) -> TokenCr
         "prefix": token_format.display_prefix(secret),
         "created_at": clock.format_time(now),
         "created_by": created_by,
+        "user_id": user_id,
     }
     if request.expires_in_days is not None:
         props["expires_at"] = clock.format_time(now + timedelta(days=request.expires_in_days))
@@ -59,13 +64,26 @@ async def authenticate(graph: Graph, secret: str) -> tuple[Principal, bool] | No
     now = clock.now_iso()
     if record.get("revoked_at") or (record.get("expires_at") and record["expires_at"] <= now):
         return None
-    scope = highest(record["scopes"])
+    scope = _effective_scope(record, rows[0]["user"])
     if scope is None:
         return None
     stale = clock.format_time(clock.now() - TOUCH_INTERVAL)
     last_used = record.get("last_used_at")
-    principal = Principal(token_id=record["id"], name=record["name"], scope=scope)
+    principal = Principal(
+        token_id=record["id"], name=record["name"], scope=scope, user_id=record.get("user_id")
+    )
     return principal, last_used is None or last_used < stale
+
+
+def _effective_scope(token: dict[str, Any], user: dict[str, Any] | None) -> Scope | None:
+    """The token's strongest scope, capped by its user's role as it is now; None when
+    its user was deleted or disabled."""
+    scope = highest(token["scopes"])
+    if scope is None or token.get("user_id") is None:
+        return scope
+    if user is None or user["disabled"]:
+        return None
+    return min(scope, ROLE_SCOPE[user["role"]])
 
 
 async def touch(graph: Graph, token_id: str) -> None:
@@ -81,6 +99,18 @@ async def touch(graph: Graph, token_id: str) -> None:
 async def page(graph: Graph, after: str, limit: int) -> list[Token]:
     rows = await graph.read("tokens.list", after=after, limit=limit)
     return [Token(**r["token"]) for r in rows]
+
+
+@dataclass(frozen=True)
+class OwnedToken:
+    token: Token
+    owner: str | None
+
+
+async def newest(graph: Graph, user_id: str | None, limit: int) -> list[OwnedToken]:
+    """The newest tokens of one user, or of everyone when `user_id` is None."""
+    rows = await graph.read("tokens.list_owned", user_id=user_id, limit=limit)
+    return [OwnedToken(Token(**r["token"]), r["owner"]) for r in rows]
 
 
 async def get(graph: Graph, token_id: str) -> Token:

@@ -1,0 +1,9 @@
+// Open policy violations, newest first, with their policy's name and severity;
+// one asset's only when `$asset_id` is given.
+MATCH (v:Violation)
+WHERE $asset_id IS NULL OR v.asset_id = $asset_id
+OPTIONAL MATCH (p:Policy {id: v.policy_id})
+RETURN v {.policy_id, .asset_id, .reason, .path, .opened_at} AS violation,
+       p.name AS policy_name, p.severity AS severity
+ORDER BY v.opened_at DESC, v.asset_id
+LIMIT $limit

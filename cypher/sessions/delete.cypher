@@ -1,0 +1,3 @@
+// End one session (sign-out, or found expired).
+MATCH (s:Session {hash: $hash})
+DELETE s

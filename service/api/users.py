@@ -1,0 +1,137 @@
+"""/api/v1/users (scope admin) and /api/v1/me (any valid token)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.errors import FieldError, Unprocessable
+from service.http import (
+    JSON,
+    MERGE_PATCH_JSON,
+    json_response,
+    path_param,
+    quote_segment,
+    read_json,
+    read_merge_patch,
+    validate,
+)
+from service.models.users import Me, User, UserCreate, UserPage, UserPatch
+from service.openapi import PAGING, Doc
+from service.store import tokens as token_store
+from service.store import users as store
+
+BASE = "/api/v1/users"
+# Fields a merge patch may set to null (which removes them).
+NULLABLE = frozenset({"display_name"})
+
+
+async def list_users(request: Request) -> Response:
+    paging = deps.paging(request)
+    rows = await store.page(deps.graph(request), paging.after, paging.fetch)
+    return paging.respond(rows, key=lambda u: u.id)
+
+
+async def create_user(request: Request) -> Response:
+    body = validate(UserCreate, await read_json(request))
+    user = await store.create(deps.graph(request), body)
+    return json_response(user, 201, {"Location": f"{BASE}/{quote_segment(user.id)}"})
+
+
+async def get_user(request: Request) -> Response:
+    return json_response(await store.get(deps.graph(request), path_param(request, "user_id")))
+
+
+async def patch_user(request: Request) -> Response:
+    document = await read_merge_patch(request)
+    patch, clear = parse_patch(document)
+    user = await store.update(deps.graph(request), path_param(request, "user_id"), patch, clear)
+    return json_response(user)
+
+
+def parse_patch(document: dict[str, Any]) -> tuple[UserPatch, frozenset[str]]:
+    """The patch and the fields it clears; null is refused where a field cannot be empty."""
+    wrong = [
+        k
+        for k, v in document.items()
+        if v is None and k not in NULLABLE and k in UserPatch.model_fields
+    ]
+    if wrong:
+        raise Unprocessable(
+            f"Invalid request: {', '.join(wrong)}.",
+            errors=[FieldError(("body", k), "must not be null", "none_forbidden") for k in wrong],
+        )
+    patch = validate(UserPatch, {k: v for k, v in document.items() if v is not None})
+    return patch, frozenset(k for k, v in document.items() if v is None)
+
+
+async def delete_user(request: Request) -> Response:
+    await store.delete(deps.graph(request), path_param(request, "user_id"))
+    return Response(status_code=204)
+
+
+async def me(request: Request) -> Response:
+    caller = deps.principal(request)
+    graph = deps.graph(request)
+    token = await token_store.get(graph, caller.token_id)
+    user = await store.get(graph, caller.user_id) if caller.user_id else None
+    return json_response(Me(token=token, user=user))
+
+
+routes = [
+    Route(BASE, list_users, methods=["GET"], name="list_users"),
+    Route(BASE, create_user, methods=["POST"], name="create_user"),
+    Route(BASE + "/{user_id}", get_user, methods=["GET"], name="get_user"),
+    Route(BASE + "/{user_id}", patch_user, methods=["PATCH"], name="patch_user"),
+    Route(BASE + "/{user_id}", delete_user, methods=["DELETE"], name="delete_user"),
+    Route("/api/v1/me", me, methods=["GET"], name="get_me"),
+]
+
+_PATCH_TYPES = (MERGE_PATCH_JSON, JSON)
+docs = {
+    "list_users": Doc(
+        "List users", "users", params=PAGING, responses={200: UserPage}, errors=(422,)
+    ),
+    "create_user": Doc(
+        "Create a user",
+        "users",
+        description="Roles map to token scopes: viewer → read, editor → write, admin → admin. "
+        "The password is stored as an Argon2id hash and never returned. A username is unique "
+        "ignoring case (409 `already_exists`).",
+        body=UserCreate,
+        responses={201: User},
+        errors=(409, 415, 422),
+    ),
+    "get_user": Doc("Get a user", "users", responses={200: User}, errors=(404,)),
+    "patch_user": Doc(
+        "Change a user's role, display name, password or disabled flag",
+        "users",
+        description="JSON Merge Patch. Demoting a user lowers what their tokens may do on "
+        "the next request; disabling ends their sessions and makes their tokens 401; a new "
+        "password ends their sessions (tokens stay). The last enabled admin cannot be "
+        "demoted or disabled (409 `last_admin`).",
+        body=UserPatch,
+        body_media_types=_PATCH_TYPES,
+        responses={200: User},
+        errors=(404, 409, 415, 422),
+    ),
+    "delete_user": Doc(
+        "Delete a user",
+        "users",
+        description="Their sessions end and their tokens stop working. The last enabled "
+        "admin cannot be deleted (409 `last_admin`).",
+        responses={204: None},
+        errors=(404, 409),
+    ),
+    "get_me": Doc(
+        "The calling token and its user",
+        "users",
+        description="Any valid token. `user` is null for a token made by `governance token "
+        "create`.",
+        responses={200: Me},
+    ),
+}

@@ -1,0 +1,1 @@
+"""The dashboard: server-rendered pages for people, signed in with a session cookie."""

@@ -1,0 +1,55 @@
+"""/events: the latest events, then live ones over Server-Sent Events with the session."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.api.events import Liveness, event_stream
+from service.dashboard.present import subject_asset, summary
+from service.dashboard.render import html, page
+from service.dashboard.session_json import session_json
+from service.store import dashboard as store
+from service.store import sessions
+from service.store.sessions import Session
+
+SHOWN = 50
+
+
+async def feed(request: Request, session: Session) -> Response:
+    events = await store.latest_events(deps.graph(request), SHOWN)
+    context = {
+        "title": "Events",
+        "section": "events",
+        "events": [(e, summary(e), subject_asset(e)) for e in events],
+        "after": events[0].seq if events else 0,
+    }
+    return html(request, "events.html", context, session)
+
+
+async def stream(request: Request) -> Response:
+    """The live feed ends when the session does (sign-out, expiry, user disabled)."""
+    session: Session = request.state.session
+    graph = deps.graph(request)
+
+    async def alive() -> bool:
+        try:
+            return await sessions.resume(graph, session.secret) is not None
+        except Exception:
+            return True  # a database hiccup is no reason to drop a healthy stream
+
+    return await event_stream(request, Liveness(alive=alive, ends=lambda _: False))
+
+
+routes = [
+    Route("/events", page(feed), methods=["GET"], name="events_page", include_in_schema=False),
+    Route(
+        "/ui/events/stream",
+        session_json(stream),
+        methods=["GET"],
+        name="ui_event_stream",
+        include_in_schema=False,
+    ),
+]

@@ -1,0 +1,59 @@
+"""/policies and /quality: what is broken, with links to the assets concerned."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.dashboard.render import html, page
+from service.domain.quality import STATUS_OF_RESULT
+from service.store import dashboard as dashboard_store
+from service.store import policies as policy_store
+from service.store import quality as quality_store
+from service.store.sessions import Session
+
+SHOWN = 500
+RULE_STATUSES = ("unknown", *STATUS_OF_RESULT.values())
+
+
+async def policies(request: Request, session: Session) -> Response:
+    graph = deps.graph(request)
+    listed = await policy_store.page(graph, None, None, "", SHOWN)
+    by_policy = defaultdict(list)
+    for violation in await dashboard_store.open_violations(graph, None, SHOWN):
+        by_policy[violation.policy_id].append(violation)
+    context = {
+        "title": "Policies",
+        "section": "policies",
+        "policies": listed,
+        "violations": by_policy,
+    }
+    return html(request, "policies.html", context, session)
+
+
+async def quality(request: Request, session: Session) -> Response:
+    status = request.query_params.get("status") or None
+    if status not in (None, *RULE_STATUSES):
+        status = None
+    rules = await quality_store.page(deps.graph(request), None, status, None, "", SHOWN)
+    context = {
+        "title": "Quality",
+        "section": "quality",
+        "rules": sorted(rules, key=lambda r: (r.status not in ("failing", "error"), r.id)),
+        "status": status or "",
+        "statuses": RULE_STATUSES,
+        "shown": SHOWN,
+    }
+    return html(request, "quality.html", context, session)
+
+
+routes = [
+    Route(
+        "/policies", page(policies), methods=["GET"], name="policies_page", include_in_schema=False
+    ),
+    Route("/quality", page(quality), methods=["GET"], name="quality_page", include_in_schema=False),
+]

@@ -1,0 +1,86 @@
+"""Who is looking at a page: the session cookie, the role it needs, and CSRF.
+
+Pages never accept a bearer token and `/api/v1` never accepts this cookie, so a
+script running in a page cannot lend the session to the API or the reverse.
+Every POST carries the session's CSRF token (a form field, or the `X-CSRF-Token`
+header for scripts), compared in constant time; the Origin header, when the
+browser sends one, must be this site.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from service.api import deps
+from service.auth import sessions as rules
+from service.auth.scopes import ROLE_SCOPE, Scope
+from service.store import sessions
+from service.store.sessions import Session
+
+Handler = Callable[[Request, Session], Awaitable[Response]]
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "x-csrf-token"
+
+
+class Refused(Exception):
+    """The visitor may not do this: rendered as a page (or a problem for scripts)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def is_secure(request: Request) -> bool:
+    return request.url.scheme == "https"
+
+
+def session_cookie(request: Request) -> str | None:
+    return request.cookies.get(rules.cookie_name(is_secure(request)))
+
+
+async def current(request: Request) -> Session | None:
+    secret = session_cookie(request)
+    if not secret or len(secret) > 128:
+        return None
+    return await sessions.resume(deps.graph(request), secret)
+
+
+def sign_in_redirect(request: Request) -> Response:
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"/login?next={quote(target, safe='')}", status_code=303)
+
+
+def same_origin(request: Request) -> bool:
+    origin = request.headers.get("origin")
+    return origin is None or origin == f"{request.url.scheme}://{request.url.netloc}"
+
+
+async def check_csrf(request: Request, expected: str) -> None:
+    """Refuse a POST whose CSRF token is missing or wrong (403, nothing changes)."""
+    sent = request.headers.get(CSRF_HEADER)
+    if sent is None:
+        form = await request.form()
+        value = form.get(CSRF_FIELD)
+        sent = value if isinstance(value, str) else None
+    if not sent or not hmac.compare_digest(sent, expected) or not same_origin(request):
+        raise Refused(
+            403,
+            "This form has expired or did not come from this site. Reload the page and try again.",
+        )
+
+
+def require(session: Session, needed: Scope) -> None:
+    if ROLE_SCOPE[session.user.role] < needed:
+        raise Refused(
+            403, f"This page needs the {needed.label} permission; your role is {session.user.role}."
+        )
+
+
+def can(session: Session, needed: Scope) -> bool:
+    return ROLE_SCOPE[session.user.role] >= needed

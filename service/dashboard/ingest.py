@@ -1,0 +1,62 @@
+"""/ingest: upload a dbt manifest from the browser and see what it changed."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.api.manifest import read_contents
+from service.auth.scopes import Scope
+from service.dashboard.render import html, page
+from service.errors import validation_error
+from service.store import manifest as manifest_store
+from service.store.sessions import Session
+
+
+async def form(request: Request, session: Session) -> Response:
+    return html(
+        request, "ingest.html", {"title": "Ingest", "section": "ingest", "summary": None}, session
+    )
+
+
+async def upload(request: Request, session: Session) -> Response:
+    sent = (await request.form()).get("file")
+    if not isinstance(sent, UploadFile) or not sent.filename:
+        raise validation_error(("body", "file"), "choose a manifest.json file to upload", "missing")
+    raw = await sent.read()
+    limit = deps.settings(request).limits.max_manifest_bytes
+    contents = await asyncio.to_thread(read_contents, raw, limit, False, None, True)
+    del raw
+    summary = await manifest_store.ingest(
+        deps.graph(request), contents, prune=True, actor=f"user:{session.user.id}"
+    )
+    context = {
+        "title": "Ingest",
+        "section": "ingest",
+        "summary": summary,
+        "filename": sent.filename,
+    }
+    return html(request, "ingest.html", context, session)
+
+
+routes = [
+    Route(
+        "/ingest",
+        page(form, Scope.WRITE),
+        methods=["GET"],
+        name="ingest_page",
+        include_in_schema=False,
+    ),
+    Route(
+        "/ingest",
+        page(upload, Scope.WRITE),
+        methods=["POST"],
+        name="ingest",
+        include_in_schema=False,
+    ),
+]

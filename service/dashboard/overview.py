@@ -1,0 +1,32 @@
+"""/ : counts, failing quality rules, open policy violations and the latest events."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.dashboard.present import subject_asset, summary
+from service.dashboard.render import html, page
+from service.store import dashboard as store
+from service.store.sessions import Session
+
+SHOWN = 10
+
+
+async def overview(request: Request, session: Session) -> Response:
+    graph = deps.graph(request)
+    events = await store.latest_events(graph, SHOWN)
+    context = {
+        "title": "Overview",
+        "section": "overview",
+        "counts": await store.counts(graph),
+        "failing": await store.failing_rules(graph, SHOWN),
+        "violations": await store.open_violations(graph, None, SHOWN),
+        "events": [(e, summary(e), subject_asset(e)) for e in events],
+    }
+    return html(request, "overview.html", context, session)
+
+
+routes = [Route("/", page(overview), methods=["GET"], name="overview", include_in_schema=False)]

@@ -1,0 +1,121 @@
+"""Pages: Jinja2 templates rendered with the visitor, and the headers every page sends.
+
+Templates autoescape everything; pages load scripts and styles from this service
+only (the CSP below), and no page may be framed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from service.auth.scopes import Scope
+from service.dashboard import guard, present
+from service.errors import ServiceError, from_driver_error
+from service.store.sessions import Session
+
+HERE = Path(__file__).resolve().parent
+CSP = (
+    "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; "
+    "object-src 'none'"
+)
+PAGE_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+Handler = Callable[[Request, Session], Awaitable[Response]]
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+_env = Environment(
+    loader=FileSystemLoader(HERE / "templates"),
+    autoescape=select_autoescape(["html"]),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_env.filters.update(present.FILTERS)
+
+
+def html(
+    request: Request,
+    template: str,
+    context: Mapping[str, Any],
+    session: Session | None,
+    status: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> HTMLResponse:
+    values = {
+        "request": request,
+        "user": session.user if session else None,
+        "csrf": session.csrf if session else "",
+        "can_write": bool(session and guard.can(session, Scope.WRITE)),
+        "can_admin": bool(session and guard.can(session, Scope.ADMIN)),
+        "section": "",
+        **context,
+    }
+    body = _env.get_template(template).render(values)
+    return HTMLResponse(body, status_code=status, headers={**PAGE_HEADERS, **(headers or {})})
+
+
+def error_page(
+    request: Request, session: Session | None, status: int, message: str
+) -> HTMLResponse:
+    headers = {"Retry-After": "2"} if status == 503 else None
+    context = {"status": status, "message": message, "title": _TITLES.get(status, "Error")}
+    return html(request, "error.html", context, session, status, headers)
+
+
+_TITLES = {
+    400: "Bad request",
+    403: "Not allowed",
+    404: "Not found",
+    409: "Conflict",
+    412: "Changed meanwhile",
+    413: "Too large",
+    422: "Check the form",
+    429: "Too many attempts",
+    503: "Temporarily unavailable",
+}
+
+
+def page(handler: Handler, needs: Scope = Scope.READ) -> Endpoint:
+    """A page for signed-in visitors whose role reaches `needs`; POSTs need CSRF."""
+
+    async def endpoint(request: Request) -> Response:
+        session = None
+        try:
+            session = await guard.current(request)
+            if session is None:
+                return guard.sign_in_redirect(request)
+            guard.require(session, needs)
+            if request.method == "POST":
+                await guard.check_csrf(request, session.csrf)
+            return await handler(request, session)
+        except guard.Refused as exc:
+            return error_page(request, session, exc.status, exc.message)
+        except ServiceError as exc:
+            return error_page(request, session, exc.status, _said(exc))
+        except Exception as exc:
+            mapped = from_driver_error(exc)
+            if mapped is None:
+                raise
+            return error_page(request, session, mapped.status, _said(mapped))
+
+    return endpoint
+
+
+def _said(exc: ServiceError) -> str:
+    if exc.status == 503:
+        return "The graph database is unreachable or busy. Try again in a moment."
+    if exc.errors:
+        return "; ".join(f"{e.loc[-1]}: {e.msg}" for e in exc.errors[:5])
+    return exc.detail

@@ -1,0 +1,141 @@
+"""/login and /logout: password sign-in that opens a server-side session.
+
+Wrong credentials get the same words and take the same time whether or not the
+user exists. Failures are counted per username and per client address in this
+process; past the limit the form answers 429 for a while, valid password or not.
+The login form carries its own CSRF token (double submit: a cookie and a field),
+so nobody can sign a visitor into another account from another site.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass, field
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from service.api import deps
+from service.auth import sessions as rules
+from service.auth.ratelimit import FailureWindow
+from service.dashboard import guard
+from service.dashboard.render import error_page, html
+from service.store import sessions
+from service.store import users as user_store
+
+LOGIN_CSRF_COOKIE = "gov_login_csrf"
+WRONG = "Invalid username or password."
+MAX_FIELD = 256
+
+
+@dataclass
+class SignInThrottle:
+    """Failed sign-ins in the last minute, per username and per client address."""
+
+    per_user: FailureWindow = field(default_factory=lambda: FailureWindow(5))
+    per_client: FailureWindow = field(default_factory=lambda: FailureWindow(20))
+
+    def wait(self, username: str, client: str) -> int:
+        return max(self.per_user.blocked_for(username.lower()), self.per_client.blocked_for(client))
+
+    def failed(self, username: str, client: str) -> None:
+        self.per_user.record(username.lower())
+        self.per_client.record(client)
+
+
+def safe_next(target: str | None) -> str:
+    """Only a path on this site: `//evil.example` and `https://...` become `/`."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+def _form(
+    request: Request, status: int = 200, error: str | None = None, username: str = ""
+) -> Response:
+    token = request.cookies.get(LOGIN_CSRF_COOKIE) or secrets.token_urlsafe(32)
+    context = {
+        "error": error,
+        "username": username,
+        "next": safe_next(request.query_params.get("next")),
+        "login_csrf": token,
+        "title": "Sign in",
+    }
+    response = html(request, "login.html", context, None, status)
+    response.set_cookie(
+        LOGIN_CSRF_COOKIE,
+        token,
+        httponly=True,
+        samesite="strict",
+        secure=guard.is_secure(request),
+        path="/login",
+    )
+    return response
+
+
+async def show_login(request: Request) -> Response:
+    if await guard.current(request) is not None:
+        return RedirectResponse(safe_next(request.query_params.get("next")), status_code=303)
+    return _form(request)
+
+
+async def sign_in(request: Request) -> Response:
+    form = await request.form(max_files=0, max_fields=10)
+    username = str(form.get("username") or "")[:MAX_FIELD]
+    password = str(form.get("password") or "")[:MAX_FIELD]
+    sent, cookie = str(form.get("csrf_token") or ""), request.cookies.get(LOGIN_CSRF_COOKIE, "")
+    if not sent or not cookie or not hmac.compare_digest(sent, cookie):
+        return error_page(request, None, 403, "The sign-in form expired. Reload it and try again.")
+    throttle: SignInThrottle = request.state.signin_throttle
+    client = request.client.host if request.client else "unknown"
+    wait = throttle.wait(username, client)
+    if wait:
+        message = f"Too many failed sign-in attempts. Try again in {wait} seconds."
+        response = _form(request, 429, message, username)
+        response.headers["Retry-After"] = str(wait)
+        return response
+    user = await user_store.check_password(deps.graph(request), username, password)
+    if user is None:
+        throttle.failed(username, client)
+        return _form(request, 200, WRONG, username)
+    session = await sessions.start(deps.graph(request), user)
+    target = safe_next(str(form.get("next") or "/"))
+    response = RedirectResponse(target, status_code=303)
+    _set_session_cookie(request, response, session.secret)
+    response.delete_cookie(LOGIN_CSRF_COOKIE, path="/login")
+    return response
+
+
+def _set_session_cookie(request: Request, response: Response, secret: str) -> None:
+    secure = guard.is_secure(request)
+    response.set_cookie(
+        rules.cookie_name(secure),
+        secret,
+        max_age=int(rules.ABSOLUTE_TIMEOUT.total_seconds()),
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+        path="/",
+    )
+
+
+async def sign_out(request: Request) -> Response:
+    session = await guard.current(request)
+    if session is not None:
+        try:
+            await guard.check_csrf(request, session.csrf)
+        except guard.Refused as exc:
+            return error_page(request, session, exc.status, exc.message)
+        await sessions.end(deps.graph(request), session.secret)
+    response = RedirectResponse("/login", status_code=303)
+    response.delete_cookie(rules.cookie_name(guard.is_secure(request)), path="/")
+    return response
+
+
+routes = [
+    Route("/login", show_login, methods=["GET"], name="login_page", include_in_schema=False),
+    Route("/login", sign_in, methods=["POST"], name="login", include_in_schema=False),
+    Route("/logout", sign_out, methods=["POST"], name="logout", include_in_schema=False),
+]

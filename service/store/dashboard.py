@@ -1,0 +1,57 @@
+"""Reads that only the dashboard's overview and asset pages make."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.graph import Graph
+from service.models.events import Event
+from service.models.quality import QualityRule
+
+
+@dataclass(frozen=True)
+class Counts:
+    assets: int
+    edges: int
+    policies: int
+    rules: int
+    failing: int
+    violations: int
+
+
+@dataclass(frozen=True)
+class OpenViolation:
+    policy_id: str
+    policy_name: str | None
+    severity: str | None
+    asset_id: str
+    reason: str
+    path: list[str] | None
+    opened_at: str
+
+
+async def counts(graph: Graph) -> Counts:
+    row = (await graph.read("dashboard.counts"))[0]
+    return Counts(**{name: int(row[name]) for name in Counts.__dataclass_fields__})
+
+
+async def open_violations(graph: Graph, asset_id: str | None, limit: int) -> list[OpenViolation]:
+    rows = await graph.read("dashboard.violations", asset_id=asset_id, limit=limit)
+    return [
+        OpenViolation(
+            **{**row["violation"], "path": row["violation"].get("path")},
+            policy_name=row["policy_name"],
+            severity=row["severity"],
+        )
+        for row in rows
+    ]
+
+
+async def failing_rules(graph: Graph, limit: int) -> list[QualityRule]:
+    rows = await graph.read("dashboard.failing_rules", limit=limit)
+    return [QualityRule.from_node(r["rule"]) for r in rows]
+
+
+async def latest_events(graph: Graph, limit: int) -> list[Event]:
+    rows = await graph.read("dashboard.latest_events", limit=limit)
+    return [Event.from_node(r["event"]) for r in rows]
