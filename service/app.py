@@ -128,7 +128,7 @@ def create_app(settings: Settings) -> Starlette:
                 "openapi": document,
                 "broker": broker,
                 "deliverer": deliverer,
-                "signin_throttle": SignInThrottle(),
+                "signin_throttle": SignInThrottle(settings.rate_limit),
             }
         finally:
             for task in tasks:

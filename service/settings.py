@@ -78,6 +78,8 @@ class RateLimit(BaseModel):
     per_second: float = 100.0
     burst: int = 200
     auth_failures_per_minute: int = 30
+    # Failed dashboard sign-ins per username per minute (per client address, the above).
+    sign_in_failures_per_minute: int = 5
 
 
 class Settings(BaseModel):
@@ -153,6 +155,7 @@ class Settings(BaseModel):
                 per_second=g.float("GOVERNANCE_RATE_LIMIT_PER_SECOND", 100.0),
                 burst=g.int("GOVERNANCE_RATE_LIMIT_BURST", 200),
                 auth_failures_per_minute=g.int("GOVERNANCE_AUTH_FAILURES_PER_MINUTE", 30),
+                sign_in_failures_per_minute=g.int("GOVERNANCE_SIGN_IN_FAILURES_PER_MINUTE", 5),
             ),
         )
 

@@ -23,6 +23,7 @@ from service.openapi import Doc, Param
 from service.params import Params
 from service.store import events as store
 from service.store import tokens as token_store
+from service.store import users as user_store
 
 BASE = "/api/v1/events"
 REPLAY_BATCH = 500
@@ -148,12 +149,16 @@ async def _live(
 
 
 async def _token_alive(graph: Graph, token_id: str) -> bool:
+    """Whether the token still authenticates: not revoked or expired, and its user (if
+    it has one) neither deleted nor disabled."""
     try:
         token = await token_store.get(graph, token_id)
+        user = await user_store.find(graph, token.user_id) if token.user_id else None
     except Exception:
         return True  # a database hiccup is no reason to drop a healthy stream
     expired = token.expires_at is not None and token.expires_at <= clock.now_iso()
-    return token.revoked_at is None and not expired
+    user_gone = token.user_id is not None and (user is None or user.disabled)
+    return token.revoked_at is None and not expired and not user_gone
 
 
 def _frame(event: Event) -> bytes:

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from service.api import assets as assets_api
 from service.api import deps
 from service.api import lineage as lineage_api
 from service.dashboard.render import html, page
@@ -60,6 +61,13 @@ routes = [
         page(graph_page),
         methods=["GET"],
         name="lineage_page",
+        include_in_schema=False,
+    ),
+    Route(
+        "/ui/assets/{asset_id}",
+        session_json(assets_api.get_asset),
+        methods=["GET"],
+        name="ui_asset",
         include_in_schema=False,
     ),
     Route(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from dataclasses import dataclass, field
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -22,6 +21,7 @@ from service.auth import sessions as rules
 from service.auth.ratelimit import FailureWindow
 from service.dashboard import guard
 from service.dashboard.render import error_page, html
+from service.settings import RateLimit
 from service.store import sessions
 from service.store import users as user_store
 
@@ -30,12 +30,12 @@ WRONG = "Invalid username or password."
 MAX_FIELD = 256
 
 
-@dataclass
 class SignInThrottle:
     """Failed sign-ins in the last minute, per username and per client address."""
 
-    per_user: FailureWindow = field(default_factory=lambda: FailureWindow(5))
-    per_client: FailureWindow = field(default_factory=lambda: FailureWindow(20))
+    def __init__(self, limits: RateLimit) -> None:
+        self.per_user = FailureWindow(limits.sign_in_failures_per_minute)
+        self.per_client = FailureWindow(limits.auth_failures_per_minute)
 
     def wait(self, username: str, client: str) -> int:
         return max(self.per_user.blocked_for(username.lower()), self.per_client.blocked_for(client))

@@ -60,11 +60,16 @@ def _taken(username: str) -> Conflict:
     return Conflict(f"The username {username!r} is taken.", code="already_exists")
 
 
-async def get(graph: Graph, user_id: str) -> User:
+async def find(graph: Graph, user_id: str) -> User | None:
     rows = await graph.read("users.get", id=user_id)
-    if not rows:
+    return User(**rows[0]["user"]) if rows else None
+
+
+async def get(graph: Graph, user_id: str) -> User:
+    user = await find(graph, user_id)
+    if user is None:
         raise _not_found(user_id)
-    return User(**rows[0]["user"])
+    return user
 
 
 async def page(graph: Graph, after: str, limit: int) -> list[User]:

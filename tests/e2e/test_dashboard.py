@@ -1,0 +1,258 @@
+"""The dashboard in a real browser: sign-in, the token flow, roles, search to lineage,
+live events, manifest upload; no foreign requests, no errors, no serious axe findings."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import client_for
+from tests.e2e.conftest import Visitor, make_user
+from tests.support.server import LiveServer
+
+MANIFEST = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality" / "manifest.json"
+ORDERS = "model.quality_shop.orders"
+
+
+def upload_manifest(api: httpx.Client) -> dict[str, object]:
+    answer = api.post(
+        "/lineage/manifest",
+        content=MANIFEST.read_bytes(),
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer.status_code == 200, answer.text
+    summary: dict[str, object] = answer.json()
+    return summary
+
+
+def expected_lineage(root: str, depth: int) -> dict[str, tuple[str, int]]:
+    """Asset id -> (direction, distance), by breadth-first search over the manifest's own
+    `depends_on`, so the expectation does not come from the code under test."""
+    nodes = json.loads(MANIFEST.read_text())["nodes"]
+    parents = {
+        k: v["depends_on"]["nodes"] for k, v in nodes.items() if v["resource_type"] != "test"
+    }
+    children: dict[str, list[str]] = {}
+    for child, ps in parents.items():
+        for parent in ps:
+            children.setdefault(parent, []).append(child)
+    found = {root: ("root", 0)}
+    for direction, step in (("upstream", parents), ("downstream", children)):
+        queue = deque([(root, 0)])
+        seen = {root}
+        while queue:
+            node, distance = queue.popleft()
+            if distance == depth:
+                continue
+            for nxt in step.get(node, []):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    found.setdefault(nxt, (direction, distance + 1))
+                    queue.append((nxt, distance + 1))
+    return found
+
+
+def lineage_rows(visitor: Visitor) -> dict[str, tuple[str, int]]:
+    visitor.page.wait_for_selector("[data-lineage][data-lineage-ready='true']")
+    rows = visitor.page.locator("[data-testid='lineage-nodes'] tbody tr")
+    table = {}
+    for i in range(rows.count()):
+        cells = rows.nth(i).locator("td")
+        asset_id = cells.nth(0).locator("code").inner_text()
+        table[asset_id] = (cells.nth(3).inner_text(), int(cells.nth(4).inner_text()))
+    return table
+
+
+def test_a_signed_out_visitor_is_sent_to_sign_in(visitor: Visitor, clean: None) -> None:
+    page = visitor.open("/assets?q=orders")
+    assert page.url.endswith("/login?next=%2Fassets%3Fq%3Dorders")
+    expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
+    visitor.screenshot("login")
+
+
+def test_wrong_credentials_get_the_same_words_whether_or_not_the_user_exists(
+    visitor: Visitor, api: httpx.Client
+) -> None:
+    make_user(api, "wrong-pass", "viewer")
+    for username in ("wrong-pass", "nobody-by-this-name"):
+        visitor.open("/login")
+        visitor.page.get_by_label("Username").fill(username)
+        visitor.page.get_by_label("Password").fill("not-the-password")
+        visitor.page.get_by_role("button", name="Sign in").click()
+        expect(visitor.page.get_by_role("alert")).to_have_text("Invalid username or password.")
+        assert not any(c["name"].endswith("gov_session") for c in visitor.page.context.cookies())
+    visitor.screenshot("login-wrong-password")
+
+
+def test_a_new_user_makes_a_token_uses_it_and_revokes_it(
+    visitor: Visitor, api: httpx.Client, live: LiveServer
+) -> None:
+    user = make_user(api, "seed-admin", "admin")
+    visitor.sign_in("seed-admin")
+    session = next(c for c in visitor.page.context.cookies() if c["name"] == "gov_session")
+    assert session["httpOnly"] and session["sameSite"] == "Lax"
+    visitor.page.get_by_role("link", name="Settings").click()
+    expect(visitor.page.get_by_role("heading", name="API Tokens")).to_be_visible()
+    visitor.page.get_by_label("Name").fill("first-curl")
+    visitor.page.get_by_label("Scope").select_option("write")
+    visitor.page.get_by_label("Expires in days").fill("30")
+    visitor.page.get_by_role("button", name="Create token").click()
+    secret = visitor.page.get_by_test_id("new-token").inner_text().strip()
+    assert re.fullmatch(r"dgs_[0-9A-Za-z]{42}", secret)
+    visitor.screenshot("settings-tokens-created")
+
+    with client_for(live, secret) as mine:
+        me = mine.get("/me")
+        assert me.status_code == 200
+        assert me.json()["user"]["id"] == user["id"]
+        assert me.json()["token"]["scopes"] == ["write"]
+        visitor.open("/settings/tokens")
+        assert secret not in visitor.page.content()
+        row = visitor.page.get_by_role("row").filter(has_text="first-curl")
+        expect(row).to_contain_text(secret[:8])
+        visitor.page.once("dialog", lambda dialog: dialog.accept())
+        row.get_by_role("button", name="Revoke").click()
+        expect(visitor.page.get_by_role("status")).to_have_text("Token revoked.")
+        assert mine.get("/me").status_code == 401
+
+
+def test_the_scope_choice_follows_the_role_and_a_demotion_caps_existing_tokens(
+    visitor: Visitor, api: httpx.Client, live: LiveServer
+) -> None:
+    editor = make_user(api, "an-editor", "editor")
+    visitor.sign_in("an-editor")
+    visitor.open("/settings/tokens")
+    options = visitor.page.get_by_label("Scope").locator("option").all_inner_texts()
+    assert options == ["read", "write"]
+    visitor.page.get_by_label("Name").fill("loader")
+    visitor.page.get_by_label("Scope").select_option("write")
+    visitor.page.get_by_role("button", name="Create token").click()
+    secret = visitor.page.get_by_test_id("new-token").inner_text().strip()
+    asset = {"id": "demo.table", "name": "demo", "type": "table"}
+    with client_for(live, secret) as mine:
+        assert mine.post("/assets", json=asset).status_code == 201
+        assert api.patch(f"/users/{editor['id']}", json={"role": "viewer"}).status_code == 200
+        refused = mine.put("/assets/demo.table", json=asset)
+        assert refused.status_code == 403
+        assert refused.json()["code"] == "insufficient_scope"
+        assert mine.get("/assets/demo.table").status_code == 200
+    visitor.open("/settings/tokens")
+    assert visitor.page.get_by_label("Scope").locator("option").all_inner_texts() == ["read"]
+    visitor.open("/settings/users")
+    expect(visitor.page.get_by_role("heading", name="Not allowed")).to_be_visible()
+
+
+def test_search_leads_to_the_asset_and_its_lineage_graph(
+    visitor: Visitor, api: httpx.Client
+) -> None:
+    upload_manifest(api)
+    make_user(api, "explorer", "viewer")
+    visitor.sign_in("explorer")
+    visitor.page.get_by_role("link", name="Assets").click()
+    visitor.page.get_by_label("Search").fill("orders")
+    visitor.page.get_by_role("button", name="Search").click()
+    visitor.page.get_by_role("link", name="orders", exact=True).click()
+    expect(visitor.page.get_by_role("heading", name="orders", exact=True)).to_be_visible()
+    expect(visitor.page.get_by_role("heading", name="Quality rules")).to_be_visible()
+    assert lineage_rows(visitor) == expected_lineage(ORDERS, 1)
+    visitor.screenshot("asset")
+
+    visitor.page.get_by_role("link", name="Open lineage graph").click()
+    assert lineage_rows(visitor) == expected_lineage(ORDERS, 5)
+    visitor.screenshot("lineage")
+    visitor.page.get_by_label("Depth").fill("1")
+    visitor.page.get_by_role("button", name="Show").click()
+    visitor.page.wait_for_url(re.compile(r"depth=1"))
+    assert lineage_rows(visitor) == expected_lineage(ORDERS, 1)
+
+    stg = "model.quality_shop.stg_orders"
+    visitor.page.locator("[data-testid='lineage-nodes']").get_by_role(
+        "link", name="stg_orders"
+    ).click()
+    visitor.page.wait_for_url(re.compile("stg_orders"))
+    assert lineage_rows(visitor) == expected_lineage(stg, 1)
+    expect(visitor.page.locator("[data-lineage-title]")).to_have_text("stg_orders")
+    assert not visitor.watch.errors
+    assert not visitor.watch.foreign_requests
+
+
+def test_the_event_feed_shows_new_events_live(visitor: Visitor, api: httpx.Client) -> None:
+    make_user(api, "watcher", "viewer")
+    visitor.sign_in("watcher")
+    visitor.open("/events")
+    visitor.page.wait_for_selector("[data-event-feed][data-event-feed-ready='true']")
+    asset = {"id": "live.events.asset", "name": "live", "type": "table"}
+    assert api.post("/assets", json=asset).status_code == 201
+    newest = visitor.page.locator("[data-event-feed] li").first
+    expect(newest).to_contain_text("asset.created")
+    expect(newest).to_contain_text("live.events.asset")
+    visitor.screenshot("events")
+
+
+def test_an_editor_uploads_a_manifest_and_sees_the_summary(
+    visitor: Visitor, api: httpx.Client
+) -> None:
+    make_user(api, "uploader", "editor")
+    visitor.sign_in("uploader")
+    visitor.page.get_by_role("link", name="Ingest").click()
+    visitor.page.get_by_label("Manifest").set_input_files(str(MANIFEST))
+    visitor.page.get_by_role("button", name="Upload").click()
+    summary = visitor.page.get_by_test_id("ingest-summary")
+    expect(summary).to_contain_text("quality_shop")
+    assets = api.get("/assets", params={"limit": 500}).json()["items"]
+    assert ORDERS in {a["id"] for a in assets}
+    visitor.screenshot("ingest")
+
+
+def test_signing_out_ends_the_session_on_the_server(visitor: Visitor, api: httpx.Client) -> None:
+    make_user(api, "leaver", "viewer")
+    visitor.sign_in("leaver")
+    cookie = next(c for c in visitor.page.context.cookies() if c["name"] == "gov_session")
+    visitor.page.get_by_role("button", name="Sign out").click()
+    visitor.page.wait_for_url(re.compile(r"/login"))
+    replay = httpx.get(
+        visitor.base + "/", cookies={"gov_session": cookie["value"]}, follow_redirects=False
+    )
+    assert replay.status_code == 303
+
+
+PAGES = (
+    "/",
+    "/assets",
+    f"/assets/{ORDERS}",
+    "/lineage",
+    f"/lineage/{ORDERS}",
+    "/policies",
+    "/quality",
+    "/events",
+    "/ingest",
+    "/settings/tokens",
+    "/settings/users",
+)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_is_accessible_self_contained_and_error_free(
+    visitor: Visitor, api: httpx.Client, path: str
+) -> None:
+    upload_manifest(api)
+    make_user(api, "auditor", "admin")
+    visitor.sign_in("auditor")
+    visitor.open(path)
+    if "/lineage/" in path:
+        visitor.page.wait_for_selector("[data-lineage][data-lineage-ready='true']")
+    expect(visitor.page.get_by_role("button", name="Sign out")).to_be_visible()
+    for link in ("Assets", "Lineage", "Policies", "Quality", "Events", "Settings"):
+        expect(
+            visitor.page.get_by_role("navigation", name="Main").get_by_role("link", name=link)
+        ).to_be_visible()
+    assert visitor.accessibility_violations() == []
+    assert visitor.watch.errors == []
+    assert visitor.watch.foreign_requests == []
+    visitor.screenshot("page" + path.replace("/", "_"))
