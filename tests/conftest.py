@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import httpx
@@ -100,7 +101,9 @@ def make_tokens(settings: Settings, **scopes: list[str]) -> dict[str, str]:
         finally:
             await graph.close()
 
-    return asyncio.run(create())
+    # In a worker thread: Playwright's sync API keeps an event loop running in this one.
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(asyncio.run, create()).result()
 
 
 @pytest.fixture

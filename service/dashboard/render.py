@@ -91,26 +91,33 @@ def page(handler: Handler, needs: Scope = Scope.READ) -> Endpoint:
     """A page for signed-in visitors whose role reaches `needs`; POSTs need CSRF."""
 
     async def endpoint(request: Request) -> Response:
-        session = None
         try:
-            session = await guard.current(request)
-            if session is None:
-                return guard.sign_in_redirect(request)
-            guard.require(session, needs)
-            if request.method == "POST":
-                await guard.check_csrf(request, session.csrf)
-            return await handler(request, session)
-        except guard.Refused as exc:
-            return error_page(request, session, exc.status, exc.message)
-        except ServiceError as exc:
-            return error_page(request, session, exc.status, _said(exc))
-        except Exception as exc:
-            mapped = from_driver_error(exc)
-            if mapped is None:
-                raise
-            return error_page(request, session, mapped.status, _said(mapped))
+            return await _guarded(request, handler, needs)
+        finally:
+            await request.close()  # the parsed form's spooled upload files
 
     return endpoint
+
+
+async def _guarded(request: Request, handler: Handler, needs: Scope) -> Response:
+    session = None
+    try:
+        session = await guard.current(request)
+        if session is None:
+            return guard.sign_in_redirect(request)
+        guard.require(session, needs)
+        if request.method == "POST":
+            await guard.check_csrf(request, session.csrf)
+        return await handler(request, session)
+    except guard.Refused as exc:
+        return error_page(request, session, exc.status, exc.message)
+    except ServiceError as exc:
+        return error_page(request, session, exc.status, _said(exc))
+    except Exception as exc:
+        mapped = from_driver_error(exc)
+        if mapped is None:
+            raise
+        return error_page(request, session, mapped.status, _said(mapped))
 
 
 def _said(exc: ServiceError) -> str:

@@ -16,7 +16,15 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, Request, Route, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    Locator,
+    Page,
+    Playwright,
+    Request,
+    Route,
+    sync_playwright,
+)
 
 from tests.conftest import Tokens, client_for
 from tests.support.server import LiveServer
@@ -82,6 +90,10 @@ class Visitor:
         self.page.get_by_label("Password").fill(password)
         self.page.get_by_role("button", name="Sign in").click()
         self.page.wait_for_url(lambda url: "/login" not in url)
+
+    def nav(self, name: str) -> Locator:
+        """A link of the main navigation (page content may hold links of the same name)."""
+        return self.page.get_by_role("navigation", name="Main").get_by_role("link", name=name)
 
     def screenshot(self, name: str) -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,9 @@ from tests.conftest import client_for
 from tests.e2e.conftest import Visitor, make_user
 from tests.support.server import LiveServer
 
-MANIFEST = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality" / "manifest.json"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality"
+MANIFEST = FIXTURES / "manifest.json"
+FAILING_RUN = FIXTURES / "run_results_failing.json"
 ORDERS = "model.quality_shop.orders"
 
 
@@ -31,12 +33,33 @@ def upload_manifest(api: httpx.Client) -> dict[str, object]:
     return summary
 
 
+def break_things(api: httpx.Client) -> None:
+    """Failing dbt tests and a violated policy, so the pages show alerts and violations."""
+    upload_manifest(api)
+    failing = api.post(
+        "/quality/results/dbt",
+        content=FAILING_RUN.read_bytes(),
+        headers={"Content-Type": "application/json"},
+    )
+    assert failing.status_code in (200, 201), failing.text
+    policy = {
+        "name": "Models have owners",
+        "kind": "require_owner",
+        "severity": "high",
+        "selector": {"type": "model"},
+    }
+    assert api.post("/policies", json=policy).status_code == 201
+    assert api.post("/policies/evaluate").status_code == 200
+
+
 def expected_lineage(root: str, depth: int) -> dict[str, tuple[str, int]]:
     """Asset id -> (direction, distance), by breadth-first search over the manifest's own
     `depends_on`, so the expectation does not come from the code under test."""
     nodes = json.loads(MANIFEST.read_text())["nodes"]
     parents = {
-        k: v["depends_on"]["nodes"] for k, v in nodes.items() if v["resource_type"] != "test"
+        k: v.get("depends_on", {}).get("nodes", [])
+        for k, v in nodes.items()
+        if v["resource_type"] != "test"
     }
     children: dict[str, list[str]] = {}
     for child, ps in parents.items():
@@ -97,7 +120,7 @@ def test_a_new_user_makes_a_token_uses_it_and_revokes_it(
     visitor.sign_in("seed-admin")
     session = next(c for c in visitor.page.context.cookies() if c["name"] == "gov_session")
     assert session["httpOnly"] and session["sameSite"] == "Lax"
-    visitor.page.get_by_role("link", name="Settings").click()
+    visitor.nav("Settings").click()
     expect(visitor.page.get_by_role("heading", name="API Tokens")).to_be_visible()
     visitor.page.get_by_label("Name").fill("first-curl")
     visitor.page.get_by_label("Scope").select_option("write")
@@ -154,7 +177,7 @@ def test_search_leads_to_the_asset_and_its_lineage_graph(
     upload_manifest(api)
     make_user(api, "explorer", "viewer")
     visitor.sign_in("explorer")
-    visitor.page.get_by_role("link", name="Assets").click()
+    visitor.nav("Assets").click()
     visitor.page.get_by_label("Search").fill("orders")
     visitor.page.get_by_role("button", name="Search").click()
     visitor.page.get_by_role("link", name="orders", exact=True).click()
@@ -200,7 +223,7 @@ def test_an_editor_uploads_a_manifest_and_sees_the_summary(
 ) -> None:
     make_user(api, "uploader", "editor")
     visitor.sign_in("uploader")
-    visitor.page.get_by_role("link", name="Ingest").click()
+    visitor.nav("Ingest").click()
     visitor.page.get_by_label("Manifest").set_input_files(str(MANIFEST))
     visitor.page.get_by_role("button", name="Upload").click()
     summary = visitor.page.get_by_test_id("ingest-summary")
@@ -241,7 +264,7 @@ PAGES = (
 def test_every_page_is_accessible_self_contained_and_error_free(
     visitor: Visitor, api: httpx.Client, path: str
 ) -> None:
-    upload_manifest(api)
+    break_things(api)
     make_user(api, "auditor", "admin")
     visitor.sign_in("auditor")
     visitor.open(path)
@@ -249,9 +272,7 @@ def test_every_page_is_accessible_self_contained_and_error_free(
         visitor.page.wait_for_selector("[data-lineage][data-lineage-ready='true']")
     expect(visitor.page.get_by_role("button", name="Sign out")).to_be_visible()
     for link in ("Assets", "Lineage", "Policies", "Quality", "Events", "Settings"):
-        expect(
-            visitor.page.get_by_role("navigation", name="Main").get_by_role("link", name=link)
-        ).to_be_visible()
+        expect(visitor.nav(link)).to_be_visible()
     assert visitor.accessibility_violations() == []
     assert visitor.watch.errors == []
     assert visitor.watch.foreign_requests == []
