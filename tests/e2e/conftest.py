@@ -27,6 +27,7 @@ from playwright.sync_api import (
 )
 
 from tests.conftest import Tokens, client_for
+from tests.support.dashboard import PASSWORD
 from tests.support.server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,6 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PASSWORD = "correct-horse-battery"
 
 
 def chromium_path() -> str:
@@ -134,13 +134,6 @@ def visitor(browser: Browser, live: LiveServer) -> Iterator[Visitor]:
     )
     yield Visitor(page, watch, live.url)
     context.close()
-
-
-def make_user(admin: httpx.Client, username: str, role: str) -> dict[str, object]:
-    answer = admin.post("/users", json={"username": username, "password": PASSWORD, "role": role})
-    assert answer.status_code == 201, answer.text
-    user: dict[str, object] = answer.json()
-    return user
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import client_for
-from tests.e2e.conftest import Visitor, make_user
+from tests.e2e.conftest import Visitor
+from tests.support.dashboard import make_user
 from tests.support.server import LiveServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality"
