@@ -12,7 +12,10 @@ const LAYERED_MAX = 600;
 const NODE_LIMIT = 2000;
 const COLORS = { root: "#3b5bdb", upstream: "#e7ecfd", downstream: "#e3f4ea" };
 
+const LABEL_CHARS = 24;
+
 const segment = (id) => encodeURIComponent(id);
+const clip = (text) => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text);
 const lineageHref = (id, depth, direction) =>
   `/lineage/${segment(id)}?depth=${depth}&direction=${direction}`;
 
@@ -121,22 +124,22 @@ function style() {
         "font-size": 12,
         "text-valign": "center",
         "text-halign": "center",
-        "text-wrap": "ellipsis",
-        "text-max-width": 156,
         "min-zoomed-font-size": 7,
         color: "#1d2330",
-        "background-color": (n) => COLORS[n.data("direction")] || "#eef0f4",
+        "background-color": "#eef0f4",
         "border-width": 1,
         "border-color": "#9aa4b5",
       },
     },
-    { selector: "node.root", style: { color: "#ffffff", "border-color": "#2f4ac0", "font-weight": 700 } },
+    { selector: "node.upstream", style: { "background-color": COLORS.upstream } },
+    { selector: "node.downstream", style: { "background-color": COLORS.downstream } },
+    { selector: "node.root", style: { "background-color": COLORS.root,  color: "#ffffff", "border-color": "#2f4ac0", "font-weight": 700 } },
     { selector: "node.placeholder", style: { "border-style": "dashed", "background-color": "#f5f6f8", color: "#5a6372" } },
     {
       selector: "edge",
       style: {
         width: 1.3,
-        "curve-style": "bezier",
+        "curve-style": "straight",
         "target-arrow-shape": "triangle",
         "arrow-scale": 0.8,
         "line-color": "#a9b1bf",
@@ -242,6 +245,7 @@ class LineageView {
     this.error.hidden = true;
     try {
       const view = this.column ? await this.fetchColumns() : await this.fetchAssets();
+      performance.mark("lineage:data");
       this.render(view);
     } catch (problem) {
       this.error.textContent = problem.message;
@@ -253,7 +257,7 @@ class LineageView {
 
   async fetchAssets() {
     const query = `depth=${this.depth}&direction=${this.direction}&limit=${NODE_LIMIT}`;
-    const graph = await getJson(`/ui/lineage/${segment(this.root)}?${query}`);
+    const graph = this.takeInitial() ?? (await getJson(`/ui/lineage/${segment(this.root)}?${query}`));
     const root = graph.nodes.find((n) => n.direction === "root");
     const title = document.querySelector("[data-lineage-title]");
     if (root && title && !this.compact) {
@@ -262,6 +266,16 @@ class LineageView {
     }
     await this.updateColumns(root);
     return assetView(graph);
+  }
+
+  // The page embeds its first view; it is used once, for the state it was made for.
+  takeInitial() {
+    const block = this.section.querySelector("script[data-lineage-initial]");
+    if (!block) return null;
+    block.remove();
+    const graph = JSON.parse(block.textContent);
+    const same = graph.root === this.root && graph.depth === this.depth && graph.direction === this.direction;
+    return same ? graph : null;
   }
 
   // The column choice lists the centred asset's columns (read once per asset).
@@ -290,8 +304,8 @@ class LineageView {
     const elements = [
       ...view.nodes.map((n) => ({
         group: "nodes",
-        data: n,
-        classes: [n.direction === "root" ? "root" : "", n.placeholder ? "placeholder" : ""].join(" "),
+        data: { ...n, label: clip(n.label) },
+        classes: n.placeholder ? `${n.direction} placeholder` : n.direction,
       })),
       ...view.edges.map((e) => ({ group: "edges", data: { id: `${e.source}\u0001${e.target}`, ...e } })),
     ];
@@ -308,6 +322,7 @@ class LineageView {
       hideEdgesOnViewport: large,
       pixelRatio: large ? 1 : "auto",
     });
+    performance.mark("lineage:built");
     this.cy.on("tap", "node", (event) => {
       const asset = event.target.data("asset");
       if (asset !== this.root || this.column) this.recentre(asset);
@@ -323,6 +338,7 @@ class LineageView {
     this.fillTable(view);
     this.describe(view);
     this.cy.ready(() => {
+      performance.mark("lineage:ready");
       this.section.dataset.lineageReady = "true";
     });
   }

@@ -1,0 +1,177 @@
+"""Dashboard benchmark: how fast the lineage page renders and becomes interactive in
+headless Chromium for views of about 200 and 2,000 assets, and what the page weighs.
+
+Measured per navigation (median of --samples): first contentful paint, the moment the
+graph is laid out and interactive (`data-lineage-ready="true"`), and the time the
+page's own JSON request took. The same traversal through `/api/v1` is timed beside it,
+so the page's cost can be told from the database's. Page weight counts the scripts and
+styles the lineage page loads, raw and gzipped. Writes bench/RESULTS-dashboard.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import itertools
+import random
+import statistics
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+from playwright.sync_api import Page, sync_playwright
+
+from bench.common import bench_neo4j, environment, running_service
+from tests.e2e.conftest import CHROMIUM_FLAGS, chromium_path
+
+PASSWORD = "benchmark-password-1"  # noqa: S105 (a throwaway user of the bench's own Neo4j)
+READY_PROBE = """
+window.__lineageReady = null;
+new MutationObserver(() => {
+  const section = document.querySelector('[data-lineage]');
+  if (section && section.dataset.lineageReady === 'true' && window.__lineageReady === null) {
+    window.__lineageReady = performance.now();
+  }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-lineage-ready']});
+"""
+
+
+def hourglass(prefix: str, width: int, layers: int, seed: int = 3) -> list[dict[str, str]]:
+    """`layers` columns upstream and downstream of `<prefix>.root`, `width` assets each;
+    every asset links to 1-3 assets of the next column, so all are within `layers` hops."""
+    rng = random.Random(seed)
+    columns = [
+        [f"{prefix}.root"] if c == 0 else [f"{prefix}.c{c:+d}.n{i:04d}" for i in range(width)]
+        for c in range(-layers, layers + 1)
+    ]
+    edges = set()
+    for left, right in itertools.pairwise(columns):
+        for node in right if len(left) > 1 and len(right) > 1 else (right + left):
+            for _ in range(rng.choice((1, 2, 2, 3))):
+                if node in right:
+                    edges.add((rng.choice(left), node))
+                else:
+                    edges.add((node, rng.choice(right)))
+    return [{"source": s, "target": t} for s, t in sorted(edges)]
+
+
+def sign_in(page: Page, base: str) -> None:
+    page.goto(base + "/login")
+    page.get_by_label("Username").fill("bench")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(lambda url: "/login" not in url)
+
+
+def one_view(page: Page, url: str) -> dict[str, float]:
+    page.goto(url)
+    page.wait_for_selector("[data-lineage][data-lineage-ready='true']", timeout=120_000)
+    page.wait_for_function("window.__lineageReady !== null")
+    return dict(
+        page.evaluate(
+            """() => ({
+              paint: performance.getEntriesByName('first-contentful-paint')[0].startTime,
+              ready: window.__lineageReady,
+              html: performance.getEntriesByType('navigation')[0].responseEnd,
+              nodes: document.querySelectorAll('[data-lineage-rows] tr').length,
+              script: performance.getEntriesByType('resource')
+                .filter(r => r.name.includes('/static/js/lineage.js'))
+                .map(r => r.responseEnd)[0],
+              data: performance.getEntriesByName('lineage:data').at(-1).startTime,
+            })"""
+        )
+    )
+
+
+def page_weight(page: Page, base: str) -> dict[str, tuple[int, int]]:
+    """Raw and gzipped bytes of the scripts and styles the current page loaded."""
+    urls = page.evaluate(
+        "() => performance.getEntriesByType('resource').map(r => r.name)"
+        ".filter(n => /\\.(m?js|css)$/.test(n))"
+    )
+    weight: dict[str, tuple[int, int]] = {"js": (0, 0), "css": (0, 0)}
+    for url in sorted(set(urls)):
+        body = httpx.get(url).content
+        kind = "css" if url.endswith(".css") else "js"
+        raw, packed = weight[kind]
+        weight[kind] = (raw + len(body), packed + len(gzip.compress(body, 6)))
+    return weight
+
+
+def api_ms(client: httpx.Client, root: str, depth: int, samples: int) -> float:
+    times = []
+    for _ in range(samples):
+        started = time.perf_counter()
+        client.get(f"/lineage/{quote(root, safe='')}", params={"depth": depth, "limit": 2000})
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--samples", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "RESULTS-dashboard.md")
+    args = parser.parse_args()
+    sizes = {"200": 20, "2000": 200}  # width per column; 10 columns + the root
+    rows = []
+    with bench_neo4j() as target, running_service(target) as service, service.client() as api:
+        api.post("/users", json={"username": "bench", "password": PASSWORD, "role": "viewer"})
+        for label, width in sizes.items():
+            edges = hourglass(f"b{label}", width, 5)
+            api.post("/lineage/bulk", json=edges).raise_for_status()
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.add_init_script(READY_PROBE)
+            sign_in(page, service.url)
+            for label in sizes:
+                root = f"b{label}.root"
+                url = f"{service.url}/lineage/{quote(root, safe='')}?depth=5"
+                one_view(page, url)  # warm: caches, plans, JIT
+                views = [one_view(page, url) for _ in range(args.samples)]
+                rows.append((label, views, api_ms(api, root, 5, args.samples)))
+                print(label, [round(v["ready"]) for v in views], flush=True)
+            weight = page_weight(page, service.url)
+            browser.close()
+    report = render(rows, weight, args.samples)
+    print(report)
+    args.out.write_text(report)
+
+
+def render(
+    rows: list[tuple[str, list[dict[str, float]], float]],
+    weight: dict[str, tuple[int, int]],
+    samples: int,
+) -> str:
+    median = statistics.median
+    lines = ["# Dashboard benchmark", ""]
+    lines += [f"- {k}: {v}" for k, v in environment().items()]
+    lines += [
+        f"- headless Debian Chromium, 1400x900, {samples} navigations per view after one warm-up;"
+        " medians",
+        "",
+        "| view | assets shown | page received ms | first paint ms | data in hand ms | graph interactive ms | layout + draw ms | same traversal via /api/v1 ms |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for label, views, api in rows:
+        lines.append(
+            f"| {label} | {median(v['nodes'] for v in views):.0f} | {median(v['html'] for v in views):.0f}"
+            f" | {median(v['paint'] for v in views):.0f} | {median(v['data'] for v in views):.0f}"
+            f" | {median(v['ready'] for v in views):.0f}"
+            f" | {median(v['ready'] - v['data'] for v in views):.0f} | {api:.0f} |"
+        )
+    lines += [
+        "",
+        "Page weight of the lineage page (scripts and styles it loads; HTML not counted):",
+        "",
+        "| kind | raw KiB | gzipped KiB |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {k} | {raw / 1024:.0f} | {gz / 1024:.0f} |" for k, (raw, gz) in weight.items()]
+    lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
