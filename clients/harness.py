@@ -36,6 +36,8 @@ def main() -> int:
             "NEO4J_USERNAME": target.username,
             "NEO4J_PASSWORD": target.password,
             "NEO4J_DATABASE": target.database,
+            # The clients' live webhook tests deliver to a receiver on loopback.
+            "GOVERNANCE_WEBHOOK_ALLOW_PRIVATE": "true",
         }
         port = free_port()
         server = subprocess.Popen(

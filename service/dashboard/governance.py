@@ -24,13 +24,15 @@ async def policies(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
     listed = await policy_store.page(graph, None, None, "", SHOWN)
     by_policy = defaultdict(list)
-    for violation in await dashboard_store.open_violations(graph, None, SHOWN):
+    violations = await dashboard_store.open_violations(graph, None, SHOWN)
+    for violation in violations:
         by_policy[violation.policy_id].append(violation)
     context = {
         "title": "Policies",
         "section": "policies",
         "policies": listed,
         "violations": by_policy,
+        "names": await dashboard_store.asset_names(graph, (v.asset_id for v in violations)),
     }
     return html(request, "policies.html", context, session)
 
@@ -39,11 +41,13 @@ async def quality(request: Request, session: Session) -> Response:
     status = request.query_params.get("status") or None
     if status not in (None, *RULE_STATUSES):
         status = None
-    rules = await quality_store.page(deps.graph(request), None, status, None, "", SHOWN)
+    graph = deps.graph(request)
+    rules = await quality_store.page(graph, None, status, None, "", SHOWN)
     context = {
         "title": "Quality",
         "section": "quality",
         "rules": sorted(rules, key=lambda r: (r.status not in ("failing", "error"), r.id)),
+        "names": await dashboard_store.asset_names(graph, (r.asset_id for r in rules)),
         "status": status or "",
         "statuses": RULE_STATUSES,
         "shown": SHOWN,

@@ -18,12 +18,16 @@ SHOWN = 10
 async def overview(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
     events = await store.latest_events(graph, SHOWN)
+    failing = await store.failing_rules(graph, SHOWN)
+    violations = await store.open_violations(graph, None, SHOWN)
+    shown = [r.asset_id for r in failing] + [v.asset_id for v in violations]
     context = {
         "title": "Overview",
         "section": "overview",
         "counts": await store.counts(graph),
-        "failing": await store.failing_rules(graph, SHOWN),
-        "violations": await store.open_violations(graph, None, SHOWN),
+        "failing": failing,
+        "violations": violations,
+        "names": await store.asset_names(graph, shown),
         "events": [(e, summary(e), subject_asset(e)) for e in events],
     }
     return html(request, "overview.html", context, session)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from service.graph import Graph
@@ -50,6 +51,12 @@ async def open_violations(graph: Graph, asset_id: str | None, limit: int) -> lis
 async def failing_rules(graph: Graph, limit: int) -> list[QualityRule]:
     rows = await graph.read("dashboard.failing_rules", limit=limit)
     return [QualityRule.from_node(r["rule"]) for r in rows]
+
+
+async def asset_names(graph: Graph, ids: Iterable[str]) -> dict[str, str]:
+    """Asset id -> display name for the ids a page is about to show (one read)."""
+    rows = await graph.read("dashboard.asset_names", ids=sorted(set(ids)))
+    return {str(r["id"]): str(r["name"]) for r in rows}
 
 
 async def latest_events(graph: Graph, limit: int) -> list[Event]:

@@ -97,6 +97,8 @@ class Visitor:
 
     def screenshot(self, name: str) -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        # From the top: a page captured while scrolled draws its sticky header mid-page.
+        self.page.evaluate("window.scrollTo(0, 0)")
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
     def accessibility_violations(self) -> list[str]:

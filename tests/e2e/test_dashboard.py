@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
 from tests.conftest import client_for
 from tests.e2e.conftest import Visitor
@@ -204,6 +204,126 @@ def test_search_leads_to_the_asset_and_its_lineage_graph(
     expect(visitor.page.locator("[data-lineage-title]")).to_have_text("stg_orders")
     assert not visitor.watch.errors
     assert not visitor.watch.foreign_requests
+
+
+def push_column_lineage(api: httpx.Client) -> None:
+    """raw.orders -> stg.orders -> mart.revenue, and stg.orders -> mart.other, where only
+    `amount` reaches mart.other: the column view of order_id must leave it out."""
+    columns = {
+        "raw.orders": ["id", "amount"],
+        "stg.orders": ["order_id", "amount"],
+        "mart.revenue": ["order_id", "total"],
+        "mart.other": ["x"],
+    }
+    for asset_id, names in columns.items():
+        body = {
+            "id": asset_id,
+            "name": asset_id.replace(".", "_"),
+            "type": "table",
+            "columns": [{"name": n} for n in names],
+        }
+        assert api.post("/assets", json=body).status_code == 201
+    edges = [
+        ("raw.orders", "stg.orders", [("id", "order_id"), ("amount", "amount")]),
+        ("stg.orders", "mart.revenue", [("order_id", "order_id"), ("amount", "total")]),
+        ("stg.orders", "mart.other", [("amount", "x")]),
+    ]
+    for source, target, pairs in edges:
+        edge = {
+            "source": source,
+            "target": target,
+            "columns": [{"source": s, "target": t} for s, t in pairs],
+        }
+        assert api.post("/lineage", json=edge).status_code == 201
+
+
+def test_the_graph_follows_one_column_when_a_column_is_chosen(
+    visitor: Visitor, api: httpx.Client
+) -> None:
+    push_column_lineage(api)
+    make_user(api, "column-reader", "viewer")
+    visitor.sign_in("column-reader")
+    visitor.open("/lineage/stg.orders?depth=3")
+    assert set(lineage_rows(visitor)) == {"raw.orders", "stg.orders", "mart.revenue", "mart.other"}
+    visitor.page.get_by_label("Column").select_option("order_id")
+    visitor.page.get_by_role("button", name="Show").click()
+    status = visitor.page.locator("[data-lineage-status]")
+    expect(status).to_have_text(re.compile(r"^columns of"))
+    assert lineage_rows(visitor) == {
+        "stg.orders": ("root", 0),
+        "raw.orders": ("upstream", 1),
+        "mart.revenue": ("downstream", 1),
+    }
+    expect(status).to_have_text("columns of 3 assets, 2 edges")
+    table = visitor.page.locator("[data-testid='lineage-nodes']")
+    expect(table.get_by_role("row").filter(has_text="raw.orders")).to_contain_text("column id")
+    visitor.screenshot("lineage-column")
+    assert not visitor.watch.errors
+
+
+def test_pointing_at_an_asset_in_the_table_highlights_its_path(
+    visitor: Visitor, api: httpx.Client
+) -> None:
+    push_column_lineage(api)
+    make_user(api, "path-finder", "viewer")
+    visitor.sign_in("path-finder")
+    visitor.open("/lineage/raw.orders?depth=3")
+    lineage_rows(visitor)
+    table = visitor.page.locator("[data-testid='lineage-nodes']")
+    path = visitor.page.locator("[data-lineage-path]")
+    table.get_by_role("link", name="mart_revenue").hover()
+    expect(path).to_have_text("Path: raw_orders → stg_orders → mart_revenue")
+    visitor.screenshot("lineage-path")
+    visitor.page.keyboard.press("Escape")
+    expect(path).to_have_text("")
+    visitor.page.mouse.move(0, 0)  # keyboard only from here on
+    table.get_by_role("link", name="mart_other").focus()
+    expect(path).to_have_text("Path: raw_orders → stg_orders → mart_other")
+
+
+def test_a_form_with_a_forged_csrf_token_is_refused_and_changes_nothing(
+    visitor: Visitor, api: httpx.Client
+) -> None:
+    make_user(api, "forger", "editor")
+    visitor.sign_in("forger")
+    visitor.open("/settings/tokens")
+    before = len(api.get("/tokens", params={"limit": 500}).json()["items"])
+    create = visitor.page.locator("form").filter(
+        has=visitor.page.get_by_role("button", name="Create token")
+    )
+    create.locator("input[name='csrf_token']").evaluate("field => { field.value = 'forged' }")
+    visitor.page.get_by_label("Name").fill("never-made")
+    with visitor.page.expect_response(lambda r: r.request.method == "POST") as posted:
+        visitor.page.get_by_role("button", name="Create token").click()
+    assert posted.value.status == 403
+    expect(visitor.page.get_by_role("alert")).to_contain_text("did not come from this site")
+    assert len(api.get("/tokens", params={"limit": 500}).json()["items"]) == before
+
+
+def test_an_admin_resetting_a_password_ends_that_users_open_session(
+    visitor: Visitor, api: httpx.Client, browser: Browser
+) -> None:
+    make_user(api, "reset-admin", "admin")
+    make_user(api, "forgetful", "viewer")
+    visitor.sign_in("forgetful")
+    visitor.open("/assets")
+    expect(visitor.page.get_by_role("heading", name="Assets")).to_be_visible()
+
+    admin_context = browser.new_context()
+    try:
+        admin = Visitor(admin_context.new_page(), visitor.watch, visitor.base)
+        admin.sign_in("reset-admin")
+        admin.open("/settings/users")
+        admin.page.get_by_label("New password for forgetful").fill("a-brand-new-password")
+        admin.page.get_by_role("button", name="Reset password of forgetful").click()
+        expect(admin.page.get_by_role("status")).to_contain_text("forgetful")
+    finally:
+        admin_context.close()
+
+    visitor.open("/assets")
+    assert "/login?next=%2Fassets" in visitor.page.url
+    visitor.sign_in("forgetful", "a-brand-new-password")
+    expect(visitor.page.get_by_role("button", name="Sign out")).to_be_visible()
 
 
 def test_the_event_feed_shows_new_events_live(visitor: Visitor, api: httpx.Client) -> None:

@@ -233,6 +233,21 @@ def test_pages_forbid_framing_and_foreign_scripts(live: LiveServer, admin: httpx
             assert "<script>" not in answer.text and " onclick=" not in answer.text
 
 
+def test_static_files_are_gzipped_and_pages_with_secrets_are_not(
+    live: LiveServer, admin: httpx.Client
+) -> None:
+    make_user(admin, "zipped", "viewer")
+    gzip_please = {"Accept-Encoding": "gzip"}
+    with sign_in(live, "zipped") as client:
+        script = client.get("/static/vendor/cytoscape.esm.min.mjs", headers=gzip_please)
+        assert script.status_code == 200
+        assert script.headers["content-encoding"] == "gzip"
+        assert "export" in script.text  # decoded: the module as the browser runs it
+        page = client.get("/settings/tokens", headers=gzip_please)
+        assert "content-encoding" not in page.headers
+        assert 'name="csrf_token"' in page.text
+
+
 def test_roles_limit_what_the_settings_pages_allow(
     live: LiveServer, admin: httpx.Client, driver: neo4j.Driver
 ) -> None:

@@ -51,8 +51,9 @@ function assetView(graph) {
   return { nodes, edges, truncated: graph.truncated };
 }
 
-// Column lineage from both directions, merged into one view of `asset.column` nodes.
-function columnView(root, column, upstream, downstream) {
+// Column lineage from both directions, merged into one view of `asset.column` nodes;
+// `names` gives the assets' display names where the asset view has seen them.
+function columnView(root, column, upstream, downstream, names) {
   const key = (ref) => `${ref.asset}\u0000${ref.column}`;
   const nodes = new Map();
   for (const [side, graph] of [["upstream", upstream], ["downstream", downstream]]) {
@@ -62,8 +63,9 @@ function columnView(root, column, upstream, downstream) {
       const direction = isRoot ? "root" : side;
       const known = nodes.get(id);
       if (!known || n.distance < known.distance) {
+        const name = names.get(n.asset) ?? shortName(n.asset);
         nodes.set(id, {
-          id, label: `${shortName(n.asset)}.${n.column}`, asset: n.asset, type: "column",
+          id, label: `${name}.${n.column}`, name, asset: n.asset, column: n.column, type: "column",
           platform: null, placeholder: false, distance: n.distance, direction,
         });
       }
@@ -164,9 +166,12 @@ class LineageView {
     this.status = section.querySelector("[data-lineage-status]");
     this.rows = section.querySelector("[data-lineage-rows]");
     this.form = section.querySelector("[data-lineage-controls]");
+    this.path = section.querySelector("[data-lineage-path]");
+    this.names = new Map(); // asset id -> display name, from the asset views seen so far
     this.error = this.makeError();
     this.addFitButton();
     this.bindControls();
+    this.bindHighlight();
   }
 
   makeError() {
@@ -216,6 +221,22 @@ class LineageView {
     }
   }
 
+  // Pointing at a table row (mouse or keyboard focus) highlights that asset's path in
+  // the graph, and the path is spelled out for screen readers; Escape clears it.
+  bindHighlight() {
+    const fromRow = (event) => {
+      const link = event.target.closest?.("a[data-asset]");
+      const node = link && this.cy?.nodes().filter((n) => n.data("asset") === link.dataset.asset)[0];
+      if (node) this.highlight(node);
+    };
+    this.rows?.addEventListener("mouseover", fromRow);
+    this.rows?.addEventListener("focusin", fromRow);
+    this.rows?.addEventListener("mouseleave", () => this.clearHighlight());
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") this.clearHighlight();
+    });
+  }
+
   state() {
     return { root: this.root, depth: this.depth, direction: this.direction, column: this.column };
   }
@@ -258,6 +279,7 @@ class LineageView {
   async fetchAssets() {
     const query = `depth=${this.depth}&direction=${this.direction}&limit=${NODE_LIMIT}`;
     const graph = this.takeInitial() ?? (await getJson(`/ui/lineage/${segment(this.root)}?${query}`));
+    for (const n of graph.nodes) this.names.set(n.id, n.name);
     const root = graph.nodes.find((n) => n.direction === "root");
     const title = document.querySelector("[data-lineage-title]");
     if (root && title && !this.compact) {
@@ -295,7 +317,7 @@ class LineageView {
       this.direction === "downstream" ? { nodes: [], edges: [] } : getJson(`${base}/upstream?depth=${this.depth}`),
       this.direction === "upstream" ? { nodes: [], edges: [] } : getJson(`${base}/downstream?depth=${this.depth}`),
     ]);
-    return columnView(this.root, this.column, up, down);
+    return columnView(this.root, this.column, up, down, this.names);
   }
 
   render(view) {
@@ -332,9 +354,6 @@ class LineageView {
     this.cy.on("tap", (event) => {
       if (event.target === this.cy) this.clearHighlight();
     });
-    this.canvas.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") this.clearHighlight();
-    });
     this.fillTable(view);
     this.describe(view);
     this.cy.ready(() => {
@@ -355,39 +374,48 @@ class LineageView {
     });
     if (!found.found) return;
     this.cy.batch(() => {
-      this.cy.elements().addClass("dimmed");
+      this.cy.elements().removeClass("on-path").addClass("dimmed");
       found.path.removeClass("dimmed").addClass("on-path");
     });
+    if (this.path) {
+      const names = found.path.nodes().map((n) => n.data("label"));
+      this.path.textContent = `Path: ${names.join(" → ")}`;
+    }
   }
 
   clearHighlight() {
     this.cy?.batch(() => this.cy.elements().removeClass("dimmed on-path"));
+    if (this.path) this.path.textContent = "";
   }
 
   fillTable(view) {
     if (!this.rows) return;
     const byAsset = new Map();
+    const columns = new Map();
     for (const n of view.nodes) {
       const known = byAsset.get(n.asset);
       if (!known || n.distance < known.distance) byAsset.set(n.asset, n);
+      if (n.column) columns.set(n.asset, [...(columns.get(n.asset) ?? []), n.column]);
     }
     const rows = [...byAsset.values()]
       .sort((a, b) => a.distance - b.distance || a.label.localeCompare(b.label))
-      .map((n) => this.row(n));
+      .map((n) => this.row(n, columns.get(n.asset)));
     this.rows.replaceChildren(...rows);
   }
 
-  row(n) {
+  // One row per asset; in a column view its type cell names the columns reached.
+  row(n, columns) {
     const tr = document.createElement("tr");
     const name = document.createElement("td");
     const link = document.createElement("a");
     link.href = lineageHref(n.asset, this.depth, this.direction);
     link.dataset.asset = n.asset;
-    link.textContent = n.type === "column" ? shortName(n.asset) : n.label;
+    link.textContent = n.name ?? n.label;
     const code = document.createElement("code");
     code.textContent = n.asset;
     name.append(link, " ", code);
-    const cells = [n.type, n.platform || "—", n.direction, String(n.distance)].map((text) => {
+    const type = columns ? `column ${columns.sort().join(", ")}` : n.type;
+    const cells = [type, n.platform || "—", n.direction, String(n.distance)].map((text) => {
       const td = document.createElement("td");
       td.textContent = text;
       return td;
