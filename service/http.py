@@ -157,8 +157,18 @@ def unprocessable_from(exc: ValidationError, loc_prefix: tuple[str | int, ...]) 
 
 
 def path_param(request: Request, name: str) -> str:
-    """Path parameters arrive percent-encoded (see `RawPathMiddleware`); decode once, here."""
-    return unquote(str(request.path_params[name]), errors="strict")
+    """Path parameters arrive percent-encoded (see `RawPathMiddleware`); decode once, here.
+
+    `%FF` or a lone surrogate byte sequence is the client's mistake: 400, never 500.
+    """
+    try:
+        return unquote(str(request.path_params[name]), errors="strict")
+    except UnicodeDecodeError as exc:
+        raise BadRequest(
+            f"The path segment {name} is not valid percent-encoded UTF-8.",
+            code="invalid_path",
+            errors=[FieldError(("path", name), "not valid percent-encoded UTF-8", "invalid_path")],
+        ) from exc
 
 
 def quote_segment(value: str) -> str:
