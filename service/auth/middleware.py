@@ -1,8 +1,8 @@
 """Bearer authentication, scope checks and rate limits for everything under /api/v1.
 
-A pure ASGI middleware, so that no route can forget it. The order of checks is
-the cheap one first: a throttled client is refused before any work, a token with
-a bad checksum before any database look-up.
+A pure ASGI middleware, so that no route can forget it. A token with a bad
+checksum is refused before any database look-up; a client address that keeps
+failing is answered 429 for its failures only.
 """
 
 from __future__ import annotations
@@ -68,12 +68,6 @@ class AuthMiddleware:
         await self.app(scope, receive, send_with_headers)
 
     async def _authorise(self, scope: Scope) -> dict[str, str]:
-        client = (scope.get("client") or ("unknown", 0))[0]
-        wait = self.failures.blocked_for(client)
-        if wait:
-            raise RateLimited(
-                "Too many failed authentication attempts.", headers={"Retry-After": str(wait)}
-            )
         secret = _bearer(Headers(scope=scope).get("authorization"))
         if secret is None:
             raise Unauthenticated(
@@ -83,8 +77,7 @@ class AuthMiddleware:
         state: dict[str, Any] = scope.setdefault("state", {})
         found = await self._look_up(state, secret) if token_format.is_well_formed(secret) else None
         if found is None:
-            self.failures.record(client)
-            raise _invalid_token()
+            raise self._failed(scope)
         principal, stale = found
         needed = required_scope(scope["method"], scope["path"])
         if principal.scope < needed:
@@ -102,6 +95,21 @@ class AuthMiddleware:
         if stale:
             self._touch_later(state, principal.token_id)
         return decision.headers()
+
+    def _failed(self, scope: Scope) -> ServiceError:
+        """A failed attempt: 401, or 429 once the client address failed too often.
+
+        Only failures are throttled: a valid token from the same address (many
+        clients share one behind a proxy) is never refused because others failed.
+        """
+        client = (scope.get("client") or ("unknown", 0))[0]
+        wait = self.failures.blocked_for(client)
+        if wait:
+            return RateLimited(
+                "Too many failed authentication attempts.", headers={"Retry-After": str(wait)}
+            )
+        self.failures.record(client)
+        return _invalid_token()
 
     async def _look_up(self, state: dict[str, Any], secret: str) -> Any:
         try:
