@@ -45,6 +45,7 @@ from service.events.policy_evaluator import PolicyEvaluator
 from service.graph import Graph
 from service.http import problem_response
 from service.middleware.body_limit import BodyLimitMiddleware
+from service.middleware.content_encoding import ContentEncodingMiddleware
 from service.middleware.idempotency import IdempotencyMiddleware
 from service.middleware.metrics import Metrics, MetricsMiddleware
 from service.middleware.raw_path import RawPathMiddleware
@@ -156,6 +157,7 @@ def create_app(settings: Settings) -> Starlette:
             if settings.cors_origins
             else []
         ),
+        Middleware(ContentEncodingMiddleware),
         Middleware(
             BodyLimitMiddleware,
             default_limit=settings.limits.max_body_bytes,

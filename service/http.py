@@ -18,11 +18,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Scope
 
+from service.domain.decompress import Corrupt, TooLarge, gunzip
 from service.domain.preconditions import etag
 from service.errors import (
     PROBLEM_JSON,
     BadRequest,
     FieldError,
+    PayloadTooLarge,
     ServiceError,
     Unprocessable,
     UnsupportedMediaType,
@@ -31,6 +33,7 @@ from service.errors import (
 )
 
 M = TypeVar("M", bound=BaseModel)
+DEFAULT_BODY_LIMIT = 10 * 1024 * 1024
 JSON = "application/json"
 MERGE_PATCH_JSON = "application/merge-patch+json"
 MAX_JSON_DEPTH = 200
@@ -91,14 +94,40 @@ def media_type(request: Request) -> str:
     return request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
 
 
+def content_codings(header: str | None) -> list[str]:
+    """The codings of a Content-Encoding header, lower-cased, `identity` left out."""
+    found = (c.strip().lower() for c in (header or "").split(","))
+    return [c for c in found if c and c != "identity"]
+
+
+def body_limit(request: Request) -> int:
+    """The byte ceiling `BodyLimitMiddleware` applied to this request's body."""
+    return int(request.scope.get("state", {}).get("body_limit", DEFAULT_BODY_LIMIT))
+
+
 async def read_json(request: Request, accept: Sequence[str] = (JSON,)) -> Any:
-    """The parsed body: 415 for another media type, 400 for bytes that are not JSON."""
+    """The parsed body: 415 for another media type, 400 for bytes that are not JSON.
+
+    A gzip body is inflated up to the same ceiling as a plain one (413 past it).
+    """
     kind = media_type(request)
     if kind not in accept:
         raise UnsupportedMediaType(
             f"Content-Type must be {' or '.join(accept)}, got {kind or 'none'}."
         )
-    return parse_json_bytes(await request.body())
+    raw = await request.body()
+    if content_codings(request.headers.get("content-encoding")) == ["gzip"]:
+        raw = _inflate(raw, body_limit(request))
+    return parse_json_bytes(raw)
+
+
+def _inflate(raw: bytes, limit: int) -> bytes:
+    try:
+        return gunzip(raw, limit)
+    except TooLarge as exc:
+        raise PayloadTooLarge(f"The request body {exc}.") from exc
+    except Corrupt as exc:
+        raise BadRequest(f"The gzip body cannot be read: {exc}.", code="malformed_json") from exc
 
 
 def parse_json_bytes(raw: bytes) -> Any:

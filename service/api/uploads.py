@@ -13,7 +13,7 @@ from starlette.requests import Request
 
 from service.domain.decompress import GZIP_MAGIC, Corrupt, TooLarge, gunzip
 from service.errors import PayloadTooLarge, Unprocessable, UnsupportedMediaType, validation_error
-from service.http import media_type
+from service.http import content_codings, media_type
 
 UPLOAD_TYPES = ("application/json", "application/gzip", "application/octet-stream")
 
@@ -34,7 +34,7 @@ async def read_upload(request: Request, what: str) -> tuple[bytes, bool]:
             f"Send the {what} as application/json (optionally Content-Encoding: gzip) "
             "or as multipart/form-data with a `file` field."
         )
-    gzipped = request.headers.get("content-encoding", "").lower() == "gzip"
+    gzipped = content_codings(request.headers.get("content-encoding")) == ["gzip"]
     return await request.body(), gzipped
 
 

@@ -25,7 +25,7 @@ def gunzip(data: bytes, limit: int) -> bytes:
         while pending:
             out += inflater.decompress(pending, CHUNK)
             if len(out) > limit:
-                raise TooLarge(f"the manifest inflates past {limit} bytes")
+                raise TooLarge(f"the body inflates past {limit} bytes")
             pending = inflater.unconsumed_tail
             if inflater.eof:
                 break
@@ -35,5 +35,5 @@ def gunzip(data: bytes, limit: int) -> bytes:
     if not inflater.eof:
         raise Corrupt("the gzip data is truncated")
     if len(out) > limit:
-        raise TooLarge(f"the manifest inflates past {limit} bytes")
+        raise TooLarge(f"the body inflates past {limit} bytes")
     return bytes(out)

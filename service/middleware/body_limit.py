@@ -20,6 +20,7 @@ class BodyLimitMiddleware:
             await self.app(scope, receive, send)
             return
         limit = self.limits_by_path.get(scope["path"], self.default_limit)
+        scope.setdefault("state", {})["body_limit"] = limit  # gzip bodies inflate up to it
         declared = Headers(scope=scope).get("content-length")
         if declared and declared.isdigit() and int(declared) > limit:
             await problem_response(_too_large(limit), scope)(scope, receive, send)
