@@ -126,6 +126,9 @@ class Problem:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+MAX_FIELD_ERRORS = 100  # a problem lists at most this many; `errors_omitted` counts the rest
+
+
 def render(exc: ServiceError, *, instance: str, request_id: str) -> Problem:
     body: dict[str, Any] = {
         "type": f"/problems/{exc.code}",
@@ -137,7 +140,9 @@ def render(exc: ServiceError, *, instance: str, request_id: str) -> Problem:
         "request_id": request_id,
     }
     if exc.errors:
-        body["errors"] = [e.as_dict() for e in exc.errors]
+        body["errors"] = [e.as_dict() for e in exc.errors[:MAX_FIELD_ERRORS]]
+        if len(exc.errors) > MAX_FIELD_ERRORS:
+            body["errors_omitted"] = len(exc.errors) - MAX_FIELD_ERRORS
     body.update(exc.extra)
     return Problem(exc.status, body, dict(exc.headers))
 
