@@ -155,10 +155,29 @@ _FIXED_5XX = {
 NEO4J_RETRY_AFTER_S = 2
 
 
+# Neo4j gave up on the transaction because of contention or time, and rolled it back.
+# The driver reports some of these as ClientError (it will not retry a transaction
+# that was stopped), but they are the database's state, not the client's mistake.
+_BUSY_CODES = frozenset(
+    {
+        "Neo.ClientError.Transaction.TransactionTimedOut",
+        "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
+        "Neo.ClientError.Transaction.LockClientStopped",
+        "Neo.TransientError.Transaction.LockClientStopped",
+        "Neo.TransientError.Transaction.Terminated",
+    }
+)
+
+
 def from_driver_error(exc: Exception) -> ServiceError | None:
     """Map a Neo4j driver exception to what the client should see, or None if unknown."""
     if isinstance(exc, neo4j_errors.ConstraintError):
         return Conflict("The resource already exists.", code="already_exists")
+    if isinstance(exc, neo4j_errors.Neo4jError) and exc.code in _BUSY_CODES:
+        return Unavailable(
+            code="neo4j_busy",
+            headers={"Retry-After": str(NEO4J_RETRY_AFTER_S)},
+        )
     if isinstance(
         exc,
         neo4j_errors.ServiceUnavailable
