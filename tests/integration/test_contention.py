@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-import httpx
 import neo4j
 import pytest
 
