@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Tests the Python client: the shared vectors and unit tests (no network), then
-# the live tests against GOVERNANCE_URL / GOVERNANCE_TOKEN, which
-# `clients/harness.py python` sets. Extra arguments go to pytest.
+# Tests the Python client: the shared vectors and unit tests (no network) and
+# the live tests (marker `live`, which plain `pytest` leaves out) against
+# GOVERNANCE_URL / GOVERNANCE_TOKEN, which `clients/harness.py python` sets.
+# Extra arguments go to pytest; any failure exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -20,4 +21,4 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 
-exec .venv/bin/python -m pytest -q -W error "$@"
+exec .venv/bin/python -m pytest -q -W error -m "live or not live" "$@"

@@ -406,12 +406,13 @@ def test_backoff_grows_and_stops_at_max_retries(
         make(script, max_retries=3).assets.get("a")
     assert type(caught.value) is ServerError
     assert len(script.requests) == 4
-    assert sleeps == [0.375, 0.75, 1.5]  # equal jitter with rand() = 0.5
+    assert sleeps == [0.25, 0.5, 1.0]  # full jitter with rand() = 0.5
 
 
-def test_backoff_is_capped_and_jittered() -> None:
-    assert backoff_delay(20, rand=lambda: 0.0) == 4.0
+def test_backoff_is_capped_and_fully_jittered() -> None:
+    assert backoff_delay(20, rand=lambda: 0.0) == 0.0
     assert backoff_delay(20, rand=lambda: 1.0) == 8.0
+    assert backoff_delay(1, rand=lambda: 1.0) == 1.0
     assert backoff_delay(0, 1.5) == 1.5
     assert backoff_delay(0, MAX_RETRY_AFTER_S + 1) is None
 

@@ -4,6 +4,7 @@ every test works under its own unique id prefix and removes what it made."""
 
 from __future__ import annotations
 
+import os
 import uuid
 from pathlib import Path
 
@@ -20,13 +21,29 @@ from governance_client import (
     ValidationError,
 )
 
+# The repository's own dbt fixture (tests/fixtures/dbt_quality of the service).
 MANIFEST = (
-    Path(__file__).resolve().parents[3].parent
-    / "shared"
-    / "fixtures"
-    / "dbt"
-    / "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"
+    Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "dbt_quality" / "manifest.json"
 )
+
+pytestmark = pytest.mark.live
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_the_readme_quick_start_runs_as_written(
+    url: str, prefix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = README.read_text(encoding="utf-8")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    code = code.replace('"http://127.0.0.1:8080"', repr(url))
+    code = code.replace('"dgs_..."', repr(os.environ["GOVERNANCE_TOKEN"]))
+    for asset_id in ("raw.orders", "mart.revenue"):  # under this test's prefix
+        code = code.replace(f'"{asset_id}"', repr(f"{prefix}.{asset_id}"))
+    exec(compile(code, str(README), "exec"), {})  # noqa: S102 (our own README)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"0 {prefix}.mart.revenue", f"1 {prefix}.raw.orders"]
 
 
 def test_service_info_and_openapi_need_no_token(url: str) -> None:
@@ -292,18 +309,18 @@ def test_a_dbt_manifest_is_ingested_once_and_announced(client: Client) -> None:
     project = f"py-{uuid.uuid4().hex[:8]}"
     first = client.lineage.upload_manifest(MANIFEST, project=project)
     assert first["project"] == project
-    assert first["dbt_version"] == "1.8.10"
-    # Other clients upload the same manifest to the same database, so the assets
-    # may exist already; the edges of this project are ours.
-    assert first["edges"]["created"] + first["edges"]["existing"] == 8
-    assert first["assets"]["created"] + first["assets"]["updated"] >= 0
-    assert first["quality_rules"]["created"] + first["quality_rules"]["updated"] >= 0
+    assert first["dbt_version"] == "1.11.16"
+    # Other tests upload the same manifest to the same database, so the assets and
+    # edges may exist already; the edges with this project's origin are ours.
+    edges = first["edges"]["created"] + first["edges"]["existing"]
+    assert edges > 0
+    assert len(list(client.lineage.iter_edges(origin=f"dbt:{project}", page_size=100))) == edges
     assert isinstance(first["warnings"], list)
 
     second = client.lineage.upload_manifest(MANIFEST.read_bytes(), project=project)
     assert second["project"] == project
     assert (second["edges"]["created"], second["edges"]["removed"]) == (0, 0)
-    assert second["edges"]["existing"] == 8
+    assert second["edges"]["existing"] == edges
 
     page = client.events.list(types=["lineage.*"], limit=1)
     assert len(page["items"]) <= 1
@@ -322,7 +339,7 @@ async def test_the_async_client_ingests_manifests_and_reads_events(url: str) -> 
     project = f"py-{uuid.uuid4().hex[:8]}"
     async with AsyncClient(base_url=url) as client:
         summary = await client.lineage.upload_manifest(MANIFEST, project=project, prune=False)
-        assert summary["edges"]["created"] + summary["edges"]["existing"] == 8
+        assert summary["edges"]["created"] + summary["edges"]["existing"] > 0
         found = [
             event
             async for event in client.events.iter(types="lineage.manifest.*")

@@ -29,6 +29,8 @@ DBT_QUALITY = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "dbt_
 # A test that fails in run_results_failing.json (its `failures` is 1).
 FAILING_TEST = "test.quality_shop.not_null_orders_customer_id.c5f02694af"
 
+pytestmark = pytest.mark.live
+
 
 @pytest.fixture
 def policies(client: Client) -> Iterator[list[str]]:

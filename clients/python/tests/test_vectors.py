@@ -12,7 +12,7 @@ import pytest
 
 from governance_client import APIError, Client, WebhookVerificationError, verify_webhook
 from governance_client._base import normalize_base_url
-from governance_client._calls import Call, chunked, encode_segment
+from governance_client._call import Call, chunked, encode_segment
 from governance_client._errors import error_kind
 from governance_client._retry import parse_retry_after, should_retry
 

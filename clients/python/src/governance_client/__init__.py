@@ -14,16 +14,13 @@
 ``AsyncClient`` is the same API for asyncio.
 """
 
-from governance_client._async_client import (
-    AsyncAssets,
-    AsyncClient,
-    AsyncEvents,
-    AsyncLineage,
-    AsyncTokens,
-)
-from governance_client._async_governance import AsyncPolicies, AsyncQuality, AsyncQuery
-from governance_client._calls import MAX_BULK_EDGES
-from governance_client._client import Assets, Client, Events, Lineage, Tokens
+from governance_client._async.admin import AsyncTokens, AsyncUsers
+from governance_client._async.catalog import AsyncAssets, AsyncLineage
+from governance_client._async.client import AsyncClient
+from governance_client._async.events import AsyncEvents, AsyncEventStream, AsyncWebhooks
+from governance_client._async.governance import AsyncPolicies, AsyncQuality, AsyncQuery
+from governance_client._call import RequestOptions
+from governance_client._calls import MAX_BULK_EDGES, MAX_OPENLINEAGE_EVENTS
 from governance_client._errors import (
     APIConnectionError,
     APIError,
@@ -41,7 +38,12 @@ from governance_client._errors import (
     ValidationError,
     WebhookVerificationError,
 )
-from governance_client._governance import Policies, Quality, Query
+from governance_client._response import APIResponse
+from governance_client._sync.admin import Tokens, Users
+from governance_client._sync.catalog import Assets, Lineage
+from governance_client._sync.client import Client
+from governance_client._sync.events import Events, EventStream, Webhooks
+from governance_client._sync.governance import Policies, Quality, Query
 from governance_client._version import __version__
 from governance_client._webhooks import verify_webhook
 from governance_client.types import (
@@ -49,16 +51,26 @@ from governance_client.types import (
     AssetFilter,
     BulkResult,
     Column,
+    ColumnEdge,
+    ColumnGraph,
+    ColumnMapping,
+    ColumnMappingInput,
+    ColumnNode,
+    ColumnRef,
     CypherResult,
     DbtResultsSummary,
+    Delivery,
     Edge,
     EdgeInput,
     EvaluationSummary,
     Event,
     GraphEdge,
     GraphNode,
+    Health,
     LineageGraph,
     ManifestSummary,
+    Me,
+    OpenLineageResult,
     Page,
     Policy,
     PolicySelector,
@@ -69,46 +81,66 @@ from governance_client.types import (
     ServiceInfo,
     Token,
     TokenCreated,
+    User,
     Violation,
     Violations,
+    Webhook,
+    WebhookCreated,
+    WebhookTestResult,
 )
 
 __all__ = [
     "MAX_BULK_EDGES",
+    "MAX_OPENLINEAGE_EVENTS",
     "APIConnectionError",
     "APIError",
+    "APIResponse",
     "APITimeoutError",
     "Asset",
     "AssetFilter",
     "Assets",
     "AsyncAssets",
     "AsyncClient",
+    "AsyncEventStream",
     "AsyncEvents",
     "AsyncLineage",
     "AsyncPolicies",
     "AsyncQuality",
     "AsyncQuery",
     "AsyncTokens",
+    "AsyncUsers",
+    "AsyncWebhooks",
     "AuthenticationError",
     "BadRequestError",
     "BulkResult",
     "Client",
     "Column",
+    "ColumnEdge",
+    "ColumnGraph",
+    "ColumnMapping",
+    "ColumnMappingInput",
+    "ColumnNode",
+    "ColumnRef",
     "ConflictError",
     "CypherResult",
     "DbtResultsSummary",
+    "Delivery",
     "Edge",
     "EdgeInput",
     "EvaluationSummary",
     "Event",
+    "EventStream",
     "Events",
     "GovernanceError",
     "GraphEdge",
     "GraphNode",
+    "Health",
     "Lineage",
     "LineageGraph",
     "ManifestSummary",
+    "Me",
     "NotFoundError",
+    "OpenLineageResult",
     "Page",
     "PermissionDeniedError",
     "Policies",
@@ -122,16 +154,23 @@ __all__ = [
     "QueryBody",
     "QueryResult",
     "RateLimitedError",
+    "RequestOptions",
     "ServerError",
     "ServiceInfo",
     "Token",
     "TokenCreated",
     "Tokens",
     "UnavailableError",
+    "User",
+    "Users",
     "ValidationError",
     "Violation",
     "Violations",
+    "Webhook",
+    "WebhookCreated",
+    "WebhookTestResult",
     "WebhookVerificationError",
+    "Webhooks",
     "__version__",
     "verify_webhook",
 ]

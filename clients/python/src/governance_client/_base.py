@@ -10,14 +10,14 @@ from typing import Any
 
 import httpx
 
-from governance_client._calls import Call
+from governance_client._call import Call
 from governance_client._errors import APIConnectionError, APITimeoutError, GovernanceError
 from governance_client._retry import backoff_delay, should_retry
 from governance_client._version import __version__
 
 API_PREFIX = "/api/v1"
-DEFAULT_TIMEOUT_S = 30.0
-DEFAULT_MAX_RETRIES = 3
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MAX_RETRIES = 2
 URL_ENV = "GOVERNANCE_URL"
 TOKEN_ENV = "GOVERNANCE_TOKEN"  # noqa: S105 (a variable name, not a secret)
 USER_AGENT = f"governance-client-python/{__version__}"
@@ -58,6 +58,8 @@ class BaseClient:
         if max_retries < 0:
             raise ValueError("max_retries must be 0 or more")
         self.base_url = normalize_base_url(url)
+        # Where /healthz, /readyz and /metrics are: the base URL without its /api/v1.
+        self.service_root = self.base_url.removesuffix(API_PREFIX)
         self._token = token if token is not None else os.environ.get(TOKEN_ENV) or None
         self.timeout = timeout
         self.max_retries = max_retries
@@ -67,6 +69,9 @@ class BaseClient:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r})"
 
+    def _max_retries(self, call: Call[Any]) -> int:
+        return self.max_retries if call.max_retries is None else call.max_retries
+
     def _request_headers(self, call: Call[Any]) -> dict[str, str]:
         headers = dict(self._headers)
         if call.authenticated and self._token:
@@ -74,7 +79,7 @@ class BaseClient:
         if call.body is not None:
             headers["Content-Type"] = call.content_type
         key = call.idempotency_key
-        if key is None and call.auto_idempotency_key and self.max_retries > 0:
+        if key is None and call.auto_idempotency_key and self._max_retries(call) > 0:
             key = str(uuid.uuid4())
         if key is not None:
             headers["Idempotency-Key"] = key
@@ -86,48 +91,54 @@ class BaseClient:
     ) -> httpx.Request:
         request = http.build_request(
             call.method,
-            self.base_url + call.path,
+            (self.service_root if call.root else self.base_url) + call.path,
             params=call.params or None,
             content=call.body,
             headers=self._request_headers(call),
         )
-        if call.timeout is not None:
-            # Longer than the client's, never shorter: ``timeout=None`` means no limit.
-            current = httpx.Timeout(self.timeout) if self.timeout is not None else None
-            if current is not None:
-                longest = max(call.timeout, current.read or 0.0, current.write or 0.0)
-                request.extensions["timeout"] = httpx.Timeout(
-                    longest, connect=current.connect, pool=current.pool
-                ).as_dict()
+        timeout = self._timeout(call)
+        if timeout is not None:
+            request.extensions["timeout"] = timeout.as_dict()
         return request
+
+    def _timeout(self, call: Call[Any]) -> httpx.Timeout | None:
+        """The call's own timeout, if it differs from the client's."""
+        if call.timeout_given:
+            return httpx.Timeout(call.timeout)
+        if call.min_timeout is None or self.timeout is None:
+            return None  # ``timeout=None`` means no limit
+        # An upload may take longer than the client's timeout, never shorter.
+        current = httpx.Timeout(self.timeout)
+        longest = max(call.min_timeout, current.read or 0.0, current.write or 0.0)
+        return httpx.Timeout(longest, connect=current.connect, pool=current.pool)
 
     def _retry_delay(
         self,
+        call: Call[Any],
         request: httpx.Request,
         attempt: int,
         status: int | None,
         retry_after: float | None,
-        *,
-        safe: bool = False,
     ) -> float | None:
         """Seconds to wait before trying ``request`` again, or None to give up now.
-        ``safe``: the request only reads, so repeating it is harmless without a key."""
-        if attempt >= self.max_retries:
+        A ``safe`` call only reads, so repeating it is harmless without a key."""
+        if attempt >= self._max_retries(call):
             return None
-        repeatable = safe or "idempotency-key" in request.headers
+        repeatable = call.safe or "idempotency-key" in request.headers
         if not should_retry(request.method, status, repeatable):
             return None
         return backoff_delay(attempt, retry_after, rand=self._rand)
 
     def _transport_failure(
-        self, exc: httpx.TransportError, request: httpx.Request, attempt: int, *, safe: bool = False
+        self, call: Call[Any], exc: httpx.TransportError, request: httpx.Request, attempt: int
     ) -> tuple[APIConnectionError, float | None]:
         """The error to raise for a failed exchange, and how long to wait before a retry."""
-        cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
-        error = cls(f"{request.method} {request.url}: {exc or type(exc).__name__}", request=request)
-        delay = (
-            self._retry_delay(request, attempt, None, None, safe=safe)
-            if isinstance(exc, _TRANSIENT)
-            else None
-        )
+        error = connection_error(exc, request)
+        transient = isinstance(exc, _TRANSIENT)
+        delay = self._retry_delay(call, request, attempt, None, None) if transient else None
         return error, delay
+
+
+def connection_error(exc: httpx.TransportError, request: httpx.Request) -> APIConnectionError:
+    cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
+    return cls(f"{request.method} {request.url}: {exc or type(exc).__name__}", request=request)

@@ -8,18 +8,18 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from governance_client._calls import (
-    MANIFEST_TIMEOUT_S,
-    MERGE_PATCH_JSON,
+from governance_client._call import (
     Call,
+    create,
     dump,
-    encode_segment,
+    fields,
+    get,
     gzipped_artifact,
-    if_match_header,
+    item_path,
     json_body,
-    no_body,
-    query,
+    replace,
 )
+from governance_client._calls import UPLOAD_TIMEOUT_S
 from governance_client.types import (
     CypherResult,
     DbtResultsSummary,
@@ -32,15 +32,7 @@ from governance_client.types import (
     Violations,
 )
 
-DBT_RESULTS_TIMEOUT_S = MANIFEST_TIMEOUT_S
-"""How long ``quality.upload_dbt_results`` waits: a large run records many results."""
-
 RunResults = str | os.PathLike[str] | bytes | Mapping[str, Any]
-
-
-def _fields(**values: Any) -> dict[str, Any]:
-    """The body: the fields given, None left out (the service's default applies)."""
-    return {k: v for k, v in values.items() if v is not None}
 
 
 def rfc3339(moment: str | datetime) -> str:
@@ -51,10 +43,6 @@ def rfc3339(moment: str | datetime) -> str:
         raise ValueError("run_at must be timezone-aware (e.g. datetime.now(UTC))")
     utc = moment.astimezone(UTC)
     return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
-
-
-def _path(base: str, item_id: str, tail: str = "") -> str:
-    return f"{base}/{encode_segment(item_id)}{tail}"
 
 
 # -- policies -----------------------------------------------------------------
@@ -70,7 +58,7 @@ def policy_fields(
     selector: Mapping[str, Any] | None,
     params: Mapping[str, Any] | None,
 ) -> dict[str, Any]:
-    return _fields(
+    return fields(
         name=name,
         kind=kind,
         description=description,
@@ -84,59 +72,19 @@ def policy_fields(
 def list_policies(
     *, kind: str | None, enabled: bool | None, limit: int | None, cursor: str | None
 ) -> Call[Page[Policy]]:
-    params = query(kind=kind, enabled=enabled, limit=limit, cursor=cursor)
-    return Call("GET", "/policies", json_body, params=params)
+    return get("/policies", kind=kind, enabled=enabled, limit=limit, cursor=cursor)
 
 
-def create_policy(fields: dict[str, Any], idempotency_key: str | None) -> Call[Policy]:
-    return Call(
-        "POST",
-        "/policies",
-        json_body,
-        body=dump(fields),
-        idempotency_key=idempotency_key,
-        auto_idempotency_key=True,
-    )
+def create_policy(body: dict[str, Any], idempotency_key: str | None) -> Call[Policy]:
+    return create("/policies", body, idempotency_key)
 
 
-def get_policy(policy_id: str) -> Call[Policy]:
-    return Call("GET", _path("/policies", policy_id), json_body)
-
-
-def put_policy(policy_id: str, fields: dict[str, Any], if_match: int | str | None) -> Call[Policy]:
-    return Call(
-        "PUT",
-        _path("/policies", policy_id),
-        json_body,
-        body=dump(fields),
-        headers=if_match_header(if_match),
-    )
-
-
-def patch_policy(
-    policy_id: str, changes: Mapping[str, Any], if_match: int | str | None
-) -> Call[Policy]:
-    return Call(
-        "PATCH",
-        _path("/policies", policy_id),
-        json_body,
-        body=dump(dict(changes)),
-        content_type=MERGE_PATCH_JSON,
-        headers=if_match_header(if_match),
-    )
-
-
-def delete_policy(policy_id: str, if_match: int | str | None) -> Call[None]:
-    return Call("DELETE", _path("/policies", policy_id), no_body, headers=if_match_header(if_match))
+def put_policy(policy_id: str, body: dict[str, Any], if_match: int | str | None) -> Call[Policy]:
+    return replace(item_path("/policies", policy_id), body, if_match)
 
 
 def list_violations(policy_id: str, *, limit: int | None, cursor: str | None) -> Call[Violations]:
-    return Call(
-        "GET",
-        _path("/policies", policy_id, "/violations"),
-        json_body,
-        params=query(limit=limit, cursor=cursor),
-    )
+    return get(item_path("/policies", policy_id, "/violations"), limit=limit, cursor=cursor)
 
 
 def evaluate_policies(idempotency_key: str | None) -> Call[EvaluationSummary]:
@@ -163,7 +111,7 @@ def rule_fields(
     severity: str | None,
     enabled: bool | None,
 ) -> dict[str, Any]:
-    return _fields(
+    return fields(
         asset_id=asset_id,
         column=column,
         name=name,
@@ -182,52 +130,17 @@ def list_rules(
     limit: int | None,
     cursor: str | None,
 ) -> Call[Page[QualityRule]]:
-    params = query(asset_id=asset_id, status=status, type=type, limit=limit, cursor=cursor)
-    return Call("GET", "/quality/rules", json_body, params=params)
-
-
-def create_rule(fields: dict[str, Any], idempotency_key: str | None) -> Call[QualityRule]:
-    return Call(
-        "POST",
-        "/quality/rules",
-        json_body,
-        body=dump(fields),
-        idempotency_key=idempotency_key,
-        auto_idempotency_key=True,
+    return get(
+        "/quality/rules", asset_id=asset_id, status=status, type=type, limit=limit, cursor=cursor
     )
 
 
-def get_rule(rule_id: str) -> Call[QualityRule]:
-    return Call("GET", _path("/quality/rules", rule_id), json_body)
+def create_rule(body: dict[str, Any], idempotency_key: str | None) -> Call[QualityRule]:
+    return create("/quality/rules", body, idempotency_key)
 
 
-def put_rule(rule_id: str, fields: dict[str, Any], if_match: int | str | None) -> Call[QualityRule]:
-    return Call(
-        "PUT",
-        _path("/quality/rules", rule_id),
-        json_body,
-        body=dump(fields),
-        headers=if_match_header(if_match),
-    )
-
-
-def patch_rule(
-    rule_id: str, changes: Mapping[str, Any], if_match: int | str | None
-) -> Call[QualityRule]:
-    return Call(
-        "PATCH",
-        _path("/quality/rules", rule_id),
-        json_body,
-        body=dump(dict(changes)),
-        content_type=MERGE_PATCH_JSON,
-        headers=if_match_header(if_match),
-    )
-
-
-def delete_rule(rule_id: str, if_match: int | str | None) -> Call[None]:
-    return Call(
-        "DELETE", _path("/quality/rules", rule_id), no_body, headers=if_match_header(if_match)
-    )
+def put_rule(rule_id: str, body: dict[str, Any], if_match: int | str | None) -> Call[QualityRule]:
+    return replace(item_path("/quality/rules", rule_id), body, if_match)
 
 
 def record_result(
@@ -239,31 +152,19 @@ def record_result(
     run_at: str | datetime | None,
     idempotency_key: str | None,
 ) -> Call[QualityResult]:
-    body = _fields(
+    body = fields(
         status=status,
         observed_value=observed_value,
         message=message,
         run_at=None if run_at is None else rfc3339(run_at),
     )
-    return Call(
-        "POST",
-        _path("/quality/rules", rule_id, "/results"),
-        json_body,
-        body=dump(body),
-        idempotency_key=idempotency_key,
-        auto_idempotency_key=True,
-    )
+    return create(item_path("/quality/rules", rule_id, "/results"), body, idempotency_key)
 
 
 def list_results(
     rule_id: str, *, limit: int | None, cursor: str | None
 ) -> Call[Page[QualityResult]]:
-    return Call(
-        "GET",
-        _path("/quality/rules", rule_id, "/results"),
-        json_body,
-        params=query(limit=limit, cursor=cursor),
-    )
+    return get(item_path("/quality/rules", rule_id, "/results"), limit=limit, cursor=cursor)
 
 
 def upload_dbt_results(
@@ -279,7 +180,7 @@ def upload_dbt_results(
         headers=(("Content-Encoding", "gzip"),),
         idempotency_key=idempotency_key,
         auto_idempotency_key=True,
-        timeout=DBT_RESULTS_TIMEOUT_S,
+        min_timeout=UPLOAD_TIMEOUT_S,
     )
 
 
@@ -314,7 +215,7 @@ def items_of(page: QueryResult, part: str) -> list[Any]:
 def cypher(
     text: str, parameters: Mapping[str, Any] | None, limit: int | None
 ) -> Call[CypherResult]:
-    body = _fields(
+    body = fields(
         query=text, parameters=None if parameters is None else dict(parameters), limit=limit
     )
     return Call("POST", "/query/cypher", json_body, body=dump(body), safe=True)

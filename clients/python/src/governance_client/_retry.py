@@ -1,7 +1,7 @@
 """The retry policy, as pure functions (tested against ``clients/contract/vectors.json``).
 
 A request is retried only when it failed in a way that may pass on a second try
-(no answer at all, 429, or 5xx) and repeating it cannot do the work twice: GET,
+(no answer at all, a timeout, 408, 429, or 5xx) and repeating it cannot do the work twice: GET,
 HEAD, OPTIONS, PUT and DELETE are idempotent by nature; POST and PATCH only when
 they carry an ``Idempotency-Key``. A 409 is a real conflict and never retried.
 """
@@ -20,11 +20,12 @@ INITIAL_DELAY_S = 0.5
 MAX_DELAY_S = 8.0
 # A Retry-After longer than this is not waited for: the error goes to the caller.
 MAX_RETRY_AFTER_S = 60.0
+RETRIED_STATUSES = frozenset({408, 429})
 
 
 def should_retry(method: str, status: int | None, idempotency_key: bool) -> bool:
     """Whether a failed attempt may be repeated. ``status`` is None when no answer came."""
-    if status is not None and status != 429 and status < 500:
+    if status is not None and status not in RETRIED_STATUSES and status < 500:
         return False
     return method.upper() in IDEMPOTENT_METHODS or idempotency_key
 
@@ -57,12 +58,13 @@ def backoff_delay(
 ) -> float | None:
     """Seconds to wait before retry number ``attempt + 1`` (``attempt`` counts from 0).
 
-    A server's Retry-After is honoured as given; without one the wait grows
-    exponentially (0.5 s, 1 s, 2 s ... up to 8 s) with equal jitter, so that many
-    clients failing together do not come back together. None means "do not wait
-    that long": a Retry-After beyond ``MAX_RETRY_AFTER_S``.
+    A server's Retry-After is honoured as given; without one the wait is drawn
+    at random between 0 and a ceiling that grows exponentially (0.5 s, 1 s, 2 s
+    ... up to 8 s): "full jitter", so that many clients failing together do not
+    come back together. None means "do not wait that long": a Retry-After beyond
+    ``MAX_RETRY_AFTER_S``.
     """
     if retry_after is not None:
         return retry_after if retry_after <= MAX_RETRY_AFTER_S else None
     ceiling = min(MAX_DELAY_S, INITIAL_DELAY_S * 2.0 ** min(max(0, attempt), 30))
-    return ceiling / 2 + rand() * ceiling / 2
+    return rand() * ceiling

@@ -13,16 +13,26 @@ __all__ = [
     "AssetFilter",
     "BulkResult",
     "Column",
+    "ColumnEdge",
+    "ColumnGraph",
+    "ColumnMapping",
+    "ColumnMappingInput",
+    "ColumnNode",
+    "ColumnRef",
     "CypherResult",
     "DbtResultsSummary",
+    "Delivery",
     "Edge",
     "EdgeInput",
     "EvaluationSummary",
     "Event",
     "GraphEdge",
     "GraphNode",
+    "Health",
     "LineageGraph",
     "ManifestSummary",
+    "Me",
+    "OpenLineageResult",
     "Page",
     "Policy",
     "PolicyEvaluation",
@@ -34,17 +44,23 @@ __all__ = [
     "QueryEdge",
     "QueryNode",
     "QueryResult",
+    "Role",
     "ServiceInfo",
     "Token",
     "TokenCreated",
+    "User",
     "Violation",
     "Violations",
+    "Webhook",
+    "WebhookCreated",
+    "WebhookTestResult",
 ]
 
 T = TypeVar("T")
 PropertyValue = str | int | float | bool
 Direction = Literal["both", "upstream", "downstream"]
 Scope = Literal["read", "write", "admin"]
+Role = Literal["viewer", "editor", "admin"]
 PolicyKind = Literal[
     "require_owner",
     "require_description",
@@ -82,6 +98,12 @@ class ServiceInfo(TypedDict):
     api_version: str
 
 
+class Health(TypedDict):
+    """``/healthz`` (``ok``) and ``/readyz`` (``ready``)."""
+
+    status: str
+
+
 class Column(TypedDict):
     name: str
     type: NotRequired[str | None]
@@ -105,12 +127,28 @@ class Asset(TypedDict):
     version: int
 
 
+class ColumnMappingInput(TypedDict):
+    """Column ``source`` of an edge's source asset feeds column ``target`` of its target."""
+
+    source: str
+    target: str
+    transformation: NotRequired[str | None]
+
+
 class EdgeInput(TypedDict):
     """One edge to write: data flows from ``source`` into ``target``."""
 
     source: str
     target: str
     transformation: NotRequired[str | None]
+    columns: NotRequired[list[ColumnMappingInput] | None]
+
+
+class ColumnMapping(TypedDict):
+    source: str
+    target: str
+    transformation: str | None
+    origins: list[str]
 
 
 class Edge(TypedDict):
@@ -118,8 +156,14 @@ class Edge(TypedDict):
     target: str
     transformation: str | None
     origins: list[str]
+    columns: NotRequired[list[ColumnMapping]]
     created_at: str
     updated_at: str
+
+
+class MappingCounts(TypedDict):
+    created: int
+    existing: int
 
 
 class BulkResult(TypedDict):
@@ -127,6 +171,8 @@ class BulkResult(TypedDict):
     created: int
     existing: int
     assets_created: int
+    column_mappings: NotRequired[MappingCounts | None]
+    """Present when the request carried column mappings."""
 
 
 class GraphNode(TypedDict):
@@ -155,6 +201,51 @@ class LineageGraph(TypedDict):
     truncated: bool
 
 
+class ColumnRef(TypedDict):
+    asset: str
+    column: str
+
+
+class ColumnNode(TypedDict):
+    asset: str
+    column: str
+    distance: int
+
+
+class ColumnEdge(TypedDict):
+    source: ColumnRef
+    target: ColumnRef
+    transformation: str | None
+
+
+class ColumnGraph(TypedDict):
+    """The lineage of one column: reached columns nearest first, the root at distance 0."""
+
+    root: ColumnRef
+    direction: Literal["upstream", "downstream"]
+    depth: int
+    nodes: list[ColumnNode]
+    edges: list[ColumnEdge]
+    truncated: bool
+
+
+class AssetChanges(TypedDict):
+    created: int
+    updated: int
+
+
+class OpenLineageResult(TypedDict):
+    """What ``lineage.ingest_openlineage`` did (added up over its requests)."""
+
+    received: int
+    complete: int
+    runs: int
+    edges: MappingCounts
+    column_mappings: MappingCounts
+    assets: AssetChanges
+    warnings: list[str]
+
+
 class Token(TypedDict):
     id: str
     name: str
@@ -165,6 +256,8 @@ class Token(TypedDict):
     last_used_at: str | None
     revoked_at: str | None
     created_by: NotRequired[str | None]
+    user_id: NotRequired[str | None]
+    """The user who made the token; None for one made by the command line."""
 
 
 class TokenCreated(Token):
@@ -172,9 +265,22 @@ class TokenCreated(Token):
     """The secret: shown in this answer only."""
 
 
-class AssetCounts(TypedDict):
-    created: int
-    updated: int
+class User(TypedDict):
+    id: str
+    username: str
+    display_name: str | None
+    role: Role
+    disabled: bool
+    created_at: str
+    updated_at: str
+    last_sign_in_at: str | None
+
+
+class Me(TypedDict):
+    """The calling token and its user (None for a token made by the command line)."""
+
+    token: Token
+    user: User | None
 
 
 class EdgeCounts(TypedDict):
@@ -195,7 +301,7 @@ class ManifestSummary(TypedDict):
     project: str
     dbt_version: str | None
     dbt_schema_version: str | None
-    assets: AssetCounts
+    assets: AssetChanges
     edges: EdgeCounts
     quality_rules: RuleCounts
     skipped: int
@@ -211,6 +317,48 @@ class Event(TypedDict):
     occurred_at: str
     actor: str | None
     data: dict[str, Any]
+
+
+class Webhook(TypedDict):
+    id: str
+    url: str
+    types: list[str]
+    enabled: bool
+    description: str | None
+    created_at: str
+    updated_at: str
+    failing_since: str | None
+    disabled_reason: str | None
+    last_delivery_at: str | None
+
+
+class WebhookCreated(Webhook):
+    secret: str
+    """``whsec_...``: signs every delivery; shown in this answer only."""
+
+
+class Delivery(TypedDict):
+    """One event's delivery to a webhook: ``state`` is pending, delivered, failed
+    (given up) or cancelled."""
+
+    id: str
+    event_id: str
+    event_type: str
+    state: str
+    attempts: int
+    last_status: int | None
+    last_error: str | None
+    next_attempt_at: str | None
+    last_attempt_at: str | None
+    delivered_at: str | None
+    created_at: str
+
+
+class WebhookTestResult(TypedDict):
+    delivered: bool
+    status: int | None
+    error: str | None
+    duration_ms: float
 
 
 # -- policies -----------------------------------------------------------------

@@ -1,15 +1,16 @@
-"""Policies, quality rules and the query facility for ``AsyncClient``:
-``_governance.py``'s twin, method for method."""
+"""Policies, quality rules and the query facility."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from governance_client import _governance_calls as calls
+from governance_client._async.paging import paginate
+from governance_client._async.resource import AsyncResource, AsyncVersioned
+from governance_client._call import RequestOptions
 from governance_client._governance_calls import RunResults
-from governance_client._paging import apaginate
 from governance_client.types import (
     CypherResult,
     DbtResultsSummary,
@@ -31,15 +32,13 @@ from governance_client.types import (
     Violations,
 )
 
-if TYPE_CHECKING:
-    from governance_client._async_client import AsyncClient
 
+class AsyncPolicies(AsyncVersioned[Policy]):
+    """``/policies``: rules every governed asset must follow, and their violations.
+    ``get``, ``patch`` and ``delete`` (after which its open violations are announced
+    as resolved) take a policy id."""
 
-class AsyncPolicies:
-    """``/policies``: rules every governed asset must follow, and their violations."""
-
-    def __init__(self, client: AsyncClient) -> None:
-        self._client = client
+    path = "/policies"
 
     async def list(
         self,
@@ -48,11 +47,11 @@ class AsyncPolicies:
         enabled: bool | None = None,
         limit: int | None = None,
         cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> Page[Policy]:
         """One page of policies ordered by id."""
-        return await self._client._call(
-            calls.list_policies(kind=kind, enabled=enabled, limit=limit, cursor=cursor)
-        )
+        call = calls.list_policies(kind=kind, enabled=enabled, limit=limit, cursor=cursor)
+        return await self._client._call(call, options)
 
     def iter(
         self,
@@ -60,10 +59,13 @@ class AsyncPolicies:
         kind: PolicyKind | str | None = None,
         enabled: bool | None = None,
         page_size: int | None = None,
+        options: RequestOptions | None = None,
     ) -> AsyncIterator[Policy]:
         """Every matching policy, fetching page after page as the loop goes on."""
-        return apaginate(
-            lambda cursor: self.list(kind=kind, enabled=enabled, limit=page_size, cursor=cursor)
+        return paginate(
+            lambda cursor: self.list(
+                kind=kind, enabled=enabled, limit=page_size, cursor=cursor, options=options
+            )
         )
 
     async def create(
@@ -77,10 +79,11 @@ class AsyncPolicies:
         description: str | None = None,
         enabled: bool | None = None,
         idempotency_key: str | None = None,
+        options: RequestOptions | None = None,
     ) -> Policy:
         """Create a policy (its id, ``pol_...``, is made by the service). An unknown
         kind, selector key or param is a ``ValidationError`` naming it."""
-        fields = calls.policy_fields(
+        body = calls.policy_fields(
             name=name,
             kind=kind,
             description=description,
@@ -89,10 +92,7 @@ class AsyncPolicies:
             selector=selector,
             params=params,
         )
-        return await self._client._call(calls.create_policy(fields, idempotency_key))
-
-    async def get(self, id: str) -> Policy:
-        return await self._client._call(calls.get_policy(id))
+        return await self._client._call(calls.create_policy(body, idempotency_key), options)
 
     async def replace(
         self,
@@ -106,10 +106,11 @@ class AsyncPolicies:
         description: str | None = None,
         enabled: bool | None = None,
         if_match: int | str | None = None,
+        options: RequestOptions | None = None,
     ) -> Policy:
         """Replace a policy's definition (fields left out take their defaults); never
         creates. ``if_match=version``: ``PreconditionFailedError`` if it changed."""
-        fields = calls.policy_fields(
+        body = calls.policy_fields(
             name=name,
             kind=kind,
             description=description,
@@ -118,45 +119,46 @@ class AsyncPolicies:
             selector=selector,
             params=params,
         )
-        return await self._client._call(calls.put_policy(id, fields, if_match))
-
-    async def patch(
-        self, id: str, changes: Mapping[str, Any], *, if_match: int | str | None = None
-    ) -> Policy:
-        """Change some fields (JSON Merge Patch: ``None`` removes a field)."""
-        return await self._client._call(calls.patch_policy(id, changes, if_match))
-
-    async def delete(self, id: str, *, if_match: int | str | None = None) -> None:
-        """Delete a policy; its open violations are announced as resolved."""
-        await self._client._call(calls.delete_policy(id, if_match))
+        return await self._client._call(calls.put_policy(id, body, if_match), options)
 
     async def list_violations(
-        self, id: str, *, limit: int | None = None, cursor: str | None = None
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> Violations:
         """One page of the policy's open violations (ordered by asset id), with
         ``evaluated_at``: when they were computed (None before the first evaluation)."""
-        return await self._client._call(calls.list_violations(id, limit=limit, cursor=cursor))
+        call = calls.list_violations(id, limit=limit, cursor=cursor)
+        return await self._client._call(call, options)
 
-    def violations(self, id: str, *, page_size: int | None = None) -> AsyncIterator[Violation]:
+    def violations(
+        self, id: str, *, page_size: int | None = None, options: RequestOptions | None = None
+    ) -> AsyncIterator[Violation]:
         """Every open violation of the policy, fetching page after page."""
 
         async def fetch(cursor: str | None) -> Page[Violation]:
-            page = await self.list_violations(id, limit=page_size, cursor=cursor)
+            page = await self.list_violations(id, limit=page_size, cursor=cursor, options=options)
             return {"items": page["violations"], "next_cursor": page["next_cursor"]}
 
-        return apaginate(fetch)
+        return paginate(fetch)
 
-    async def evaluate(self, *, idempotency_key: str | None = None) -> EvaluationSummary:
+    async def evaluate(
+        self, *, idempotency_key: str | None = None, options: RequestOptions | None = None
+    ) -> EvaluationSummary:
         """Evaluate every enabled policy now (the service also does it in the
         background after changes) and say what opened and resolved."""
-        return await self._client._call(calls.evaluate_policies(idempotency_key))
+        return await self._client._call(calls.evaluate_policies(idempotency_key), options)
 
 
-class AsyncQuality:
-    """``/quality``: quality rules on assets, their results, and dbt test runs."""
+class AsyncQuality(AsyncVersioned[QualityRule]):
+    """``/quality``: quality rules on assets, their results, and dbt test runs.
+    ``get``, ``patch`` (of the definition) and ``delete`` (with its results) take a
+    rule id."""
 
-    def __init__(self, client: AsyncClient) -> None:
-        self._client = client
+    path = "/quality/rules"
 
     async def list(
         self,
@@ -166,13 +168,13 @@ class AsyncQuality:
         type: RuleType | str | None = None,
         limit: int | None = None,
         cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> Page[QualityRule]:
         """One page of quality rules ordered by id."""
-        return await self._client._call(
-            calls.list_rules(
-                asset_id=asset_id, status=status, type=type, limit=limit, cursor=cursor
-            )
+        call = calls.list_rules(
+            asset_id=asset_id, status=status, type=type, limit=limit, cursor=cursor
         )
+        return await self._client._call(call, options)
 
     def iter(
         self,
@@ -181,11 +183,17 @@ class AsyncQuality:
         status: RuleStatus | str | None = None,
         type: RuleType | str | None = None,
         page_size: int | None = None,
+        options: RequestOptions | None = None,
     ) -> AsyncIterator[QualityRule]:
         """Every matching rule, fetching page after page as the loop goes on."""
-        return apaginate(
+        return paginate(
             lambda cursor: self.list(
-                asset_id=asset_id, status=status, type=type, limit=page_size, cursor=cursor
+                asset_id=asset_id,
+                status=status,
+                type=type,
+                limit=page_size,
+                cursor=cursor,
+                options=options,
             )
         )
 
@@ -200,10 +208,11 @@ class AsyncQuality:
         severity: RuleSeverity | str | None = None,
         enabled: bool | None = None,
         idempotency_key: str | None = None,
+        options: RequestOptions | None = None,
     ) -> QualityRule:
         """Create a rule on an existing asset (its id, ``qr_...``, is made by the
         service). Params are checked against the type (``ValidationError`` naming them)."""
-        fields = calls.rule_fields(
+        body = calls.rule_fields(
             asset_id=asset_id,
             name=name,
             type=type,
@@ -212,10 +221,7 @@ class AsyncQuality:
             severity=severity,
             enabled=enabled,
         )
-        return await self._client._call(calls.create_rule(fields, idempotency_key))
-
-    async def get(self, id: str) -> QualityRule:
-        return await self._client._call(calls.get_rule(id))
+        return await self._client._call(calls.create_rule(body, idempotency_key), options)
 
     async def replace(
         self,
@@ -229,9 +235,10 @@ class AsyncQuality:
         severity: RuleSeverity | str | None = None,
         enabled: bool | None = None,
         if_match: int | str | None = None,
+        options: RequestOptions | None = None,
     ) -> QualityRule:
         """Replace a rule's definition; never creates. Its status and history stay."""
-        fields = calls.rule_fields(
+        body = calls.rule_fields(
             asset_id=asset_id,
             name=name,
             type=type,
@@ -240,17 +247,7 @@ class AsyncQuality:
             severity=severity,
             enabled=enabled,
         )
-        return await self._client._call(calls.put_rule(id, fields, if_match))
-
-    async def patch(
-        self, id: str, changes: Mapping[str, Any], *, if_match: int | str | None = None
-    ) -> QualityRule:
-        """Change some definition fields (JSON Merge Patch: ``None`` removes a field)."""
-        return await self._client._call(calls.patch_rule(id, changes, if_match))
-
-    async def delete(self, id: str, *, if_match: int | str | None = None) -> None:
-        """Delete a rule and its results."""
-        await self._client._call(calls.delete_rule(id, if_match))
+        return await self._client._call(calls.put_rule(id, body, if_match), options)
 
     async def record_result(
         self,
@@ -261,72 +258,93 @@ class AsyncQuality:
         message: str | None = None,
         run_at: str | datetime | None = None,
         idempotency_key: str | None = None,
+        options: RequestOptions | None = None,
     ) -> QualityResult:
         """Record one check: ``"pass"``, ``"fail"`` or ``"error"`` (it could not run).
         ``run_at`` (RFC 3339 text or an aware ``datetime``) defaults to now; the rule's
         status follows its newest result by ``run_at``."""
-        return await self._client._call(
-            calls.record_result(
-                rule_id,
-                status,
-                observed_value=observed_value,
-                message=message,
-                run_at=run_at,
-                idempotency_key=idempotency_key,
+        call = calls.record_result(
+            rule_id,
+            status,
+            observed_value=observed_value,
+            message=message,
+            run_at=run_at,
+            idempotency_key=idempotency_key,
+        )
+        return await self._client._call(call, options)
+
+    async def list_results(
+        self,
+        rule_id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> Page[QualityResult]:
+        """One page of the rule's results, newest first."""
+        call = calls.list_results(rule_id, limit=limit, cursor=cursor)
+        return await self._client._call(call, options)
+
+    def results(
+        self, rule_id: str, *, page_size: int | None = None, options: RequestOptions | None = None
+    ) -> AsyncIterator[QualityResult]:
+        """The rule's whole kept history, newest first, page after page."""
+        return paginate(
+            lambda cursor: self.list_results(
+                rule_id, limit=page_size, cursor=cursor, options=options
             )
         )
 
-    async def list_results(
-        self, rule_id: str, *, limit: int | None = None, cursor: str | None = None
-    ) -> Page[QualityResult]:
-        """One page of the rule's results, newest first."""
-        return await self._client._call(calls.list_results(rule_id, limit=limit, cursor=cursor))
-
-    def results(
-        self, rule_id: str, *, page_size: int | None = None
-    ) -> AsyncIterator[QualityResult]:
-        """The rule's whole kept history, newest first, page after page."""
-        return apaginate(lambda cursor: self.list_results(rule_id, limit=page_size, cursor=cursor))
-
     async def upload_dbt_results(
-        self, run_results: RunResults, *, idempotency_key: str | None = None
+        self,
+        run_results: RunResults,
+        *,
+        idempotency_key: str | None = None,
+        options: RequestOptions | None = None,
     ) -> DbtResultsSummary:
         """Record a dbt ``run_results.json`` (a path, its bytes, or the parsed dict)
         against the rules the manifest upload made: each test result goes to the rule
         whose id is the test's ``unique_id``. Sent gzipped, with a 600 s timeout; the
         service records an invocation once, so it is retried."""
-        return await self._client._call(calls.upload_dbt_results(run_results, idempotency_key))
+        call = calls.upload_dbt_results(run_results, idempotency_key)
+        return await self._client._call(call, options)
 
 
-class AsyncQuery:
+class AsyncQuery(AsyncResource):
     """``/query``: the JSON query language over the lineage graph, and read-only
     Cypher for administrators. Both only read, so both are retried without a key."""
 
-    def __init__(self, client: AsyncClient) -> None:
-        self._client = client
+    path = "/query"
 
-    async def run(self, body: QueryBody | Mapping[str, Any]) -> QueryResult:
+    async def run(
+        self, body: QueryBody | Mapping[str, Any], *, options: RequestOptions | None = None
+    ) -> QueryResult:
         """One answer to a JSON query: the requested part (``nodes``, ``edges``,
         ``paths``, ``count``) and ``next_cursor``. A malformed query is a
         ``ValidationError`` whose ``errors[0]["loc"]`` names the field."""
-        return await self._client._call(calls.run_query(body))
+        return await self._client._call(calls.run_query(body), options)
 
-    async def pages(self, body: QueryBody | Mapping[str, Any]) -> AsyncIterator[QueryResult]:
+    async def pages(
+        self, body: QueryBody | Mapping[str, Any], *, options: RequestOptions | None = None
+    ) -> AsyncIterator[QueryResult]:
         """Every page of the answer: sends ``body`` again with each ``next_cursor``
         until there is none. ``limit`` in the body sets the page size."""
         cursor = body.get("cursor")
         while True:
-            page = await self._client._call(calls.run_query(body, cursor))
+            page = await self._client._call(calls.run_query(body, cursor), options)
             yield page
             cursor = page.get("next_cursor")
             if not cursor:
                 return
 
-    def iter(self, body: QueryBody | Mapping[str, Any]) -> AsyncIterator[Any]:
+    def iter(
+        self, body: QueryBody | Mapping[str, Any], *, options: RequestOptions | None = None
+    ) -> AsyncIterator[Any]:
         """Every item of the answer across its pages: the nodes, edges or paths
         that the body's ``return`` asks for (``graph`` and ``count``: use ``pages``)."""
         part = calls.paged_part(body)
-        return (item async for page in self.pages(body) for item in calls.items_of(page, part))
+        pages = self.pages(body, options=options)
+        return (item async for page in pages for item in calls.items_of(page, part))
 
     async def cypher(
         self,
@@ -334,8 +352,9 @@ class AsyncQuery:
         parameters: Mapping[str, Any] | None = None,
         *,
         limit: int | None = None,
+        options: RequestOptions | None = None,
     ) -> CypherResult:
         """Run read-only Cypher (admin scope): ``{"columns", "rows", "truncated"}``.
         A write or an administrative procedure is a ``ValidationError``
         (``forbidden_query``) and nothing runs."""
-        return await self._client._call(calls.cypher(query, parameters, limit))
+        return await self._client._call(calls.cypher(query, parameters, limit), options)

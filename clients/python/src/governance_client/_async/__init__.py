@@ -1,0 +1,1 @@
+"""The client's operations, grouped by resource."""

@@ -1,0 +1,359 @@
+"""Assets and lineage."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from typing import Any
+
+from governance_client import _calls as calls
+from governance_client._async.paging import paginate
+from governance_client._async.resource import AsyncResource, AsyncVersioned
+from governance_client._call import RequestOptions, chunk_options, chunked
+from governance_client._calls import (
+    EMPTY_BULK_RESULT,
+    EMPTY_OPENLINEAGE_RESULT,
+    MAX_BULK_EDGES,
+    MAX_OPENLINEAGE_EVENTS,
+    Artifact,
+    EdgeLike,
+)
+from governance_client.types import (
+    Asset,
+    BulkResult,
+    Column,
+    ColumnGraph,
+    ColumnMappingInput,
+    Direction,
+    Edge,
+    LineageGraph,
+    ManifestSummary,
+    OpenLineageResult,
+    Page,
+    PropertyValue,
+)
+
+OpenLineageEvents = Mapping[str, Any] | Iterable[Mapping[str, Any]]
+
+
+class AsyncAssets(AsyncVersioned[Asset]):
+    """``/assets``: data sets, models, dashboards and anything else lineage can link.
+    ``get``, ``patch`` and ``delete`` (which deletes the asset's edges too) take an
+    asset id."""
+
+    path = "/assets"
+
+    async def list(
+        self,
+        *,
+        type: str | None = None,
+        platform: str | None = None,
+        tags: str | Sequence[str] | None = None,
+        owner: str | None = None,
+        q: str | None = None,
+        placeholder: bool | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> Page[Asset]:
+        """One page of assets ordered by id. ``tags``: every one must match;
+        ``q``: a case-insensitive substring of id, name or description."""
+        call = calls.list_assets(
+            type=type,
+            platform=platform,
+            tags=tags,
+            owner=owner,
+            q=q,
+            placeholder=placeholder,
+            limit=limit,
+            cursor=cursor,
+        )
+        return await self._client._call(call, options)
+
+    def iter(
+        self,
+        *,
+        type: str | None = None,
+        platform: str | None = None,
+        tags: str | Sequence[str] | None = None,
+        owner: str | None = None,
+        q: str | None = None,
+        placeholder: bool | None = None,
+        page_size: int | None = None,
+        options: RequestOptions | None = None,
+    ) -> AsyncIterator[Asset]:
+        """Every matching asset, fetching page after page as the loop goes on."""
+        return paginate(
+            lambda cursor: self.list(
+                type=type,
+                platform=platform,
+                tags=tags,
+                owner=owner,
+                q=q,
+                placeholder=placeholder,
+                limit=page_size,
+                cursor=cursor,
+                options=options,
+            )
+        )
+
+    async def create(
+        self,
+        id: str,
+        *,
+        name: str,
+        type: str,
+        platform: str | None = None,
+        description: str | None = None,
+        owners: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        columns: Sequence[Column | Mapping[str, Any]] | None = None,
+        properties: Mapping[str, PropertyValue] | None = None,
+        idempotency_key: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> Asset:
+        """Create an asset; ``ConflictError`` if a real asset has that id (a
+        placeholder made by lineage is claimed and keeps its edges)."""
+        body = calls.asset_fields(
+            name=name,
+            type=type,
+            platform=platform,
+            description=description,
+            owners=owners,
+            tags=tags,
+            columns=columns,
+            properties=properties,
+        )
+        return await self._client._call(calls.create_asset(id, body, idempotency_key), options)
+
+    async def put(
+        self,
+        id: str,
+        *,
+        name: str,
+        type: str,
+        platform: str | None = None,
+        description: str | None = None,
+        owners: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        columns: Sequence[Column | Mapping[str, Any]] | None = None,
+        properties: Mapping[str, PropertyValue] | None = None,
+        if_match: int | str | None = None,
+        options: RequestOptions | None = None,
+    ) -> Asset:
+        """Create or wholly replace an asset (fields left out are cleared): 201 or
+        200, which ``with_raw_response`` tells apart. ``if_match=version``:
+        ``PreconditionFailedError`` if it changed meanwhile."""
+        body = calls.asset_fields(
+            name=name,
+            type=type,
+            platform=platform,
+            description=description,
+            owners=owners,
+            tags=tags,
+            columns=columns,
+            properties=properties,
+        )
+        return await self._client._call(calls.put_asset(id, body, if_match), options)
+
+
+class AsyncLineage(AsyncResource):
+    """``/lineage``: directed edges ``source -> target`` (with column mappings),
+    traversals over them, and ingestion from dbt and OpenLineage."""
+
+    path = "/lineage"
+
+    async def add_edge(
+        self,
+        source: str,
+        target: str,
+        transformation: str | None = None,
+        *,
+        columns: Sequence[ColumnMappingInput | Mapping[str, Any]] | None = None,
+        strict: bool = False,
+        idempotency_key: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> Edge:
+        """Create or update one edge (201 or 200). ``columns``: column mappings
+        ``{"source", "target", "transformation"?}``, added to those the edge has.
+        Unknown ids become placeholder assets unless ``strict``, which raises
+        ``ValidationError`` (``unknown_assets``)."""
+        call = calls.add_edge(source, target, transformation, columns, strict, idempotency_key)
+        return await self._client._call(call, options)
+
+    async def bulk(
+        self,
+        edges: Iterable[EdgeLike],
+        *,
+        strict: bool = False,
+        idempotency_key: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> BulkResult:
+        """Write 1 to 10,000 edges in one atomic request. See ``push_bulk`` for more."""
+        return await self._client._call(calls.bulk(edges, strict, idempotency_key), options)
+
+    async def push_bulk(
+        self,
+        edges: Iterable[EdgeLike],
+        *,
+        strict: bool = False,
+        chunk_size: int = MAX_BULK_EDGES,
+        options: RequestOptions | None = None,
+    ) -> BulkResult:
+        """Write any number of edges, ``chunk_size`` per request, and add up the
+        results. Each request is atomic; the whole is not, but repeating it is safe."""
+        size = calls.check_chunk_size(chunk_size, MAX_BULK_EDGES)
+        total = EMPTY_BULK_RESULT
+        for index, chunk in enumerate(chunked(edges, size)):
+            part = await self.bulk(chunk, strict=strict, options=chunk_options(options, index))
+            total = calls.add_counts(total, part)
+        return total
+
+    async def ingest_openlineage(
+        self,
+        events: OpenLineageEvents,
+        *,
+        chunk_size: int = MAX_OPENLINEAGE_EVENTS,
+        options: RequestOptions | None = None,
+    ) -> OpenLineageResult:
+        """Ingest OpenLineage run events (one event, or any iterable of them, sent
+        ``chunk_size`` per request and the summaries added up). COMPLETE events
+        become edges with origin ``openlineage:<job namespace>/<job name>`` between
+        datasets ``<namespace>/<name>``, with their column lineage and schemas; the
+        other event types record the run's state. Events sent twice converge, so it
+        is retried."""
+        if isinstance(events, Mapping):
+            return await self._client._call(calls.openlineage(events, None), options)
+        size = calls.check_chunk_size(chunk_size, MAX_OPENLINEAGE_EVENTS)
+        total = EMPTY_OPENLINEAGE_RESULT
+        for index, chunk in enumerate(chunked(events, size)):
+            call = calls.openlineage(chunk, None)
+            part = await self._client._call(call, chunk_options(options, index))
+            total = calls.add_counts(total, part)
+        return total
+
+    async def upload_manifest(
+        self,
+        manifest: Artifact,
+        *,
+        project: str | None = None,
+        prune: bool = True,
+        idempotency_key: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ManifestSummary:
+        """Ingest a dbt ``manifest.json`` (a path, or its bytes, gzipped or not):
+        its models, sources, seeds and snapshots become assets, their dependencies
+        edges and their tests quality rules. ``prune`` removes what an earlier
+        upload for the same ``project`` made and this one no longer has. Sent
+        gzipped, with a 600 s timeout; safe to repeat, so it is retried."""
+        call = calls.upload_manifest(
+            manifest, project=project, prune=prune, idempotency_key=idempotency_key
+        )
+        return await self._client._call(call, options)
+
+    async def list_edges(
+        self,
+        *,
+        source: str | None = None,
+        target: str | None = None,
+        origin: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> Page[Edge]:
+        """One page of edges ordered by (source, target), each with its ``columns``."""
+        call = calls.list_edges(
+            source=source, target=target, origin=origin, limit=limit, cursor=cursor
+        )
+        return await self._client._call(call, options)
+
+    def iter_edges(
+        self,
+        *,
+        source: str | None = None,
+        target: str | None = None,
+        origin: str | None = None,
+        page_size: int | None = None,
+        options: RequestOptions | None = None,
+    ) -> AsyncIterator[Edge]:
+        """Every matching edge, fetching page after page as the loop goes on."""
+        return paginate(
+            lambda cursor: self.list_edges(
+                source=source,
+                target=target,
+                origin=origin,
+                limit=page_size,
+                cursor=cursor,
+                options=options,
+            )
+        )
+
+    async def delete_edge(
+        self, source: str, target: str, *, options: RequestOptions | None = None
+    ) -> None:
+        """Delete one edge and its column mappings; ``NotFoundError`` if there is none."""
+        await self._client._call(calls.delete_edge(source, target), options)
+
+    async def get(
+        self,
+        id: str,
+        *,
+        direction: Direction | None = None,
+        depth: int | None = None,
+        limit: int | None = None,
+        options: RequestOptions | None = None,
+    ) -> LineageGraph:
+        """The lineage graph around an asset: ``direction`` both (default), upstream
+        or downstream; ``depth`` hops (1-50, default 5); at most ``limit`` nodes."""
+        call = calls.traverse(id, direction=direction, depth=depth, limit=limit)
+        return await self._client._call(call, options)
+
+    async def upstream(
+        self,
+        id: str,
+        *,
+        depth: int | None = None,
+        limit: int | None = None,
+        options: RequestOptions | None = None,
+    ) -> LineageGraph:
+        """What ``id`` is made from, to ``depth`` hops."""
+        call = calls.traverse(id, direction=None, depth=depth, limit=limit, path="/upstream")
+        return await self._client._call(call, options)
+
+    async def downstream(
+        self,
+        id: str,
+        *,
+        depth: int | None = None,
+        limit: int | None = None,
+        options: RequestOptions | None = None,
+    ) -> LineageGraph:
+        """What is made from ``id``, to ``depth`` hops."""
+        call = calls.traverse(id, direction=None, depth=depth, limit=limit, path="/downstream")
+        return await self._client._call(call, options)
+
+    async def column_upstream(
+        self,
+        id: str,
+        column: str,
+        *,
+        depth: int | None = None,
+        limit: int | None = None,
+        options: RequestOptions | None = None,
+    ) -> ColumnGraph:
+        """The columns that ``column`` of asset ``id`` is made from, to ``depth`` hops:
+        ``nodes`` ``{"asset", "column", "distance"}`` and the mappings among them."""
+        call = calls.traverse_column(id, column, "upstream", depth=depth, limit=limit)
+        return await self._client._call(call, options)
+
+    async def column_downstream(
+        self,
+        id: str,
+        column: str,
+        *,
+        depth: int | None = None,
+        limit: int | None = None,
+        options: RequestOptions | None = None,
+    ) -> ColumnGraph:
+        """The columns made from ``column`` of asset ``id``, to ``depth`` hops."""
+        call = calls.traverse_column(id, column, "downstream", depth=depth, limit=limit)
+        return await self._client._call(call, options)

@@ -1,0 +1,141 @@
+"""``client.with_raw_response``: every operation that sends one request, answering
+an ``APIResponse`` (status, headers, and ``parse()`` for the usual value) instead
+of the value alone. Iterators and streams are not here: they span many answers."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
+
+from governance_client._response import APIResponse, answer, recording
+
+if TYPE_CHECKING:
+    from governance_client._async.admin import AsyncTokens, AsyncUsers
+    from governance_client._async.catalog import AsyncAssets, AsyncLineage
+    from governance_client._async.client import AsyncClient
+    from governance_client._async.events import AsyncEvents, AsyncWebhooks
+    from governance_client._async.governance import AsyncPolicies, AsyncQuality, AsyncQuery
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def raw(operation: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[APIResponse[T]]]:
+    """``operation``, answering its ``APIResponse`` (that of its last request)."""
+
+    @functools.wraps(operation)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> APIResponse[T]:
+        with recording() as seen:
+            value = await operation(*args, **kwargs)
+        return answer(value, seen)
+
+    return call
+
+
+class AsyncRawResponses:
+    def __init__(self, client: AsyncClient) -> None:
+        self.info = raw(client.info)
+        self.openapi = raw(client.openapi)
+        self.health = raw(client.health)
+        self.readiness = raw(client.readiness)
+        self.metrics = raw(client.metrics)
+        self.me = raw(client.me)
+        self.assets = AsyncAssetsWithRawResponse(client.assets)
+        self.lineage = AsyncLineageWithRawResponse(client.lineage)
+        self.events = AsyncEventsWithRawResponse(client.events)
+        self.webhooks = AsyncWebhooksWithRawResponse(client.webhooks)
+        self.policies = AsyncPoliciesWithRawResponse(client.policies)
+        self.quality = AsyncQualityWithRawResponse(client.quality)
+        self.query = AsyncQueryWithRawResponse(client.query)
+        self.tokens = AsyncTokensWithRawResponse(client.tokens)
+        self.users = AsyncUsersWithRawResponse(client.users)
+
+
+class AsyncAssetsWithRawResponse:
+    def __init__(self, assets: AsyncAssets) -> None:
+        self.list = raw(assets.list)
+        self.create = raw(assets.create)
+        self.get = raw(assets.get)
+        self.put = raw(assets.put)
+        self.patch = raw(assets.patch)
+        self.delete = raw(assets.delete)
+
+
+class AsyncLineageWithRawResponse:
+    def __init__(self, lineage: AsyncLineage) -> None:
+        self.add_edge = raw(lineage.add_edge)
+        self.bulk = raw(lineage.bulk)
+        self.ingest_openlineage = raw(lineage.ingest_openlineage)
+        self.upload_manifest = raw(lineage.upload_manifest)
+        self.list_edges = raw(lineage.list_edges)
+        self.delete_edge = raw(lineage.delete_edge)
+        self.get = raw(lineage.get)
+        self.upstream = raw(lineage.upstream)
+        self.downstream = raw(lineage.downstream)
+        self.column_upstream = raw(lineage.column_upstream)
+        self.column_downstream = raw(lineage.column_downstream)
+
+
+class AsyncEventsWithRawResponse:
+    def __init__(self, events: AsyncEvents) -> None:
+        self.list = raw(events.list)
+
+
+class AsyncWebhooksWithRawResponse:
+    def __init__(self, webhooks: AsyncWebhooks) -> None:
+        self.list = raw(webhooks.list)
+        self.create = raw(webhooks.create)
+        self.get = raw(webhooks.get)
+        self.patch = raw(webhooks.patch)
+        self.delete = raw(webhooks.delete)
+        self.test = raw(webhooks.test)
+        self.list_deliveries = raw(webhooks.list_deliveries)
+
+
+class AsyncPoliciesWithRawResponse:
+    def __init__(self, policies: AsyncPolicies) -> None:
+        self.list = raw(policies.list)
+        self.create = raw(policies.create)
+        self.get = raw(policies.get)
+        self.replace = raw(policies.replace)
+        self.patch = raw(policies.patch)
+        self.delete = raw(policies.delete)
+        self.list_violations = raw(policies.list_violations)
+        self.evaluate = raw(policies.evaluate)
+
+
+class AsyncQualityWithRawResponse:
+    def __init__(self, quality: AsyncQuality) -> None:
+        self.list = raw(quality.list)
+        self.create = raw(quality.create)
+        self.get = raw(quality.get)
+        self.replace = raw(quality.replace)
+        self.patch = raw(quality.patch)
+        self.delete = raw(quality.delete)
+        self.record_result = raw(quality.record_result)
+        self.list_results = raw(quality.list_results)
+        self.upload_dbt_results = raw(quality.upload_dbt_results)
+
+
+class AsyncQueryWithRawResponse:
+    def __init__(self, query: AsyncQuery) -> None:
+        self.run = raw(query.run)
+        self.cypher = raw(query.cypher)
+
+
+class AsyncTokensWithRawResponse:
+    def __init__(self, tokens: AsyncTokens) -> None:
+        self.list = raw(tokens.list)
+        self.create = raw(tokens.create)
+        self.get = raw(tokens.get)
+        self.revoke = raw(tokens.revoke)
+
+
+class AsyncUsersWithRawResponse:
+    def __init__(self, users: AsyncUsers) -> None:
+        self.list = raw(users.list)
+        self.create = raw(users.create)
+        self.get = raw(users.get)
+        self.patch = raw(users.patch)
+        self.delete = raw(users.delete)
