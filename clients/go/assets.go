@@ -88,89 +88,48 @@ func set(q url.Values, name, value string) {
 type AssetsService struct{ c *Client }
 
 // List returns one page of assets, ordered by id.
-func (s *AssetsService) List(ctx context.Context, opts *AssetListOptions, ro ...RequestOption) (*Page[Asset], error) {
-	var page Page[Asset]
-	_, err := s.c.send(ctx, call{method: http.MethodGet, path: "/assets", query: opts.query(), out: &page, opts: ro})
-	if err != nil {
-		return nil, err
-	}
-	return &page, nil
+func (s *AssetsService) List(ctx context.Context, opts *AssetListOptions, ro ...RequestOption) (*Page[Asset], *Response, error) {
+	return sendFor[Page[Asset]](ctx, s.c, call{method: http.MethodGet, path: "/assets", query: opts.query(), opts: ro})
 }
 
 // All yields every asset that matches opts, from opts.Cursor on, fetching
 // pages of opts.Limit as the loop goes. An error ends the sequence.
 func (s *AssetsService) All(ctx context.Context, opts *AssetListOptions, ro ...RequestOption) iter.Seq2[Asset, error] {
-	var base AssetListOptions
-	if opts != nil {
-		base = *opts
-	}
-	return paginate(ctx, base.Cursor, func(ctx context.Context, cursor string) (*Page[Asset], error) {
-		o := base
-		o.Cursor = cursor
-		return s.List(ctx, &o, ro...)
+	return listAll(ctx, opts, func(ctx context.Context, o *AssetListOptions) (*Page[Asset], *Response, error) {
+		return s.List(ctx, o, ro...)
 	})
 }
 
 // Create makes an asset (201). It fails with [ErrConflict] if a real asset
 // has the id; a placeholder with the id is claimed and keeps its edges.
-func (s *AssetsService) Create(ctx context.Context, asset Asset, ro ...RequestOption) (*Asset, error) {
-	var out Asset
-	_, err := s.c.send(ctx, call{method: http.MethodPost, path: "/assets", body: asset, out: &out, opts: ro})
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
+func (s *AssetsService) Create(ctx context.Context, asset Asset, ro ...RequestOption) (*Asset, *Response, error) {
+	return sendFor[Asset](ctx, s.c, call{method: http.MethodPost, path: "/assets", body: asset, opts: ro})
 }
 
-// Get reads an asset; [ErrNotFound] if there is none.
-func (s *AssetsService) Get(ctx context.Context, id string, ro ...RequestOption) (*Asset, error) {
-	return s.one(ctx, http.MethodGet, id, nil, "", ro)
+// Get reads an asset; [ErrNotFound] if there is none. The answer's ETag is
+// the version (see [Response.ETag]).
+func (s *AssetsService) Get(ctx context.Context, id string, ro ...RequestOption) (*Asset, *Response, error) {
+	return sendAt[Asset](ctx, s.c, call{method: http.MethodGet, opts: ro}, "/assets", id)
 }
 
 // Put creates or replaces the asset with this id (an idempotent upsert for
-// sync jobs); created tells which. asset.ID may be empty; if set it must equal
-// id. With [IfMatch], a version mismatch fails with [ErrPreconditionFailed].
-func (s *AssetsService) Put(ctx context.Context, id string, asset Asset, ro ...RequestOption) (out *Asset, created bool, err error) {
-	path, err := idPath("/assets", id)
-	if err != nil {
-		return nil, false, err
-	}
-	var a Asset
-	rep, err := s.c.send(ctx, call{method: http.MethodPut, path: path, body: asset, out: &a, opts: ro})
-	if err != nil {
-		return nil, false, err
-	}
-	return &a, rep.status == http.StatusCreated, nil
+// sync jobs); [Response.Created] tells which. asset.ID may be empty; if set
+// it must equal id. With [IfMatch], a version mismatch fails with
+// [ErrPreconditionFailed].
+func (s *AssetsService) Put(ctx context.Context, id string, asset Asset, ro ...RequestOption) (*Asset, *Response, error) {
+	return sendAt[Asset](ctx, s.c, call{method: http.MethodPut, body: asset, opts: ro}, "/assets", id)
 }
 
 // Patch changes an asset with a JSON Merge Patch (RFC 7396): the members of
 // patch replace the asset's, a nil value removes a field, e.g.
 // map[string]any{"description": "...", "platform": nil}. patch may also be
 // a struct or json.RawMessage. The id cannot change.
-func (s *AssetsService) Patch(ctx context.Context, id string, patch any, ro ...RequestOption) (*Asset, error) {
-	return s.one(ctx, http.MethodPatch, id, patch, "application/merge-patch+json", ro)
+func (s *AssetsService) Patch(ctx context.Context, id string, patch any, ro ...RequestOption) (*Asset, *Response, error) {
+	k := call{method: http.MethodPatch, body: patch, contentType: mergePatch, opts: ro}
+	return sendAt[Asset](ctx, s.c, k, "/assets", id)
 }
 
 // Delete removes an asset and its lineage edges.
-func (s *AssetsService) Delete(ctx context.Context, id string, ro ...RequestOption) error {
-	path, err := idPath("/assets", id)
-	if err != nil {
-		return err
-	}
-	_, err = s.c.send(ctx, call{method: http.MethodDelete, path: path, opts: ro})
-	return err
-}
-
-func (s *AssetsService) one(ctx context.Context, method, id string, body any, contentType string,
-	ro []RequestOption) (*Asset, error) {
-	path, err := idPath("/assets", id)
-	if err != nil {
-		return nil, err
-	}
-	var a Asset
-	k := call{method: method, path: path, body: body, contentType: contentType, out: &a, opts: ro}
-	if _, err := s.c.send(ctx, k); err != nil {
-		return nil, err
-	}
-	return &a, nil
+func (s *AssetsService) Delete(ctx context.Context, id string, ro ...RequestOption) (*Response, error) {
+	return deleteAt(ctx, s.c, "/assets", id, ro)
 }

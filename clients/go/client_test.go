@@ -63,6 +63,20 @@ func newFake(t *testing.T, handle func(n int, w http.ResponseWriter, r *http.Req
 	return f, c, &sleeps
 }
 
+// arrayLengths decodes each request body as a JSON array and tells its length.
+func arrayLengths(t *testing.T, bodies []string) []int {
+	t.Helper()
+	var sizes []int
+	for _, b := range bodies {
+		var items []json.RawMessage
+		if err := json.Unmarshal([]byte(b), &items); err != nil {
+			t.Fatalf("body %.80s: %v", b, err)
+		}
+		sizes = append(sizes, len(items))
+	}
+	return sizes
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -90,13 +104,13 @@ func TestIDsTravelAsOneEncodedSegment(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"id": "x", "name": "x", "type": "table", "version": 1})
 	})
 	id := "s3://lake/raw/events.parquet"
-	if _, err := c.Assets.Get(ctx, id); err != nil {
+	if _, _, err := c.Assets.Get(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Lineage.Upstream(ctx, "urn:li:(a,b)$@表", &TraversalOptions{Depth: 2}); err != nil {
+	if _, _, err := c.Lineage.Upstream(ctx, "urn:li:(a,b)$@表", &TraversalOptions{Depth: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Lineage.Graph(ctx, "edges", DirectionUpstream, nil); err != nil {
+	if _, _, err := c.Lineage.Graph(ctx, "edges", DirectionUpstream, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -113,10 +127,10 @@ func TestIDsTravelAsOneEncodedSegment(t *testing.T) {
 
 func TestEmptyIDIsRefusedWithoutARequest(t *testing.T) {
 	f, c, _ := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) { w.WriteHeader(500) })
-	if _, err := c.Assets.Get(ctx, ""); !errors.Is(err, errEmptyID) {
+	if _, _, err := c.Assets.Get(ctx, ""); !errors.Is(err, errEmptyID) {
 		t.Errorf("Get(\"\") = %v; want errEmptyID", err)
 	}
-	if err := c.Assets.Delete(ctx, ""); !errors.Is(err, errEmptyID) {
+	if _, err := c.Assets.Delete(ctx, ""); !errors.Is(err, errEmptyID) {
 		t.Errorf("Delete(\"\") = %v; want errEmptyID", err)
 	}
 	if f.count() != 0 {
@@ -133,7 +147,7 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 		}
 		writeJSON(w, 200, map[string]any{"service": "s", "version": "1", "api_version": "v1"})
 	})
-	info, err := c.Info(ctx)
+	info, _, err := c.Info(ctx)
 	if err != nil || info.APIVersion != "v1" {
 		t.Fatalf("Info = %v, %v", info, err)
 	}
@@ -146,7 +160,7 @@ func TestRetryGivesUpAfterMaxRetries(t *testing.T) {
 	f, c, sleeps := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, 500, "internal_error", nil)
 	}, WithMaxRetries(3))
-	_, err := c.Assets.Get(ctx, "a")
+	_, _, err := c.Assets.Get(ctx, "a")
 	if !errors.Is(err, ErrServer) {
 		t.Fatalf("err = %v; want ErrServer", err)
 	}
@@ -154,9 +168,8 @@ func TestRetryGivesUpAfterMaxRetries(t *testing.T) {
 		t.Errorf("%d requests, %d sleeps; want 4 and 3", f.count(), len(*sleeps))
 	}
 	for i, d := range *sleeps {
-		lo, hi := backoffBase<<i/2, backoffBase<<i
-		if d < lo || d > hi {
-			t.Errorf("sleep %d = %v; want within [%v, %v]", i, d, lo, hi)
+		if hi := backoffBase << i; d < 0 || d >= hi {
+			t.Errorf("sleep %d = %v; want within [0, %v)", i, d, hi)
 		}
 	}
 }
@@ -170,7 +183,7 @@ func TestPostIsRetriedWithOneIdempotencyKey(t *testing.T) {
 		}
 		writeJSON(w, 201, map[string]any{"id": "a", "name": "a", "type": "table", "version": 1})
 	})
-	if _, err := c.Assets.Create(ctx, Asset{ID: "a", Name: "a", Type: "table"}); err != nil {
+	if _, _, err := c.Assets.Create(ctx, Asset{ID: "a", Name: "a", Type: "table"}); err != nil {
 		t.Fatal(err)
 	}
 	key := f.requests[0].Header.Get("Idempotency-Key")
@@ -209,9 +222,15 @@ func TestTokenCreationIsNotRetried(t *testing.T) {
 	f, c, _ := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, 503, "neo4j_unavailable", nil)
 	})
-	_, err := c.Tokens.Create(ctx, TokenRequest{Name: "n", Scopes: []Scope{ScopeRead}})
+	_, _, err := c.Tokens.Create(ctx, TokenRequest{Name: "n", Scopes: []Scope{ScopeRead}})
 	if !errors.Is(err, ErrUnavailable) || f.count() != 1 || f.requests[0].Header.Get("Idempotency-Key") != "" {
 		t.Errorf("err %v after %d requests; want one request without a key", err, f.count())
+	}
+	// A key of the caller's is sent but does not make it retried: the service
+	// ignores it here.
+	_, _, err = c.Tokens.Create(ctx, TokenRequest{Name: "n", Scopes: []Scope{ScopeRead}}, IdempotencyKey("k"))
+	if !errors.Is(err, ErrUnavailable) || f.count() != 2 || f.requests[1].Header.Get("Idempotency-Key") != "k" {
+		t.Errorf("with a key: err %v after %d requests; want one more request, with the key", err, f.count())
 	}
 }
 
@@ -220,7 +239,7 @@ func TestConflictIsNeverRetried(t *testing.T) {
 		w.Header().Set("Retry-After", "1")
 		writeProblem(w, 409, "already_exists", nil)
 	})
-	_, err := c.Assets.Create(ctx, Asset{ID: "a", Name: "a", Type: "table"})
+	_, _, err := c.Assets.Create(ctx, Asset{ID: "a", Name: "a", Type: "table"})
 	var apiErr *Error
 	if !errors.Is(err, ErrConflict) || !errors.As(err, &apiErr) {
 		t.Fatalf("err = %v; want a conflict *Error", err)
@@ -237,28 +256,33 @@ func TestPatchIsRetriedOnlyWithAKey(t *testing.T) {
 	f, c, _ := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, 503, "neo4j_unavailable", nil)
 	})
-	_, err := c.Assets.Patch(ctx, "a", map[string]any{"name": "b"})
+	_, _, err := c.Assets.Patch(ctx, "a", map[string]any{"name": "b"})
 	if !errors.Is(err, ErrUnavailable) || f.count() != 1 {
 		t.Errorf("err %v after %d requests; want ErrUnavailable after 1", err, f.count())
 	}
-	_, _ = c.Assets.Patch(ctx, "a", map[string]any{"name": "b"}, IdempotencyKey("p-1"))
+	_, _, _ = c.Assets.Patch(ctx, "a", map[string]any{"name": "b"}, IdempotencyKey("p-1"))
 	if f.count() != 1+1+DefaultMaxRetries {
 		t.Errorf("%d requests; want %d", f.count(), 2+DefaultMaxRetries)
 	}
 }
 
-func TestLongRetryAfterIsReturnedNotWaited(t *testing.T) {
+func TestLongRetryAfterIsCappedAtAMinute(t *testing.T) {
 	f, c, sleeps := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "120")
 		writeProblem(w, 429, "rate_limited", nil)
 	})
-	_, err := c.Assets.List(ctx, nil)
+	_, resp, err := c.Assets.List(ctx, nil)
 	var apiErr *Error
 	if !errors.As(err, &apiErr) || !errors.Is(err, ErrRateLimited) {
 		t.Fatalf("err = %v; want ErrRateLimited", err)
 	}
-	if !apiErr.HasRetryAfter || apiErr.RetryAfter != 120*time.Second || f.count() != 1 || len(*sleeps) != 0 {
-		t.Errorf("RetryAfter %v (%v), %d requests, sleeps %v", apiErr.RetryAfter, apiErr.HasRetryAfter, f.count(), *sleeps)
+	if !apiErr.HasRetryAfter || apiErr.RetryAfter != 120*time.Second || f.count() != 3 ||
+		fmt.Sprint(*sleeps) != "[1m0s 1m0s]" {
+		t.Errorf("RetryAfter %v (%v), %d requests, sleeps %v; want 2m, 3 requests, sleeps [1m 1m]",
+			apiErr.RetryAfter, apiErr.HasRetryAfter, f.count(), *sleeps)
+	}
+	if resp == nil || resp.StatusCode != 429 || resp.Attempts != 3 {
+		t.Errorf("response of the failed call = %+v; want the last 429 after 3 attempts", resp)
 	}
 }
 
@@ -275,7 +299,7 @@ func TestConnectionErrorIsRetriedAndWrapsTheNetError(t *testing.T) {
 	}
 	var sleeps int
 	c.sleep = func(context.Context, time.Duration) error { sleeps++; return nil }
-	_, err = c.Assets.Get(ctx, "a")
+	_, _, err = c.Assets.Get(ctx, "a")
 	var connErr *ConnectionError
 	var opErr *net.OpError
 	if !errors.Is(err, ErrConnection) || !errors.As(err, &connErr) || !errors.As(err, &opErr) {
@@ -287,7 +311,7 @@ func TestConnectionErrorIsRetriedAndWrapsTheNetError(t *testing.T) {
 	// A POST without a key (retries off) is not retried.
 	c.maxRetries = 0
 	sleeps = 0
-	if _, err := c.Assets.Create(ctx, Asset{ID: "a", Name: "a", Type: "t"}); !errors.Is(err, ErrConnection) || sleeps != 0 {
+	if _, _, err := c.Assets.Create(ctx, Asset{ID: "a", Name: "a", Type: "t"}); !errors.Is(err, ErrConnection) || sleeps != 0 {
 		t.Errorf("err %v, sleeps %d; want ErrConnection and no retry", err, sleeps)
 	}
 }
@@ -301,7 +325,7 @@ func TestAttemptTimeoutIsATimeoutError(t *testing.T) {
 		}
 	}, WithTimeout(50*time.Millisecond), WithMaxRetries(1))
 	defer close(release)
-	_, err := c.Assets.Get(ctx, "slow")
+	_, _, err := c.Assets.Get(ctx, "slow")
 	if !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrConnection) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v; want a timeout", err)
 	}
@@ -316,7 +340,7 @@ func TestCancelledContextIsNotRetried(t *testing.T) {
 	})
 	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	_, err := c.Assets.Get(cctx, "a")
+	_, _, err := c.Assets.Get(cctx, "a")
 	if !errors.Is(err, context.DeadlineExceeded) || f.count() != 1 || len(*sleeps) != 0 {
 		t.Errorf("err %v, %d requests, sleeps %v; want the deadline, 1 request, none", err, f.count(), *sleeps)
 	}
@@ -359,7 +383,7 @@ func TestNonProblemErrorKeepsStatusAndRequestID(t *testing.T) {
 		w.WriteHeader(502)
 		_, _ = io.WriteString(w, "<html>bad gateway</html>")
 	}, WithMaxRetries(0))
-	_, err := c.Tokens.Get(ctx, "tok_1")
+	_, _, err := c.Tokens.Get(ctx, "tok_1")
 	var apiErr *Error
 	if !errors.As(err, &apiErr) || !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("err = %v; want ErrUnavailable", err)
@@ -377,10 +401,10 @@ func TestHeadersAndConditionalRequests(t *testing.T) {
 		}
 		writeJSON(w, 200, map[string]any{"id": "a", "name": "b", "type": "table", "version": 3})
 	})
-	if _, err := c.Assets.Patch(ctx, "a", map[string]any{"description": nil}, IfMatch(2), RequestID("rid-1")); err != nil {
+	if _, _, err := c.Assets.Patch(ctx, "a", map[string]any{"description": nil}, IfMatch(2), RequestID("rid-1")); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Assets.Delete(ctx, "a", IfMatch(3)); err != nil {
+	if _, err := c.Assets.Delete(ctx, "a", IfMatch(3)); err != nil {
 		t.Fatal(err)
 	}
 	patch := f.requests[0]
@@ -414,11 +438,11 @@ func TestEnvironmentFallbacks(t *testing.T) {
 	if err != nil || c.BaseURL() != srv.URL+"/api/v1" {
 		t.Fatalf("NewClient() = %v, %v", c, err)
 	}
-	if _, err := c.Tokens.List(ctx, nil); err != nil {
+	if _, _, err := c.Tokens.List(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	c2, _ := NewClient(WithToken("dgs_opt"))
-	if _, err := c2.Tokens.List(ctx, &ListOptions{Limit: 5}); err != nil {
+	if _, _, err := c2.Tokens.List(ctx, &ListOptions{Limit: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.requests[0].Header.Get("Authorization"); got != "Bearer dgs_env" {
@@ -506,14 +530,7 @@ func TestPushBulkChunksAndSums(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sizes []int
-	for _, b := range f.bodies {
-		var got []EdgeInput
-		if err := json.Unmarshal([]byte(b), &got); err != nil {
-			t.Fatal(err)
-		}
-		sizes = append(sizes, len(got))
-	}
+	sizes := arrayLengths(t, f.bodies)
 	want := BulkResult{Received: 20, Created: 18, Existing: 2, AssetsCreated: 4}
 	if fmt.Sprint(sizes) != "[10 10]" || *r != want {
 		t.Errorf("chunks %v, result %+v", sizes, r)

@@ -1,28 +1,43 @@
 // Package governance is the Go client for the Data Governance Service API v1:
-// assets, lineage, dbt manifests, policies, quality rules and dbt run results,
-// the query facility, the event log and API tokens, plus [VerifyWebhook] for
-// webhook deliveries.
+// assets, lineage and column lineage, dbt manifests and OpenLineage events,
+// policies, quality rules and dbt run results, the query facility, the event
+// log and its live stream, webhooks, API tokens and users, plus
+// [VerifyWebhook] for the receiving end of webhook deliveries.
+//
+// Its import path is github.com/governance-service/governance/clients/go;
+// the package name is governance.
 //
 // Create one [Client] and share it; it is safe for concurrent use.
 //
 //	client, err := governance.NewClient(
-//		governance.WithBaseURL("http://localhost:8080"),
+//		governance.WithBaseURL("http://127.0.0.1:8080"),
 //		governance.WithToken(os.Getenv("GOVERNANCE_TOKEN")),
 //	)
-//	asset, err := client.Assets.Create(ctx, governance.Asset{
+//	asset, resp, err := client.Assets.Create(ctx, governance.Asset{
 //		ID: "model.shop.orders", Name: "orders", Type: "model", Platform: "dbt",
 //	})
 //
-// Every method takes a [context.Context] first. Failures the service reports
-// are [*Error] values whose kind is checked with [errors.Is] against the
-// sentinels ([ErrNotFound], [ErrConflict], [ErrValidation], ...); a request
-// that got no answer fails with [*ConnectionError] ([ErrConnection],
-// [ErrTimeout]). Collections are read page by page with List methods or all at
-// once with iterators ([AssetsService.All]) that follow next_cursor.
+// Every method takes a [context.Context] first and [RequestOption] values
+// last ([Timeout], [IdempotencyKey], [Header], [RequestID], [MaxRetries],
+// [IfMatch], ...). Besides its value it returns the [*Response] the service
+// answered, for the status and headers: [Response.Created], [Response.ETag],
+// the rate-limit budget in [Response.Rate].
 //
-// Requests that fail with a connection error, 429 or 5xx are retried with
-// jittered exponential backoff that honours Retry-After. GET, PUT and DELETE
-// are retried; POST is retried because the client gives every POST an
-// Idempotency-Key (except token creation, which the service never replays);
-// PATCH only when the caller sets [IdempotencyKey]. A 409 is never retried.
+// Failures the service reports are [*Error] values whose kind is checked
+// with [errors.Is] against the sentinels ([ErrNotFound], [ErrConflict],
+// [ErrValidation], ...); a request that got no answer fails with
+// [*ConnectionError] ([ErrConnection], [ErrTimeout]). Collections are read
+// page by page with List methods or all at once with iterators
+// ([AssetsService.All]) that follow next_cursor; [EventsService.Stream]
+// follows the event log live, resuming after a dropped connection.
+//
+// Each attempt is bounded by [DefaultTimeout] (uploads of dbt artifacts by
+// [ManifestTimeout]). Attempts that fail with a connection error, a timeout,
+// 408, 429 or 5xx are retried up to [DefaultMaxRetries] times, after the
+// Retry-After the service gave (at most a minute) or else a fully jittered
+// exponential backoff from 0.5 s up to 8 s. GET, PUT and DELETE are retried,
+// and so are queries (POSTs that only read); other POSTs are retried because
+// the client gives each one an Idempotency-Key (except token and webhook
+// creation, whose secret the service never keeps for a replay); PATCH only
+// when the caller sets [IdempotencyKey]. A 409 is never retried.
 package governance

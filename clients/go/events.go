@@ -7,12 +7,11 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 )
 
-// Event is one entry of the event log, as listed by [EventsService] and as
-// delivered to webhooks (see [VerifyWebhook]).
+// Event is one entry of the event log, as listed and streamed by
+// [EventsService] and as delivered to webhooks (see [VerifyWebhook]).
 type Event struct {
 	ID string `json:"id"`
 	// Seq is the event's position in the log, increasing.
@@ -47,39 +46,23 @@ func (o *EventListOptions) query() url.Values {
 	if o.After > 0 {
 		q.Set("after", strconv.FormatInt(o.After, 10))
 	}
-	var types []string
-	for _, t := range o.Types {
-		if t = strings.TrimSpace(t); t != "" {
-			types = append(types, t)
-		}
-	}
-	set(q, "types", strings.Join(types, ","))
+	set(q, "types", joinTypes(o.Types))
 	o.ListOptions.encode(q)
 	return q
 }
 
-// EventsService covers /events, the log of what changed.
+// EventsService covers /events: the log of what changed, read page by page
+// or followed live with [EventsService.Stream].
 type EventsService struct{ c *Client }
 
 // List returns one page of events in sequence order.
-func (s *EventsService) List(ctx context.Context, opts *EventListOptions, ro ...RequestOption) (*Page[Event], error) {
-	var page Page[Event]
-	_, err := s.c.send(ctx, call{method: http.MethodGet, path: "/events", query: opts.query(), out: &page, opts: ro})
-	if err != nil {
-		return nil, err
-	}
-	return &page, nil
+func (s *EventsService) List(ctx context.Context, opts *EventListOptions, ro ...RequestOption) (*Page[Event], *Response, error) {
+	return sendFor[Page[Event]](ctx, s.c, call{method: http.MethodGet, path: "/events", query: opts.query(), opts: ro})
 }
 
 // All yields every event that matches opts, following next_cursor.
 func (s *EventsService) All(ctx context.Context, opts *EventListOptions, ro ...RequestOption) iter.Seq2[Event, error] {
-	var base EventListOptions
-	if opts != nil {
-		base = *opts
-	}
-	return paginate(ctx, base.Cursor, func(ctx context.Context, cursor string) (*Page[Event], error) {
-		o := base
-		o.Cursor = cursor
-		return s.List(ctx, &o, ro...)
+	return listAll(ctx, opts, func(ctx context.Context, o *EventListOptions) (*Page[Event], *Response, error) {
+		return s.List(ctx, o, ro...)
 	})
 }

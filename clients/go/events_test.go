@@ -112,7 +112,7 @@ func TestUploadManifestGzipsOnceAndIsRetried(t *testing.T) {
 		writeJSON(w, 200, summary)
 	})
 	manifest := []byte(`{"metadata":{"dbt_version":"1.8.10"}}`)
-	got, err := c.Lineage.UploadManifest(ctx, manifest, Project("shop"), Prune(false))
+	got, _, err := c.Lineage.UploadManifest(ctx, manifest, Project("shop"), Prune(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestUploadManifestGzipsOnceAndIsRetried(t *testing.T) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Lineage.UploadManifestFile(ctx, path); err != nil {
+	if _, _, err := c.Lineage.UploadManifestFile(ctx, path); err != nil {
 		t.Fatal(err)
 	}
 	last := f.requests[2]
@@ -154,7 +154,7 @@ func TestUploadManifestGzipsOnceAndIsRetried(t *testing.T) {
 		t.Errorf("gzipped upload: query %q, encoding %q, body re-compressed: %v",
 			last.URL.RawQuery, last.Header.Get("Content-Encoding"), f.bodies[2] != buf.String())
 	}
-	if _, err := c.Lineage.UploadManifestFile(ctx, filepath.Join(t.TempDir(), "missing.json")); err == nil || f.count() != 3 {
+	if _, _, err := c.Lineage.UploadManifestFile(ctx, filepath.Join(t.TempDir(), "missing.json")); err == nil || f.count() != 3 {
 		t.Errorf("missing file: %v, %d requests", err, f.count())
 	}
 }
@@ -191,7 +191,7 @@ func TestEventsAllJoinsTypesAndFollowsCursors(t *testing.T) {
 	if q := f.requests[1].URL.Query(); q.Get("cursor") != "c2" || q.Get("types") != "asset.*,lineage.manifest.ingested" {
 		t.Errorf("second request %s", f.requests[1].URL)
 	}
-	page, err := c.Events.List(ctx, nil)
+	page, _, err := c.Events.List(ctx, nil)
 	if err != nil || len(page.Items) != 1 || page.NextCursor != "c2" || f.requests[2].URL.RawQuery != "" {
 		t.Errorf("List(nil) = %+v, %v; query %q", page, err, f.requests[2].URL.RawQuery)
 	}

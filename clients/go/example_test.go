@@ -4,13 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
+	"time"
 
-	governance "github.com/governance-service/governance-go"
+	governance "github.com/governance-service/governance/clients/go"
 )
 
-// Compiled, not run: it needs a service.
+// The examples without an Output comment are compiled, not run: they need a
+// service.
 func Example() {
 	ctx := context.Background()
 	client, err := governance.NewClient(
@@ -20,16 +26,16 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	orders, err := client.Assets.Create(ctx, governance.Asset{
+	orders, _, err := client.Assets.Create(ctx, governance.Asset{
 		ID: "model.shop.orders", Name: "orders", Type: "model", Platform: "dbt",
 	})
 	if errors.Is(err, governance.ErrConflict) {
-		orders, err = client.Assets.Get(ctx, "model.shop.orders")
+		orders, _, err = client.Assets.Get(ctx, "model.shop.orders")
 	}
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = client.Assets.Patch(ctx, orders.ID,
+	_, _, err = client.Assets.Patch(ctx, orders.ID,
 		map[string]any{"description": "one row per order"}, governance.IfMatch(orders.Version))
 	if err != nil {
 		log.Fatal(err)
@@ -38,7 +44,7 @@ func Example() {
 	if _, err := client.Lineage.PushBulk(ctx, edges, 0); err != nil {
 		log.Fatal(err)
 	}
-	graph, err := client.Lineage.Upstream(ctx, orders.ID, &governance.TraversalOptions{Depth: 3})
+	graph, _, err := client.Lineage.Upstream(ctx, orders.ID, &governance.TraversalOptions{Depth: 3})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -65,14 +71,14 @@ func ExampleAssetsService_All() {
 func ExamplePoliciesService_Evaluate() {
 	ctx := context.Background()
 	client, _ := governance.NewClient()
-	policy, err := client.Policies.Create(ctx, governance.Policy{
+	policy, _, err := client.Policies.Create(ctx, governance.Policy{
 		Name: "tables have owners", Kind: governance.PolicyRequireOwner, Severity: governance.SeverityHigh,
 		Selector: governance.Selector{Type: governance.AnyOf{"table"}, Platform: governance.AnyOf{"snowflake"}},
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := client.Policies.Evaluate(ctx); err != nil {
+	if _, _, err := client.Policies.Evaluate(ctx); err != nil {
 		log.Fatal(err)
 	}
 	for v, err := range client.Policies.AllViolations(ctx, policy.ID, nil) {
@@ -100,4 +106,132 @@ func ExampleQueryService_Nodes() {
 		}
 		fmt.Println(n.Distance, n.ID)
 	}
+}
+
+func ExampleNewClient() {
+	client, err := governance.NewClient(
+		governance.WithBaseURL("http://127.0.0.1:8080/"), // with or without /api/v1
+		governance.WithToken("dgs_..."),
+		governance.WithMaxRetries(4),
+		governance.WithTimeout(30*time.Second),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(client.BaseURL())
+	// Output: http://127.0.0.1:8080/api/v1
+}
+
+// A webhook receiver checks each delivery before trusting it.
+func ExampleVerifyWebhook() {
+	secret := "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=" // from Webhooks.Create
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body) // the raw bytes, before any decoding
+		if err != nil {
+			http.Error(w, "unreadable", http.StatusBadRequest)
+			return
+		}
+		ev, err := governance.VerifyWebhook(secret, r.Header, body)
+		if errors.Is(err, governance.ErrWebhookVerification) {
+			http.Error(w, "bad signature", http.StatusUnauthorized)
+			return
+		}
+		fmt.Println("received", ev.Type, ev.Seq)
+		w.WriteHeader(http.StatusNoContent)
+	})
+
+	// A delivery as the service signs it, and one tampered with.
+	body := `{"id":"evt_1","seq":42,"type":"asset.created","occurred_at":"2026-01-02T03:04:05Z","actor":"token:tok_1","data":{}}`
+	for _, sent := range []string{body, strings.Replace(body, "42", "43", 1)} {
+		now := time.Now()
+		signature, _ := governance.SignWebhook(secret, "evt_1", now, []byte(body))
+		req := httptest.NewRequest(http.MethodPost, "/hooks/governance", strings.NewReader(sent))
+		req.Header.Set("webhook-id", "evt_1")
+		req.Header.Set("webhook-timestamp", fmt.Sprint(now.Unix()))
+		req.Header.Set("webhook-signature", signature)
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		fmt.Println(rec.Code)
+	}
+	// Output:
+	// received asset.created 42
+	// 204
+	// 401
+}
+
+// Errors the service answers are *governance.Error values; errors.Is tells
+// their kind.
+func ExampleError() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/problem+json")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"type":"about:blank","title":"Not Found","status":404,"code":"asset_not_found",`+
+			`"detail":"No asset warehouse.nope.","request_id":"req-1"}`)
+	}))
+	defer srv.Close()
+	client, _ := governance.NewClient(governance.WithBaseURL(srv.URL))
+
+	_, resp, err := client.Assets.Get(context.Background(), "warehouse.nope")
+	var apiErr *governance.Error
+	if errors.As(err, &apiErr) {
+		fmt.Println(errors.Is(err, governance.ErrNotFound), apiErr.Code, apiErr.RequestID, resp.StatusCode)
+	}
+	// Output: true asset_not_found req-1 404
+}
+
+// Follow the event log live, resuming after the last event handled before
+// (kept, say, in a database) so that no event is missed or handled twice.
+func ExampleEventsService_Stream() {
+	ctx, stop := context.WithTimeout(context.Background(), time.Hour)
+	defer stop()
+	client, _ := governance.NewClient()
+	var lastHandled int64 = 1041 // 0 replays the whole log; nil After starts from now
+	opts := &governance.StreamOptions{After: &lastHandled, Types: []string{"asset.*", "quality.rule.failed"}}
+	for ev, err := range client.Events.Stream(ctx, opts) {
+		if errors.Is(err, context.DeadlineExceeded) {
+			break
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(ev.Seq, ev.Type, string(ev.Data))
+		lastHandled = ev.Seq
+	}
+}
+
+// Put tells whether it created or replaced through the *Response beside the
+// asset.
+func ExampleAssetsService_Put() {
+	ctx := context.Background()
+	client, _ := governance.NewClient()
+	asset, resp, err := client.Assets.Put(ctx, "s3://lake/raw/orders.parquet",
+		governance.Asset{Name: "orders.parquet", Type: "file", Platform: "s3"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(resp.Created(), resp.ETag(), asset.Version, resp.Rate.Remaining)
+}
+
+func ExampleLineageService_PushOpenLineage() {
+	ctx := context.Background()
+	client, _ := governance.NewClient()
+	complete := governance.RunEvent{
+		EventType: governance.RunComplete, EventTime: time.Now(),
+		Producer: "https://example.com/etl", SchemaURL: "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+		Run: governance.OpenLineageRun{RunID: "0190c5a4-8f5e-7d2a-b3a1-1c2d3e4f5a6b"},
+		Job: governance.OpenLineageJob{Namespace: "etl", Name: "load_orders",
+			Facets: map[string]any{"sql": governance.SQLJobFacet{Query: "insert into dw.orders select * from raw.orders"}}},
+		Inputs: []governance.OpenLineageDataset{{Namespace: "postgres://db", Name: "raw.orders"}},
+		Outputs: []governance.OpenLineageDataset{{Namespace: "postgres://db", Name: "dw.orders",
+			Facets: map[string]any{"columnLineage": governance.ColumnLineageDatasetFacet{
+				Fields: map[string]governance.ColumnLineageField{"email": {InputFields: []governance.InputField{
+					{Namespace: "postgres://db", Name: "raw.orders", Field: "email"}}}},
+			}}}},
+	}
+	// Any number of events: sent in requests the service accepts.
+	sum, err := client.Lineage.PushOpenLineage(ctx, []governance.RunEvent{complete}, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(sum.Edges.Created, sum.ColumnMappings.Created, sum.Warnings)
 }

@@ -1,3 +1,3 @@
-module github.com/governance-service/governance-go
+module github.com/governance-service/governance/clients/go
 
 go 1.24

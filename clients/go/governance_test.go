@@ -46,7 +46,7 @@ func TestPolicyCRUDSendsWritableFieldsAndConditions(t *testing.T) {
 			_, _ = io.WriteString(w, policyJSON)
 		}
 	})
-	read, err := c.Policies.Get(ctx, "pol_1")
+	read, _, err := c.Policies.Get(ctx, "pol_1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestPolicyCRUDSendsWritableFieldsAndConditions(t *testing.T) {
 		t.Errorf("decoded policy = %+v", read)
 	}
 	// A policy read back into Create loses its read-only fields.
-	if _, err := c.Policies.Create(ctx, *read); err != nil {
+	if _, _, err := c.Policies.Create(ctx, *read); err != nil {
 		t.Fatal(err)
 	}
 	created := decodeJSON(t, f.bodies[1])
@@ -69,19 +69,19 @@ func TestPolicyCRUDSendsWritableFieldsAndConditions(t *testing.T) {
 	if created["kind"] != "require_owner" || created["enabled"] != true {
 		t.Errorf("create body = %s", f.bodies[1])
 	}
-	if _, err := c.Policies.Create(ctx, Policy{Name: "n", Kind: PolicyRequireDescription}); err != nil {
+	if _, _, err := c.Policies.Create(ctx, Policy{Name: "n", Kind: PolicyRequireDescription}); err != nil {
 		t.Fatal(err)
 	}
 	if f.bodies[2] != `{"name":"n","kind":"require_description"}` {
 		t.Errorf("minimal create body = %s", f.bodies[2])
 	}
-	if _, err := c.Policies.Replace(ctx, "pol_1", *read, IfMatch(3)); err != nil {
+	if _, _, err := c.Policies.Replace(ctx, "pol_1", *read, IfMatch(3)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Policies.Patch(ctx, "pol_1", map[string]any{"enabled": false}, IfMatch(4)); err != nil {
+	if _, _, err := c.Policies.Patch(ctx, "pol_1", map[string]any{"enabled": false}, IfMatch(4)); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Policies.Delete(ctx, "pol_1", IfMatch(5)); err != nil {
+	if _, err := c.Policies.Delete(ctx, "pol_1", IfMatch(5)); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"GET /api/v1/policies/pol_1", "POST /api/v1/policies", "POST /api/v1/policies",
@@ -106,7 +106,7 @@ func TestPolicyCRUDSendsWritableFieldsAndConditions(t *testing.T) {
 			t.Errorf("%s = %q; want %q", name, c[0], c[1])
 		}
 	}
-	if _, err := c.Policies.Get(ctx, ""); !errors.Is(err, errEmptyID) {
+	if _, _, err := c.Policies.Get(ctx, ""); !errors.Is(err, errEmptyID) {
 		t.Errorf("Get(\"\") = %v; want errEmptyID", err)
 	}
 }
@@ -148,7 +148,7 @@ func TestPolicyListFiltersAndViolationPaging(t *testing.T) {
 	if uri := f.requests[2].RequestURI; uri != "/api/v1/policies/pol%2F1/violations?cursor=c1&limit=1" {
 		t.Errorf("second violations page went to %s", uri)
 	}
-	page, err := c.Policies.Violations(ctx, "pol_1", nil)
+	page, _, err := c.Policies.Violations(ctx, "pol_1", nil)
 	if err != nil || page.EvaluatedAt.IsZero() || page.PolicyID != "pol_1" || page.NextCursor != "c1" {
 		t.Errorf("Violations = %+v, %v", page, err)
 	}
@@ -160,7 +160,7 @@ func TestEvaluateFindsEachPolicy(t *testing.T) {
 			map[string]any{"policy_id": "pol_1", "violations": 2, "opened": 1, "resolved": 0},
 		}})
 	})
-	sum, err := c.Policies.Evaluate(ctx)
+	sum, _, err := c.Policies.Evaluate(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,30 +210,30 @@ func TestQualityRulesAndResults(t *testing.T) {
 		rules[0].LastResult.ObservedValue != float64(3) || rules[0].Origin != "api" {
 		t.Fatalf("rules = %+v", rules)
 	}
-	if _, err := c.Quality.CreateRule(ctx, rules[0]); err != nil {
+	if _, _, err := c.Quality.CreateRule(ctx, rules[0]); err != nil {
 		t.Fatal(err)
 	}
 	if want := `{"asset_id":"a","name":"n","type":"not_null","severity":"error","enabled":true}`; f.bodies[1] != want {
 		t.Errorf("create body = %s; want %s", f.bodies[1], want)
 	}
-	if _, err := c.Quality.ReplaceRule(ctx, "qr_1", rules[0], IfMatch(2)); err != nil {
+	if _, _, err := c.Quality.ReplaceRule(ctx, "qr_1", rules[0], IfMatch(2)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Quality.PatchRule(ctx, "qr_1", map[string]any{"column": nil}); err != nil {
+	if _, _, err := c.Quality.PatchRule(ctx, "qr_1", map[string]any{"column": nil}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Quality.DeleteRule(ctx, "qr_1", IfMatch(3)); err != nil {
+	if _, err := c.Quality.DeleteRule(ctx, "qr_1", IfMatch(3)); err != nil {
 		t.Fatal(err)
 	}
 	run := time.Date(2025, 1, 2, 4, 4, 5, 123456789, time.FixedZone("CET", 3600))
-	got, err := c.Quality.RecordResult(ctx, "qr_1", ResultInput{Status: ResultFail, ObservedValue: 0, RunAt: run})
+	got, _, err := c.Quality.RecordResult(ctx, "qr_1", ResultInput{Status: ResultFail, ObservedValue: 0, RunAt: run})
 	if err != nil || got.Status != ResultFail || got.ObservedValue != float64(0) || got.RuleID != "qr_1" {
 		t.Fatalf("RecordResult = %+v, %v", got, err)
 	}
 	if want := `{"status":"fail","observed_value":0,"run_at":"2025-01-02T03:04:05.123Z"}`; f.bodies[5] != want {
 		t.Errorf("result body = %s; want %s", f.bodies[5], want)
 	}
-	if _, err := c.Quality.RecordResult(ctx, "qr_1", ResultInput{Status: ResultPass}); err != nil {
+	if _, _, err := c.Quality.RecordResult(ctx, "qr_1", ResultInput{Status: ResultPass}); err != nil {
 		t.Fatal(err)
 	}
 	if f.bodies[6] != `{"status":"pass"}` {
@@ -270,7 +270,7 @@ func TestRunResultsUploadIsGzippedOnce(t *testing.T) {
 	if err := os.WriteFile(path, plain, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := c.Quality.UploadRunResultsFile(ctx, path)
+	sum, _, err := c.Quality.UploadRunResultsFile(ctx, path)
 	if err != nil || sum.Recorded != 2 || !slices.Equal(sum.Failed, []string{"test.y"}) || !slices.Equal(sum.Unmatched, []string{"test.x"}) {
 		t.Fatalf("UploadRunResultsFile = %+v, %v", sum, err)
 	}
@@ -287,13 +287,13 @@ func TestRunResultsUploadIsGzippedOnce(t *testing.T) {
 		t.Errorf("gunzipped body = %s", got)
 	}
 	// Already gzipped bytes go as they are.
-	if _, err := c.Quality.UploadRunResults(ctx, []byte(f.bodies[0])); err != nil {
+	if _, _, err := c.Quality.UploadRunResults(ctx, []byte(f.bodies[0])); err != nil {
 		t.Fatal(err)
 	}
 	if f.bodies[1] != f.bodies[0] {
 		t.Error("gzipped bytes were compressed again")
 	}
-	if _, err := c.Quality.UploadRunResultsFile(ctx, filepath.Join(t.TempDir(), "missing.json")); err == nil || f.count() != 2 {
+	if _, _, err := c.Quality.UploadRunResultsFile(ctx, filepath.Join(t.TempDir(), "missing.json")); err == nil || f.count() != 2 {
 		t.Errorf("a missing file: %v after %d requests", err, f.count())
 	}
 }
@@ -354,7 +354,7 @@ func TestCypherBodyAndRecords(t *testing.T) {
 	f, c, _ := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]any{"columns": []string{"id", "n"}, "rows": [][]any{{"a", 1}, {"b", 2}}, "truncated": true})
 	})
-	res, err := c.Query.Cypher(ctx, "MATCH (a:Asset) RETURN a.id AS id, 1 AS n", map[string]any{"p": "x"}, 2)
+	res, _, err := c.Query.Cypher(ctx, "MATCH (a:Asset) RETURN a.id AS id, 1 AS n", map[string]any{"p": "x"}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +365,7 @@ func TestCypherBodyAndRecords(t *testing.T) {
 	if !res.Truncated || len(recs) != 2 || recs[1]["id"] != "b" || recs[1]["n"] != float64(2) {
 		t.Errorf("records = %v", recs)
 	}
-	if _, err := c.Query.Cypher(ctx, "RETURN 1", nil, 0); err != nil {
+	if _, _, err := c.Query.Cypher(ctx, "RETURN 1", nil, 0); err != nil {
 		t.Fatal(err)
 	}
 	if f.bodies[1] != `{"query":"RETURN 1"}` {

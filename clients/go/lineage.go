@@ -18,6 +18,19 @@ type EdgeInput struct {
 	Target string `json:"target"`
 	// Transformation is SQL or free text; empty leaves an existing one as is.
 	Transformation string `json:"transformation,omitempty"`
+	// Columns are column mappings along the edge, added to those it has
+	// (up to 10,000 per edge).
+	Columns []ColumnMappingInput `json:"columns,omitempty"`
+}
+
+// ColumnMappingInput says that column Source of an edge's source asset feeds
+// column Target of its target asset.
+type ColumnMappingInput struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
+	// Transformation is how, such as "upper(email)"; a given one replaces the
+	// mapping's old one, empty leaves it as is.
+	Transformation string `json:"transformation,omitempty"`
 }
 
 // Edge is a stored lineage edge.
@@ -26,9 +39,20 @@ type Edge struct {
 	Target         string `json:"target"`
 	Transformation string `json:"transformation,omitempty"`
 	// Origins are the writers that asserted it: "api", "dbt:<project>", ...
-	Origins   []string  `json:"origins,omitempty"`
-	CreatedAt time.Time `json:"created_at,omitzero"`
-	UpdatedAt time.Time `json:"updated_at,omitzero"`
+	Origins []string `json:"origins,omitempty"`
+	// Columns are its column mappings, by source then target column (read by
+	// [LineageService.Edges]; traversals leave them out).
+	Columns   []ColumnMapping `json:"columns,omitempty"`
+	CreatedAt time.Time       `json:"created_at,omitzero"`
+	UpdatedAt time.Time       `json:"updated_at,omitzero"`
+}
+
+// ColumnMapping is a stored column mapping of an edge.
+type ColumnMapping struct {
+	Source         string   `json:"source"`
+	Target         string   `json:"target"`
+	Transformation string   `json:"transformation,omitempty"`
+	Origins        []string `json:"origins,omitempty"`
 }
 
 // BulkResult is the answer of a bulk write.
@@ -37,6 +61,19 @@ type BulkResult struct {
 	Created       int `json:"created"`        // edges that did not exist before
 	Existing      int `json:"existing"`       // distinct pairs that already existed
 	AssetsCreated int `json:"assets_created"` // placeholder assets made for unknown ids
+	// ColumnMappings is set when the request carried column mappings.
+	ColumnMappings *Counts `json:"column_mappings,omitempty"`
+}
+
+// Counts tells how many things a write made and how many existed already.
+type Counts struct {
+	Created  int `json:"created"`
+	Existing int `json:"existing"`
+}
+
+func (c *Counts) add(o Counts) {
+	c.Created += o.Created
+	c.Existing += o.Existing
 }
 
 func (r *BulkResult) add(o BulkResult) {
@@ -44,6 +81,12 @@ func (r *BulkResult) add(o BulkResult) {
 	r.Created += o.Created
 	r.Existing += o.Existing
 	r.AssetsCreated += o.AssetsCreated
+	if o.ColumnMappings != nil {
+		if r.ColumnMappings == nil {
+			r.ColumnMappings = &Counts{}
+		}
+		r.ColumnMappings.add(*o.ColumnMappings)
+	}
 }
 
 // EdgeListOptions filters GET /lineage/edges. Empty fields do not filter.
@@ -145,46 +188,37 @@ func (g *Graph) Node(id string) *GraphNode {
 // LineageService covers /lineage.
 type LineageService struct{ c *Client }
 
-// Create writes one edge; created is true for a new edge, false when the pair
-// existed (its transformation is then replaced if one is given). Unknown ids
-// become placeholder assets unless [Strict] is given. A self-loop fails with
+// Create writes one edge; [Response.Created] is true for a new edge, false
+// when the pair existed (its transformation is then replaced if one is
+// given, and its column mappings are added to). Unknown ids become
+// placeholder assets unless [Strict] is given. A self-loop fails with
 // [ErrValidation] (code self_loop).
-func (s *LineageService) Create(ctx context.Context, edge EdgeInput, ro ...RequestOption) (out *Edge, created bool, err error) {
-	var e Edge
-	rep, err := s.c.send(ctx, call{method: http.MethodPost, path: "/lineage", body: edge, out: &e, opts: ro})
-	if err != nil {
-		return nil, false, err
-	}
-	return &e, rep.status == http.StatusCreated, nil
+func (s *LineageService) Create(ctx context.Context, edge EdgeInput, ro ...RequestOption) (*Edge, *Response, error) {
+	return sendFor[Edge](ctx, s.c, call{method: http.MethodPost, path: "/lineage", body: edge, opts: ro})
 }
 
 // Bulk writes 1 to [MaxBulkEdges] edges in one atomic, idempotent request.
 // Use [LineageService.PushBulk] for more.
-func (s *LineageService) Bulk(ctx context.Context, edges []EdgeInput, ro ...RequestOption) (*BulkResult, error) {
-	var r BulkResult
+func (s *LineageService) Bulk(ctx context.Context, edges []EdgeInput, ro ...RequestOption) (*BulkResult, *Response, error) {
 	if edges == nil {
 		edges = []EdgeInput{}
 	}
-	_, err := s.c.send(ctx, call{method: http.MethodPost, path: "/lineage/bulk", body: edges, out: &r, opts: ro})
-	if err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return sendFor[BulkResult](ctx, s.c, call{method: http.MethodPost, path: "/lineage/bulk", body: edges, opts: ro})
 }
 
 // PushBulk writes any number of edges in chunks of chunkSize (at most, and
 // by default when chunkSize <= 0, [MaxBulkEdges]) and sums the answers. No
 // edges means no request. Each chunk is atomic; on an error the result holds
 // the sums of the chunks already written (Received tells how many edges), and
-// the error says which chunk failed. A pair repeated in two chunks counts as
-// created in the first and existing in the second.
+// the error, a [*BulkError], says which chunk failed. A pair repeated in two
+// chunks counts as created in the first and existing in the second.
 func (s *LineageService) PushBulk(ctx context.Context, edges []EdgeInput, chunkSize int, ro ...RequestOption) (*BulkResult, error) {
 	if chunkSize <= 0 || chunkSize > MaxBulkEdges {
 		chunkSize = MaxBulkEdges
 	}
 	total := &BulkResult{}
 	for i, chunk := range chunks(edges, chunkSize) {
-		r, err := s.Bulk(ctx, chunk, ro...)
+		r, _, err := s.Bulk(ctx, chunk, ro...)
 		if err != nil {
 			return total, &BulkError{Chunk: i, Offset: i * chunkSize, Err: err}
 		}
@@ -193,55 +227,46 @@ func (s *LineageService) PushBulk(ctx context.Context, edges []EdgeInput, chunkS
 	return total, nil
 }
 
-// BulkError is a failed chunk of [LineageService.PushBulk]; edges before
-// Offset were written. It wraps the chunk's error, so errors.Is and errors.As
-// see the *Error underneath.
+// BulkError is a failed chunk of [LineageService.PushBulk] or
+// [LineageService.PushOpenLineage]; the items before Offset were written. It
+// wraps the chunk's error, so errors.Is and errors.As see the *Error
+// underneath.
 type BulkError struct {
 	Chunk  int // index of the failed chunk
-	Offset int // index in the edges of its first item
+	Offset int // index in the items of its first one
 	Err    error
 }
 
 func (e *BulkError) Error() string {
-	return "governance: bulk chunk " + strconv.Itoa(e.Chunk) + " (edges from " +
+	return "governance: bulk chunk " + strconv.Itoa(e.Chunk) + " (items from " +
 		strconv.Itoa(e.Offset) + "): " + e.Err.Error()
 }
 
 func (e *BulkError) Unwrap() error { return e.Err }
 
-// Edges returns one page of edges, ordered by (source, target).
-func (s *LineageService) Edges(ctx context.Context, opts *EdgeListOptions, ro ...RequestOption) (*Page[Edge], error) {
-	var page Page[Edge]
-	_, err := s.c.send(ctx, call{method: http.MethodGet, path: "/lineage/edges", query: opts.query(), out: &page, opts: ro})
-	if err != nil {
-		return nil, err
-	}
-	return &page, nil
+// Edges returns one page of edges with their column mappings, ordered by
+// (source, target).
+func (s *LineageService) Edges(ctx context.Context, opts *EdgeListOptions, ro ...RequestOption) (*Page[Edge], *Response, error) {
+	return sendFor[Page[Edge]](ctx, s.c, call{method: http.MethodGet, path: "/lineage/edges", query: opts.query(), opts: ro})
 }
 
 // AllEdges yields every edge that matches opts, following next_cursor.
 func (s *LineageService) AllEdges(ctx context.Context, opts *EdgeListOptions, ro ...RequestOption) iter.Seq2[Edge, error] {
-	var base EdgeListOptions
-	if opts != nil {
-		base = *opts
-	}
-	return paginate(ctx, base.Cursor, func(ctx context.Context, cursor string) (*Page[Edge], error) {
-		o := base
-		o.Cursor = cursor
-		return s.Edges(ctx, &o, ro...)
+	return listAll(ctx, opts, func(ctx context.Context, o *EdgeListOptions) (*Page[Edge], *Response, error) {
+		return s.Edges(ctx, o, ro...)
 	})
 }
 
-// DeleteEdge removes the edge source -> target; [ErrNotFound] if there is none.
-func (s *LineageService) DeleteEdge(ctx context.Context, source, target string, ro ...RequestOption) error {
+// DeleteEdge removes the edge source -> target and its column mappings;
+// [ErrNotFound] if there is none.
+func (s *LineageService) DeleteEdge(ctx context.Context, source, target string, ro ...RequestOption) (*Response, error) {
 	q := url.Values{"source": {source}, "target": {target}}
-	_, err := s.c.send(ctx, call{method: http.MethodDelete, path: "/lineage/edges", query: q, opts: ro})
-	return err
+	return s.c.send(ctx, call{method: http.MethodDelete, path: "/lineage/edges", query: q, opts: ro})
 }
 
 // Graph traverses the lineage of an asset in direction ("" means both).
 // An unknown root fails with [ErrNotFound].
-func (s *LineageService) Graph(ctx context.Context, id string, direction Direction, opts *TraversalOptions, ro ...RequestOption) (*Graph, error) {
+func (s *LineageService) Graph(ctx context.Context, id string, direction Direction, opts *TraversalOptions, ro ...RequestOption) (*Graph, *Response, error) {
 	q := opts.query()
 	if direction != "" {
 		q.Set("direction", string(direction))
@@ -250,33 +275,21 @@ func (s *LineageService) Graph(ctx context.Context, id string, direction Directi
 		// GET /lineage/edges is the edge list, which shadows the traversal of
 		// an asset named "edges"; "%65" is an equivalent spelling of "e" that
 		// the service routes as an asset id and decodes back to "edges".
-		return s.get(ctx, "/lineage/%65dges", q, ro)
+		return sendFor[Graph](ctx, s.c, call{method: http.MethodGet, path: "/lineage/%65dges", query: q, opts: ro})
 	}
 	return s.traverse(ctx, id, "", q, ro)
 }
 
 // Upstream returns what flows into the asset, nearest first.
-func (s *LineageService) Upstream(ctx context.Context, id string, opts *TraversalOptions, ro ...RequestOption) (*Graph, error) {
+func (s *LineageService) Upstream(ctx context.Context, id string, opts *TraversalOptions, ro ...RequestOption) (*Graph, *Response, error) {
 	return s.traverse(ctx, id, "/upstream", opts.query(), ro)
 }
 
 // Downstream returns what the asset flows into, nearest first.
-func (s *LineageService) Downstream(ctx context.Context, id string, opts *TraversalOptions, ro ...RequestOption) (*Graph, error) {
+func (s *LineageService) Downstream(ctx context.Context, id string, opts *TraversalOptions, ro ...RequestOption) (*Graph, *Response, error) {
 	return s.traverse(ctx, id, "/downstream", opts.query(), ro)
 }
 
-func (s *LineageService) traverse(ctx context.Context, id, suffix string, q url.Values, ro []RequestOption) (*Graph, error) {
-	path, err := idPath("/lineage", id, suffix)
-	if err != nil {
-		return nil, err
-	}
-	return s.get(ctx, path, q, ro)
-}
-
-func (s *LineageService) get(ctx context.Context, path string, q url.Values, ro []RequestOption) (*Graph, error) {
-	var g Graph
-	if _, err := s.c.send(ctx, call{method: http.MethodGet, path: path, query: q, out: &g, opts: ro}); err != nil {
-		return nil, err
-	}
-	return &g, nil
+func (s *LineageService) traverse(ctx context.Context, id, suffix string, q url.Values, ro []RequestOption) (*Graph, *Response, error) {
+	return sendAt[Graph](ctx, s.c, call{method: http.MethodGet, query: q, opts: ro}, "/lineage", id, suffix)
 }

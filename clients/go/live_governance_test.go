@@ -1,3 +1,5 @@
+//go:build live
+
 package governance
 
 // Live tests of policies, quality rules, dbt run results and the query
@@ -28,7 +30,7 @@ func repoFixture(t *testing.T, parts ...string) string {
 
 func cleanupPolicy(t *testing.T, c *Client, id string) {
 	t.Cleanup(func() {
-		if err := c.Policies.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
+		if _, err := c.Policies.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
 			t.Errorf("cleanup: deleting policy %q: %v", id, err)
 		}
 	})
@@ -60,7 +62,7 @@ func TestLivePolicyViolationOpensAndResolves(t *testing.T) {
 	mustCreate(t, c, Asset{ID: orphan, Name: "orphan", Type: "table"})
 	mustCreate(t, c, Asset{ID: owned, Name: "owned", Type: "table", Owners: []string{"data@example.com"}})
 
-	pol, err := c.Policies.Create(ctx, Policy{
+	pol, _, err := c.Policies.Create(ctx, Policy{
 		Name: p + "owners", Kind: PolicyRequireOwner, Severity: SeverityHigh,
 		Selector: Selector{IDPrefix: p, Type: AnyOf{"table"}},
 	})
@@ -73,7 +75,7 @@ func TestLivePolicyViolationOpensAndResolves(t *testing.T) {
 		t.Errorf("created policy = %+v", pol)
 	}
 
-	sum, err := c.Policies.Evaluate(ctx)
+	sum, _, err := c.Policies.Evaluate(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,16 +86,16 @@ func TestLivePolicyViolationOpensAndResolves(t *testing.T) {
 	if len(found) != 1 || found[0].AssetID != orphan || found[0].Reason == "" || found[0].OpenedAt.IsZero() {
 		t.Errorf("violations = %+v; want only %s", found, orphan)
 	}
-	page, err := c.Policies.Violations(ctx, pol.ID, nil)
+	page, _, err := c.Policies.Violations(ctx, pol.ID, nil)
 	if err != nil || page.PolicyID != pol.ID || page.EvaluatedAt.IsZero() {
 		t.Errorf("Violations = %+v, %v", page, err)
 	}
 
 	// Fix the asset: the violation goes away at the next evaluation.
-	if _, err := c.Assets.Patch(ctx, orphan, map[string]any{"owners": []string{"data@example.com"}}); err != nil {
+	if _, _, err := c.Assets.Patch(ctx, orphan, map[string]any{"owners": []string{"data@example.com"}}); err != nil {
 		t.Fatal(err)
 	}
-	sum, err = c.Policies.Evaluate(ctx)
+	sum, _, err = c.Policies.Evaluate(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,18 +107,18 @@ func TestLivePolicyViolationOpensAndResolves(t *testing.T) {
 	}
 
 	// Versioned updates.
-	read, err := c.Policies.Get(ctx, pol.ID)
+	read, _, err := c.Policies.Get(ctx, pol.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	read.Description = "every table has an owner"
-	_, err = c.Policies.Replace(ctx, pol.ID, *read, IfMatch(read.Version+1))
+	_, _, err = c.Policies.Replace(ctx, pol.ID, *read, IfMatch(read.Version+1))
 	apiError(t, err, ErrPreconditionFailed, "")
-	replaced, err := c.Policies.Replace(ctx, pol.ID, *read, IfMatch(read.Version))
+	replaced, _, err := c.Policies.Replace(ctx, pol.ID, *read, IfMatch(read.Version))
 	if err != nil || replaced.Version != read.Version+1 || replaced.Description != read.Description {
 		t.Fatalf("Replace = %+v, %v", replaced, err)
 	}
-	off, err := c.Policies.Patch(ctx, pol.ID, map[string]any{"enabled": false, "description": nil}, IfMatch(replaced.Version))
+	off, _, err := c.Policies.Patch(ctx, pol.ID, map[string]any{"enabled": false, "description": nil}, IfMatch(replaced.Version))
 	if err != nil || off.Enabled == nil || *off.Enabled || off.Description != "" {
 		t.Fatalf("Patch = %+v, %v", off, err)
 	}
@@ -133,22 +135,22 @@ func TestLivePolicyViolationOpensAndResolves(t *testing.T) {
 	if !listed {
 		t.Error("the disabled policy is not listed")
 	}
-	err = c.Policies.Delete(ctx, pol.ID, IfMatch(off.Version-1))
+	_, err = c.Policies.Delete(ctx, pol.ID, IfMatch(off.Version-1))
 	apiError(t, err, ErrPreconditionFailed, "")
-	if err := c.Policies.Delete(ctx, pol.ID, IfMatch(off.Version)); err != nil {
+	if _, err := c.Policies.Delete(ctx, pol.ID, IfMatch(off.Version)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Policies.Get(ctx, pol.ID)
+	_, _, err = c.Policies.Get(ctx, pol.ID)
 	apiError(t, err, ErrNotFound, "")
 }
 
 func TestLivePolicyValidationNamesTheField(t *testing.T) {
 	c, p := live(t)
-	_, err := c.Policies.Create(ctx, Policy{Name: p + "bad", Kind: "no_such_kind"})
+	_, _, err := c.Policies.Create(ctx, Policy{Name: p + "bad", Kind: "no_such_kind"})
 	if e := apiError(t, err, ErrValidation, "validation_error"); !slices.Contains(fields(e), "body.kind") {
 		t.Errorf("field errors %v; want body.kind", fields(e))
 	}
-	_, err = c.Policies.Create(ctx, Policy{Name: p + "bad", Kind: PolicyTagPropagation})
+	_, _, err = c.Policies.Create(ctx, Policy{Name: p + "bad", Kind: PolicyTagPropagation})
 	if e := apiError(t, err, ErrValidation, ""); !slices.Contains(fields(e), "body.params.tag") {
 		t.Errorf("field errors %v; want body.params.tag", fields(e))
 	}
@@ -166,7 +168,7 @@ func TestLiveQualityRuleFailsAndKeepsHistory(t *testing.T) {
 	c, p := live(t)
 	orders := p + "orders"
 	mustCreate(t, c, Asset{ID: orders, Name: "orders", Type: "table"})
-	rule, err := c.Quality.CreateRule(ctx, QualityRule{
+	rule, _, err := c.Quality.CreateRule(ctx, QualityRule{
 		AssetID: orders, Column: "order_id", Name: "order_id not null", Type: RuleNotNull, Severity: RuleSeverityError,
 	})
 	if err != nil {
@@ -177,17 +179,17 @@ func TestLiveQualityRuleFailsAndKeepsHistory(t *testing.T) {
 	}
 
 	now := time.Now()
-	if _, err := c.Quality.RecordResult(ctx, rule.ID, ResultInput{Status: ResultPass, ObservedValue: 0, RunAt: now.Add(-2 * time.Minute)}); err != nil {
+	if _, _, err := c.Quality.RecordResult(ctx, rule.ID, ResultInput{Status: ResultPass, ObservedValue: 0, RunAt: now.Add(-2 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
-	failed, err := c.Quality.RecordResult(ctx, rule.ID, ResultInput{
+	failed, _, err := c.Quality.RecordResult(ctx, rule.ID, ResultInput{
 		Status: ResultFail, ObservedValue: 3, Message: "3 null rows", RunAt: now.Add(-time.Minute),
 	})
 	if err != nil || failed.RuleID != rule.ID || failed.Status != ResultFail || failed.Source != "api" ||
 		!failed.RunAt.Equal(now.Add(-time.Minute).Truncate(time.Millisecond)) {
 		t.Fatalf("RecordResult = %+v, %v", failed, err)
 	}
-	got, err := c.Quality.GetRule(ctx, rule.ID)
+	got, _, err := c.Quality.GetRule(ctx, rule.ID)
 	if err != nil || got.Status != RuleStatusFailing || got.LastResult == nil ||
 		got.LastResult.ObservedValue != float64(3) || got.LastResult.Message != "3 null rows" {
 		t.Fatalf("rule after a failure = %+v, %v", got, err)
@@ -207,34 +209,34 @@ func TestLiveQualityRuleFailsAndKeepsHistory(t *testing.T) {
 
 	got.Params = map[string]any{"sql": "select count(*) from orders where order_id is null"}
 	got.Type = RuleCustom
-	_, err = c.Quality.ReplaceRule(ctx, rule.ID, *got, IfMatch(got.Version+1))
+	_, _, err = c.Quality.ReplaceRule(ctx, rule.ID, *got, IfMatch(got.Version+1))
 	apiError(t, err, ErrPreconditionFailed, "")
-	replaced, err := c.Quality.ReplaceRule(ctx, rule.ID, *got, IfMatch(got.Version))
+	replaced, _, err := c.Quality.ReplaceRule(ctx, rule.ID, *got, IfMatch(got.Version))
 	if err != nil || replaced.Type != RuleCustom || replaced.Version != got.Version+1 || replaced.Status != RuleStatusFailing {
 		t.Fatalf("ReplaceRule = %+v, %v; want the new type, the status kept", replaced, err)
 	}
-	patched, err := c.Quality.PatchRule(ctx, rule.ID, map[string]any{"severity": "warn", "column": nil})
+	patched, _, err := c.Quality.PatchRule(ctx, rule.ID, map[string]any{"severity": "warn", "column": nil})
 	if err != nil || patched.Severity != RuleSeverityWarn || patched.Column != "" {
 		t.Fatalf("PatchRule = %+v, %v", patched, err)
 	}
-	if err := c.Quality.DeleteRule(ctx, rule.ID, IfMatch(patched.Version)); err != nil {
+	if _, err := c.Quality.DeleteRule(ctx, rule.ID, IfMatch(patched.Version)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Quality.GetRule(ctx, rule.ID)
+	_, _, err = c.Quality.GetRule(ctx, rule.ID)
 	apiError(t, err, ErrNotFound, "")
 
-	_, err = c.Quality.CreateRule(ctx, QualityRule{AssetID: p + "missing", Name: "n", Type: RuleNotNull})
+	_, _, err = c.Quality.CreateRule(ctx, QualityRule{AssetID: p + "missing", Name: "n", Type: RuleNotNull})
 	if e := apiError(t, err, ErrValidation, ""); !slices.Contains(fields(e), "body.asset_id") {
 		t.Errorf("field errors %v; want body.asset_id", fields(e))
 	}
-	_, err = c.Quality.RecordResult(ctx, "qr_"+strings.Repeat("0", 26), ResultInput{Status: ResultPass})
+	_, _, err = c.Quality.RecordResult(ctx, "qr_"+strings.Repeat("0", 26), ResultInput{Status: ResultPass})
 	apiError(t, err, ErrNotFound, "")
 }
 
 func TestLiveDbtRunResultsMarkRulesFailing(t *testing.T) {
 	c, _ := live(t)
 	manifest := repoFixture(t, "dbt_quality", "manifest.json")
-	if _, err := c.Lineage.UploadManifestFile(ctx, manifest); err != nil {
+	if _, _, err := c.Lineage.UploadManifestFile(ctx, manifest); err != nil {
 		t.Fatalf("UploadManifestFile: %v", err)
 	}
 	// Other suites upload the same fixture into this database: delete its
@@ -245,18 +247,18 @@ func TestLiveDbtRunResultsMarkRulesFailing(t *testing.T) {
 			t.Fatal(err)
 		}
 		if strings.HasPrefix(rule.ID, "test.quality_shop.") {
-			if err := c.Quality.DeleteRule(ctx, rule.ID); err != nil {
+			if _, err := c.Quality.DeleteRule(ctx, rule.ID); err != nil {
 				t.Fatal(err)
 			}
 			deleted++
 		}
 	}
-	sum, err := c.Lineage.UploadManifestFile(ctx, manifest)
+	sum, _, err := c.Lineage.UploadManifestFile(ctx, manifest)
 	if err != nil || deleted == 0 || sum.QualityRules.Created != deleted {
 		t.Fatalf("manifest again = %+v, %v; want %d rules created", sum, err, deleted)
 	}
 
-	run, err := c.Quality.UploadRunResultsFile(ctx, repoFixture(t, "dbt_quality", "run_results_failing.json"))
+	run, _, err := c.Quality.UploadRunResultsFile(ctx, repoFixture(t, "dbt_quality", "run_results_failing.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,12 +266,12 @@ func TestLiveDbtRunResultsMarkRulesFailing(t *testing.T) {
 	if len(run.Failed) == 0 || !slices.Contains(run.Failed, nullCustomer) || run.Recorded == 0 || len(run.Unmatched) != 0 {
 		t.Fatalf("run results = %+v; want %s among the failed", run, nullCustomer)
 	}
-	rule, err := c.Quality.GetRule(ctx, nullCustomer)
+	rule, _, err := c.Quality.GetRule(ctx, nullCustomer)
 	if err != nil || rule.Status != RuleStatusFailing || rule.Origin != "dbt:quality_shop" ||
 		rule.LastResult == nil || !strings.HasPrefix(rule.LastResult.Source, "dbt:") {
 		t.Errorf("rule after the run = %+v, %v", rule, err)
 	}
-	again, err := c.Quality.UploadRunResultsFile(ctx, repoFixture(t, "dbt_quality", "run_results_failing.json"))
+	again, _, err := c.Quality.UploadRunResultsFile(ctx, repoFixture(t, "dbt_quality", "run_results_failing.json"))
 	if err != nil || again.Recorded != 0 || again.Duplicates != run.Recorded || len(again.Failed) != 0 {
 		t.Errorf("the same run again = %+v, %v; want only duplicates", again, err)
 	}
@@ -281,7 +283,7 @@ func TestLiveQueryPagesCountAndCypher(t *testing.T) {
 	for _, id := range []string{a, b, cc, d} {
 		mustCreate(t, c, Asset{ID: id, Name: id, Type: "table"})
 	}
-	if _, err := c.Lineage.Bulk(ctx, []EdgeInput{{Source: a, Target: b}, {Source: b, Target: cc}, {Source: cc, Target: d}}); err != nil {
+	if _, _, err := c.Lineage.Bulk(ctx, []EdgeInput{{Source: a, Target: b}, {Source: b, Target: cc}, {Source: cc, Target: d}}); err != nil {
 		t.Fatal(err)
 	}
 	down := Query{Start: &QueryStart{IDs: []string{a}}, Traverse: &Traverse{Direction: DirectionDownstream}, Limit: 1}
@@ -307,7 +309,7 @@ func TestLiveQueryPagesCountAndCypher(t *testing.T) {
 
 	count := down
 	count.Return = ReturnCount
-	n, err := c.Query.Run(ctx, count)
+	n, _, err := c.Query.Run(ctx, count)
 	if err != nil || n.Count != 3 || n.NextCursor != "" {
 		t.Errorf("count = %+v, %v; want 3", n, err)
 	}
@@ -321,12 +323,12 @@ func TestLiveQueryPagesCountAndCypher(t *testing.T) {
 		t.Errorf("Paths = %v", paths)
 	}
 
-	_, err = c.Query.Run(ctx, Query{Start: &QueryStart{IDs: []string{a}}, Traverse: &Traverse{MaxDepth: 99}})
+	_, _, err = c.Query.Run(ctx, Query{Start: &QueryStart{IDs: []string{a}}, Traverse: &Traverse{MaxDepth: 99}})
 	if e := apiError(t, err, ErrValidation, "validation_error"); !slices.Contains(fields(e), "body.traverse.max_depth") {
 		t.Errorf("field errors %v; want body.traverse.max_depth", fields(e))
 	}
 
-	res, err := c.Query.Cypher(ctx, "MATCH (x:Asset) WHERE x.id STARTS WITH $prefix RETURN x.id AS id ORDER BY id",
+	res, _, err := c.Query.Cypher(ctx, "MATCH (x:Asset) WHERE x.id STARTS WITH $prefix RETURN x.id AS id ORDER BY id",
 		map[string]any{"prefix": p}, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -337,14 +339,14 @@ func TestLiveQueryPagesCountAndCypher(t *testing.T) {
 	if recs := res.Records(); recs[3]["id"] != d {
 		t.Errorf("Records = %v", recs)
 	}
-	cut, err := c.Query.Cypher(ctx, "MATCH (x:Asset) WHERE x.id STARTS WITH $prefix RETURN x.id AS id",
+	cut, _, err := c.Query.Cypher(ctx, "MATCH (x:Asset) WHERE x.id STARTS WITH $prefix RETURN x.id AS id",
 		map[string]any{"prefix": p}, 2)
 	if err != nil || len(cut.Rows) != 2 || !cut.Truncated {
 		t.Errorf("Cypher with limit 2 = %+v, %v", cut, err)
 	}
-	_, err = c.Query.Cypher(ctx, "MATCH (x:Asset {id: $id}) SET x.name = 'pwned'", map[string]any{"id": a}, 0)
+	_, _, err = c.Query.Cypher(ctx, "MATCH (x:Asset {id: $id}) SET x.name = 'pwned'", map[string]any{"id": a}, 0)
 	apiError(t, err, ErrValidation, "forbidden_query")
-	if got, err := c.Assets.Get(ctx, a); err != nil || got.Name != a {
+	if got, _, err := c.Assets.Get(ctx, a); err != nil || got.Name != a {
 		t.Errorf("after a refused write: %+v, %v", got, err)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build live
+
 package governance
 
 // Tests against a running service: GOVERNANCE_URL and GOVERNANCE_TOKEN (an
@@ -10,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func live(t *testing.T) (*Client, string) {
 // mustCreate creates an asset and deletes it when the test ends.
 func mustCreate(t *testing.T, c *Client, a Asset) *Asset {
 	t.Helper()
-	got, err := c.Assets.Create(ctx, a)
+	got, _, err := c.Assets.Create(ctx, a)
 	if err != nil {
 		t.Fatalf("Create(%q): %v", a.ID, err)
 	}
@@ -48,7 +49,7 @@ func mustCreate(t *testing.T, c *Client, a Asset) *Asset {
 func cleanup(t *testing.T, c *Client, ids ...string) {
 	t.Cleanup(func() {
 		for _, id := range ids {
-			if err := c.Assets.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
+			if _, err := c.Assets.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
 				t.Errorf("cleanup: deleting %q: %v", id, err)
 			}
 		}
@@ -76,11 +77,11 @@ func apiError(t *testing.T, err error, want error, code string) *Error {
 
 func TestLiveServiceInfoAndOpenAPICoverTheClient(t *testing.T) {
 	c, _ := live(t)
-	info, err := c.Info(ctx)
+	info, _, err := c.Info(ctx)
 	if err != nil || info.APIVersion != "v1" || info.Service == "" {
 		t.Fatalf("Info = %+v, %v", info, err)
 	}
-	raw, err := c.OpenAPI(ctx)
+	raw, _, err := c.OpenAPI(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,38 +92,33 @@ func TestLiveServiceInfoAndOpenAPICoverTheClient(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil || !strings.HasPrefix(doc.OpenAPI, "3.1") {
 		t.Fatalf("OpenAPI document %.80s: %v", raw, err)
 	}
-	// Every operation this client calls is in the document.
-	used := map[string][]string{
-		"/api/v1":                                 {"get"},
-		"/api/v1/openapi.json":                    {"get"},
-		"/api/v1/assets":                          {"get", "post"},
-		"/api/v1/assets/{asset_id}":               {"get", "put", "patch", "delete"},
-		"/api/v1/lineage":                         {"post"},
-		"/api/v1/lineage/bulk":                    {"post"},
-		"/api/v1/lineage/edges":                   {"get", "delete"},
-		"/api/v1/lineage/{asset_id}":              {"get"},
-		"/api/v1/lineage/{asset_id}/upstream":     {"get"},
-		"/api/v1/lineage/{asset_id}/downstream":   {"get"},
-		"/api/v1/tokens":                          {"get", "post"},
-		"/api/v1/tokens/{token_id}":               {"get", "delete"},
-		"/api/v1/lineage/manifest":                {"post"},
-		"/api/v1/events":                          {"get"},
-		"/api/v1/policies":                        {"get", "post"},
-		"/api/v1/policies/{policy_id}":            {"get", "put", "patch", "delete"},
-		"/api/v1/policies/{policy_id}/violations": {"get"},
-		"/api/v1/policies/evaluate":               {"post"},
-		"/api/v1/quality/rules":                   {"get", "post"},
-		"/api/v1/quality/rules/{rule_id}":         {"get", "put", "patch", "delete"},
-		"/api/v1/quality/rules/{rule_id}/results": {"get", "post"},
-		"/api/v1/quality/results/dbt":             {"post"},
-		"/api/v1/query":                           {"post"},
-		"/api/v1/query/cypher":                    {"post"},
+	// operations.json names a method for every operation of the document, and
+	// for nothing else.
+	data, err := os.ReadFile("operations.json")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for path, methods := range used {
-		for _, m := range methods {
-			if _, ok := doc.Paths[path][m]; !ok {
-				t.Errorf("OpenAPI lacks %s %s", strings.ToUpper(m), path)
+	var covered map[string]string
+	if err := json.Unmarshal(data, &covered); err != nil {
+		t.Fatal(err)
+	}
+	served := map[string]bool{}
+	for path, methods := range doc.Paths {
+		for method, op := range methods {
+			fields, _ := op.(map[string]any) // a path item may hold "parameters" too
+			id, _ := fields["operationId"].(string)
+			if id == "" {
+				continue
 			}
+			served[id] = true
+			if covered[id] == "" {
+				t.Errorf("operations.json lacks %s (%s %s)", id, strings.ToUpper(method), path)
+			}
+		}
+	}
+	for id := range covered {
+		if !served[id] {
+			t.Errorf("operations.json names %s, which the service does not serve", id)
 		}
 	}
 }
@@ -141,45 +137,52 @@ func TestLiveAssetLifecycleWithIfMatch(t *testing.T) {
 		t.Errorf("created = %+v", created)
 	}
 
-	got, err := c.Assets.Get(ctx, id)
+	got, _, err := c.Assets.Get(ctx, id)
 	if err != nil || got.Name != "orders" || len(got.Columns) != 2 || got.Columns[1].Tags[0] != "pii" {
 		t.Fatalf("Get = %+v, %v", got, err)
 	}
 
 	// PUT what GET gave back, edited: read-only fields are ignored.
 	got.Description = "every order"
-	replaced, wasCreated, err := c.Assets.Put(ctx, id, *got, IfMatch(1))
-	if err != nil || wasCreated || replaced.Version != 2 || replaced.Description != "every order" {
-		t.Fatalf("Put = %+v, created=%v, %v", replaced, wasCreated, err)
+	replaced, resp, err := c.Assets.Put(ctx, id, *got, IfMatch(1))
+	if err != nil || resp.Created() || replaced.Version != 2 || replaced.Description != "every order" {
+		t.Fatalf("Put = %+v, created=%v, %v", replaced, resp.Created(), err)
+	}
+	if resp.ETag() != `"2"` || resp.StatusCode != 200 || resp.RequestID == "" || resp.Attempts != 1 {
+		t.Errorf("Put response: ETag %q, status %d, request id %q, attempts %d",
+			resp.ETag(), resp.StatusCode, resp.RequestID, resp.Attempts)
 	}
 	// A stale version is refused and changes nothing.
 	_, _, err = c.Assets.Put(ctx, id, Asset{Name: "stale", Type: "table"}, IfMatch(1))
 	apiError(t, err, ErrPreconditionFailed, "precondition_failed")
 
-	patched, err := c.Assets.Patch(ctx, id, map[string]any{"description": nil, "tags": []string{"gold"}}, IfMatch(2))
+	patched, _, err := c.Assets.Patch(ctx, id, map[string]any{"description": nil, "tags": []string{"gold"}}, IfMatch(2))
 	if err != nil || patched.Version != 3 || patched.Description != "" || fmt.Sprint(patched.Tags) != "[gold]" ||
 		patched.Platform != "snowflake" {
 		t.Fatalf("Patch = %+v, %v", patched, err)
 	}
-	_, err = c.Assets.Patch(ctx, id, map[string]any{"name": "x"}, IfMatch(2))
+	_, _, err = c.Assets.Patch(ctx, id, map[string]any{"name": "x"}, IfMatch(2))
 	apiError(t, err, ErrPreconditionFailed, "")
 
-	err = c.Assets.Delete(ctx, id, IfMatch(2))
+	_, err = c.Assets.Delete(ctx, id, IfMatch(2))
 	apiError(t, err, ErrPreconditionFailed, "")
-	if err := c.Assets.Delete(ctx, id, IfMatch(3)); err != nil {
+	if _, err := c.Assets.Delete(ctx, id, IfMatch(3)); err != nil {
 		t.Fatalf("Delete: %v", err)
 	}
 
-	_, err = c.Assets.Get(ctx, id)
+	_, _, err = c.Assets.Get(ctx, id)
 	e := apiError(t, err, ErrNotFound, "asset_not_found")
 	if e.Status != 404 || e.Detail == "" {
 		t.Errorf("404 error = %+v", e)
 	}
 
 	// PUT on a free id creates.
-	put, wasCreated, err := c.Assets.Put(ctx, id, Asset{Name: "again", Type: "view"})
-	if err != nil || !wasCreated || put.Version != 1 || put.ID != id {
-		t.Fatalf("Put (create) = %+v, created=%v, %v", put, wasCreated, err)
+	put, resp, err := c.Assets.Put(ctx, id, Asset{Name: "again", Type: "view"})
+	if err != nil || !resp.Created() || put.Version != 1 || put.ID != id {
+		t.Fatalf("Put (create) = %+v, created=%v, %v", put, resp.Created(), err)
+	}
+	if resp.Header.Get("Location") == "" || resp.Rate.Limit == 0 {
+		t.Errorf("Put (create) response: Location %q, rate %+v", resp.Header.Get("Location"), resp.Rate)
 	}
 }
 
@@ -187,10 +190,10 @@ func TestLiveConflictAndValidation(t *testing.T) {
 	c, p := live(t)
 	id := p + "dup"
 	mustCreate(t, c, Asset{ID: id, Name: "dup", Type: "table"})
-	_, err := c.Assets.Create(ctx, Asset{ID: id, Name: "dup", Type: "table"})
+	_, _, err := c.Assets.Create(ctx, Asset{ID: id, Name: "dup", Type: "table"})
 	apiError(t, err, ErrConflict, "already_exists")
 
-	_, err = c.Assets.Create(ctx, Asset{ID: p + "bad", Name: "", Type: "not a type!"})
+	_, _, err = c.Assets.Create(ctx, Asset{ID: p + "bad", Name: "", Type: "not a type!"})
 	e := apiError(t, err, ErrValidation, "validation_error")
 	var fields []string
 	for _, f := range e.FieldErrors {
@@ -200,7 +203,7 @@ func TestLiveConflictAndValidation(t *testing.T) {
 		t.Errorf("field errors %v; want body.name and body.type", fields)
 	}
 
-	_, err = c.Lineage.Upstream(ctx, id, &TraversalOptions{Depth: 99})
+	_, _, err = c.Lineage.Upstream(ctx, id, &TraversalOptions{Depth: 99})
 	e = apiError(t, err, ErrValidation, "")
 	if len(e.FieldErrors) == 0 || e.FieldErrors[0].Field() != "query.depth" {
 		t.Errorf("depth error names %+v; want query.depth", e.FieldErrors)
@@ -214,7 +217,7 @@ func TestLiveConflictAndValidation(t *testing.T) {
 	if !strings.Contains(string(e.Extensions["unknown_assets"]), p+"missing") {
 		t.Errorf("unknown_assets = %s", e.Extensions["unknown_assets"])
 	}
-	_, err = c.Assets.Get(ctx, p+"missing", RequestID(p+"rid"))
+	_, _, err = c.Assets.Get(ctx, p+"missing", RequestID(p+"rid"))
 	if e := apiError(t, err, ErrNotFound, "asset_not_found"); e.RequestID != p+"rid" {
 		t.Errorf("request id %q; want the one sent, %q", e.RequestID, p+"rid")
 	}
@@ -224,16 +227,16 @@ func TestLiveIdempotencyKeyReplaysTheFirstAnswer(t *testing.T) {
 	c, p := live(t)
 	id := p + "once"
 	key := p + "key"
-	first, err := c.Assets.Create(ctx, Asset{ID: id, Name: "once", Type: "table"}, IdempotencyKey(key))
+	first, _, err := c.Assets.Create(ctx, Asset{ID: id, Name: "once", Type: "table"}, IdempotencyKey(key))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cleanup(t, c, id)
-	again, err := c.Assets.Create(ctx, Asset{ID: id, Name: "once", Type: "table"}, IdempotencyKey(key))
+	again, _, err := c.Assets.Create(ctx, Asset{ID: id, Name: "once", Type: "table"}, IdempotencyKey(key))
 	if err != nil || again.CreatedAt != first.CreatedAt {
 		t.Fatalf("repeat with the same key = %+v, %v; want the first answer", again, err)
 	}
-	_, err = c.Assets.Create(ctx, Asset{ID: id, Name: "other", Type: "table"}, IdempotencyKey(key))
+	_, _, err = c.Assets.Create(ctx, Asset{ID: id, Name: "other", Type: "table"}, IdempotencyKey(key))
 	apiError(t, err, ErrValidation, "idempotency_key_reused")
 }
 
@@ -250,13 +253,13 @@ func TestLiveIDsWithReservedCharactersRoundTrip(t *testing.T) {
 		if got.ID != id {
 			t.Errorf("created id %q; want %q", got.ID, id)
 		}
-		if a, err := c.Assets.Get(ctx, id); err != nil || a.ID != id {
+		if a, _, err := c.Assets.Get(ctx, id); err != nil || a.ID != id {
 			t.Errorf("Get(%q) = %+v, %v", id, a, err)
 		}
 		if a, _, err := c.Assets.Put(ctx, id, Asset{Name: "odder", Type: "file"}); err != nil || a.ID != id || a.Version != 2 {
 			t.Errorf("Put(%q) = %+v, %v", id, a, err)
 		}
-		if a, err := c.Assets.Patch(ctx, id, map[string]any{"name": "oddest"}); err != nil || a.ID != id || a.Name != "oddest" {
+		if a, _, err := c.Assets.Patch(ctx, id, map[string]any{"name": "oddest"}); err != nil || a.ID != id || a.Name != "oddest" {
 			t.Errorf("Patch(%q) = %+v, %v", id, a, err)
 		}
 	}
@@ -264,12 +267,12 @@ func TestLiveIDsWithReservedCharactersRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{ids[0], ids[3]} {
-		g, err := c.Lineage.Graph(ctx, id, "", nil)
+		g, _, err := c.Lineage.Graph(ctx, id, "", nil)
 		if err != nil || g.Root != id || len(g.Nodes) != 2 || len(g.Edges) != 1 {
 			t.Errorf("Graph(%q) = %+v, %v", id, g, err)
 		}
 	}
-	if g, err := c.Lineage.Upstream(ctx, ids[3], nil); err != nil || g.Node(ids[0]) == nil {
+	if g, _, err := c.Lineage.Upstream(ctx, ids[3], nil); err != nil || g.Node(ids[0]) == nil {
 		t.Errorf("Upstream(%q) = %+v, %v", ids[3], g, err)
 	}
 	var found []Asset
@@ -283,7 +286,7 @@ func TestLiveIDsWithReservedCharactersRoundTrip(t *testing.T) {
 		t.Errorf("listing by prefix found %d assets; want %d", len(found), len(ids))
 	}
 	for _, id := range ids {
-		if err := c.Assets.Delete(ctx, id); err != nil {
+		if _, err := c.Assets.Delete(ctx, id); err != nil {
 			t.Errorf("Delete(%q): %v", id, err)
 		}
 	}
@@ -303,7 +306,7 @@ func TestLivePagingAndFilters(t *testing.T) {
 		mustCreate(t, c, a)
 		want = append(want, a.ID)
 	}
-	first, err := c.Assets.List(ctx, &AssetListOptions{Q: p, ListOptions: ListOptions{Limit: 3}})
+	first, _, err := c.Assets.List(ctx, &AssetListOptions{Q: p, ListOptions: ListOptions{Limit: 3}})
 	if err != nil || len(first.Items) != 3 || first.NextCursor == "" {
 		t.Fatalf("first page = %+v, %v; want 3 items and a cursor", first, err)
 	}
@@ -352,19 +355,19 @@ func TestLiveLineageEdgesAndTraversal(t *testing.T) {
 	for _, id := range []string{raw, stg, orders, report, customers} {
 		mustCreate(t, c, Asset{ID: id, Name: id, Type: "model", Platform: "dbt"})
 	}
-	e, created, err := c.Lineage.Create(ctx, EdgeInput{Source: raw, Target: stg, Transformation: "select 1"})
-	if err != nil || !created || e.Transformation != "select 1" || !slices.Contains(e.Origins, "api") {
-		t.Fatalf("Create edge = %+v, created=%v, %v", e, created, err)
+	e, resp, err := c.Lineage.Create(ctx, EdgeInput{Source: raw, Target: stg, Transformation: "select 1"})
+	if err != nil || !resp.Created() || e.Transformation != "select 1" || !slices.Contains(e.Origins, "api") {
+		t.Fatalf("Create edge = %+v, created=%v, %v", e, resp.Created(), err)
 	}
-	if _, created, err := c.Lineage.Create(ctx, EdgeInput{Source: raw, Target: stg}); err != nil || created {
-		t.Errorf("repeating an edge: created=%v, %v; want an existing edge", created, err)
+	if _, resp, err := c.Lineage.Create(ctx, EdgeInput{Source: raw, Target: stg}); err != nil || resp.Created() {
+		t.Errorf("repeating an edge: created=%v, %v; want an existing edge", resp.Created(), err)
 	}
-	r, err := c.Lineage.Bulk(ctx, []EdgeInput{{Source: stg, Target: orders}, {Source: orders, Target: report}, {Source: customers, Target: orders}})
+	r, _, err := c.Lineage.Bulk(ctx, []EdgeInput{{Source: stg, Target: orders}, {Source: orders, Target: report}, {Source: customers, Target: orders}})
 	if err != nil || *r != (BulkResult{Received: 3, Created: 3}) {
 		t.Fatalf("Bulk = %+v, %v", r, err)
 	}
 
-	up, err := c.Lineage.Upstream(ctx, report, nil)
+	up, _, err := c.Lineage.Upstream(ctx, report, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,19 +381,19 @@ func TestLiveLineageEdgesAndTraversal(t *testing.T) {
 		}
 	}
 
-	down, err := c.Lineage.Downstream(ctx, raw, &TraversalOptions{Depth: 2})
+	down, _, err := c.Lineage.Downstream(ctx, raw, &TraversalOptions{Depth: 2})
 	if err != nil || down.Depth != 2 || len(down.Nodes) != 3 || down.Node(orders) == nil || down.Node(report) != nil {
 		t.Errorf("downstream of raw, depth 2 = %+v, %v", down, err)
 	}
-	both, err := c.Lineage.Graph(ctx, orders, DirectionBoth, &TraversalOptions{Depth: 1})
+	both, _, err := c.Lineage.Graph(ctx, orders, DirectionBoth, &TraversalOptions{Depth: 1})
 	if err != nil || len(both.Nodes) != 4 || both.Node(report).Direction != "downstream" || both.Node(stg).Direction != "upstream" {
 		t.Errorf("both ways of orders = %+v, %v", both, err)
 	}
-	small, err := c.Lineage.Graph(ctx, report, DirectionUpstream, &TraversalOptions{Limit: 2})
+	small, _, err := c.Lineage.Graph(ctx, report, DirectionUpstream, &TraversalOptions{Limit: 2})
 	if err != nil || !small.Truncated || len(small.Nodes) != 2 {
 		t.Errorf("limit 2 = %+v, %v; want 2 nodes, truncated", small, err)
 	}
-	_, err = c.Lineage.Downstream(ctx, p+"nowhere", nil)
+	_, _, err = c.Lineage.Downstream(ctx, p+"nowhere", nil)
 	apiError(t, err, ErrNotFound, "asset_not_found")
 
 	var into []string
@@ -404,10 +407,10 @@ func TestLiveLineageEdgesAndTraversal(t *testing.T) {
 		t.Errorf("edges into orders = %v", into)
 	}
 
-	if err := c.Lineage.DeleteEdge(ctx, customers, orders); err != nil {
+	if _, err := c.Lineage.DeleteEdge(ctx, customers, orders); err != nil {
 		t.Fatal(err)
 	}
-	err = c.Lineage.DeleteEdge(ctx, customers, orders)
+	_, err = c.Lineage.DeleteEdge(ctx, customers, orders)
 	apiError(t, err, ErrNotFound, "edge_not_found")
 }
 
@@ -441,7 +444,7 @@ func TestLivePushBulkChunks(t *testing.T) {
 	if !slices.Equal(got, targets) {
 		t.Errorf("edges from the hub = %v", got)
 	}
-	hubAsset, err := c.Assets.Get(ctx, hub)
+	hubAsset, _, err := c.Assets.Get(ctx, hub)
 	if err != nil || !hubAsset.Placeholder || hubAsset.Type != "unknown" {
 		t.Errorf("hub = %+v, %v; want a placeholder", hubAsset, err)
 	}
@@ -468,7 +471,7 @@ func TestLivePushBulkChunks(t *testing.T) {
 
 func TestLiveTokensCreateAndRevoke(t *testing.T) {
 	c, p := live(t)
-	created, err := c.Tokens.Create(ctx, TokenRequest{Name: p + "reader", Scopes: []Scope{ScopeRead}, ExpiresInDays: 1})
+	created, _, err := c.Tokens.Create(ctx, TokenRequest{Name: p + "reader", Scopes: []Scope{ScopeRead}, ExpiresInDays: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -476,18 +479,11 @@ func TestLiveTokensCreateAndRevoke(t *testing.T) {
 		created.Prefix != created.Secret[:8] || created.ExpiresAt == nil || created.RevokedAt != nil {
 		t.Errorf("created token = %+v", created.Token)
 	}
-	got, err := c.Tokens.Get(ctx, created.ID)
+	got, _, err := c.Tokens.Get(ctx, created.ID)
 	if err != nil || got.Name != p+"reader" || !slices.Equal(got.Scopes, []Scope{ScopeRead}) {
 		t.Errorf("Get token = %+v, %v", got, err)
 	}
-	var listed bool
-	for tok, err := range c.Tokens.All(ctx, &ListOptions{Limit: 2}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		listed = listed || tok.ID == created.ID
-	}
-	if !listed {
+	if !slices.ContainsFunc(collect(t, c.Tokens.All(ctx, &ListOptions{Limit: 2})), func(x Token) bool { return x.ID == created.ID }) {
 		t.Error("the new token is not listed")
 	}
 
@@ -495,43 +491,38 @@ func TestLiveTokensCreateAndRevoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reader.Assets.List(ctx, &AssetListOptions{ListOptions: ListOptions{Limit: 1}}); err != nil {
+	if _, _, err := reader.Assets.List(ctx, &AssetListOptions{ListOptions: ListOptions{Limit: 1}}); err != nil {
 		t.Fatalf("the read token cannot read: %v", err)
 	}
-	_, err = reader.Assets.Create(ctx, Asset{ID: p + "nope", Name: "nope", Type: "table"})
+	_, _, err = reader.Assets.Create(ctx, Asset{ID: p + "nope", Name: "nope", Type: "table"})
 	apiError(t, err, ErrPermission, "insufficient_scope")
-	_, err = reader.Tokens.List(ctx, nil)
+	_, _, err = reader.Tokens.List(ctx, nil)
 	apiError(t, err, ErrPermission, "insufficient_scope")
 
-	if err := c.Tokens.Revoke(ctx, created.ID); err != nil {
+	if _, err := c.Tokens.Revoke(ctx, created.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, err = reader.Assets.List(ctx, nil)
+	_, _, err = reader.Assets.List(ctx, nil)
 	apiError(t, err, ErrAuthentication, "")
-	if got, err := c.Tokens.Get(ctx, created.ID); err != nil || got.RevokedAt == nil {
+	if got, _, err := c.Tokens.Get(ctx, created.ID); err != nil || got.RevokedAt == nil {
 		t.Errorf("revoked token = %+v, %v; want revoked_at", got, err)
 	}
-	_, err = c.Tokens.Get(ctx, "tok_"+strings.Repeat("0", 26))
+	_, _, err = c.Tokens.Get(ctx, "tok_"+strings.Repeat("0", 26))
 	apiError(t, err, ErrNotFound, "")
 
 	anonymous, _ := NewClient(WithToken(""))
-	_, err = anonymous.Assets.List(ctx, nil)
+	_, _, err = anonymous.Assets.List(ctx, nil)
 	apiError(t, err, ErrAuthentication, "")
-	if info, err := anonymous.Info(ctx); err != nil || info.APIVersion != "v1" {
+	if info, _, err := anonymous.Info(ctx); err != nil || info.APIVersion != "v1" {
 		t.Errorf("Info without a token = %+v, %v", info, err)
 	}
 }
 
-// manifestFixture is the shared dbt fixture: shared/ lies beside the repository
-// (two levels above this package).
+// manifestFixture is a gzipped dbt 1.11 manifest of the repository's tests,
+// with 20 dependencies.
 func manifestFixture(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	repoRoot := filepath.Dir(filepath.Dir(wd))
-	return filepath.Join(repoRoot, "..", "shared", "fixtures", "dbt", "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json")
+	return repoFixture(t, "dbt_versions", "manifest_v12_dbt1.11.16.json.gz")
 }
 
 func TestLiveManifestUploadIsIdempotentAndLogged(t *testing.T) {
@@ -542,21 +533,21 @@ func TestLiveManifestUploadIsIdempotentAndLogged(t *testing.T) {
 		t.Fatalf("reading the fixture: %v", err)
 	}
 	project := "go-" + crand.Text()[:12]
-	first, err := c.Lineage.UploadManifestFile(ctx, path, Project(project))
+	first, _, err := c.Lineage.UploadManifestFile(ctx, path, Project(project))
 	if err != nil {
 		t.Fatalf("UploadManifestFile: %v", err)
 	}
 	// Other clients upload the same manifest into the same database, so the
 	// assets may exist already; the edges of this project are new.
-	if first.Project != project || first.DbtVersion != "1.8.10" || first.DbtSchemaVersion == "" ||
-		first.Edges.Created+first.Edges.Existing != 8 || first.Edges.Removed != 0 {
+	if first.Project != project || first.DbtVersion != "1.11.16" || first.DbtSchemaVersion == "" ||
+		first.Edges.Created+first.Edges.Existing != 20 || first.Edges.Removed != 0 {
 		t.Errorf("first upload = %+v", first)
 	}
-	second, err := c.Lineage.UploadManifest(ctx, data, Project(project), Prune(true))
+	second, _, err := c.Lineage.UploadManifest(ctx, data, Project(project), Prune(true))
 	if err != nil {
 		t.Fatalf("UploadManifest (again): %v", err)
 	}
-	if second.Edges.Created != 0 || second.Edges.Removed != 0 || second.Edges.Existing != 8 ||
+	if second.Edges.Created != 0 || second.Edges.Removed != 0 || second.Edges.Existing != 20 ||
 		second.Assets.Created != 0 || second.QualityRules.Created != 0 || second.QualityRules.Removed != 0 {
 		t.Errorf("second upload = %+v; want nothing changed", second)
 	}
@@ -589,6 +580,6 @@ func TestLiveManifestUploadIsIdempotentAndLogged(t *testing.T) {
 	}
 
 	// A bad filter is a validation error.
-	_, err = c.Events.List(ctx, &EventListOptions{Types: []string{"no.such.type"}})
+	_, _, err = c.Events.List(ctx, &EventListOptions{Types: []string{"no.such.type"}})
 	apiError(t, err, ErrValidation, "")
 }

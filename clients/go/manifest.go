@@ -57,31 +57,33 @@ func Prune(prune bool) RequestOption { return func(r *requestOptions) { r.prune 
 // nothing, so the upload is retried like other POSTs. Options: [Project],
 // [Prune] and the usual request options. Each attempt may take up to
 // [ManifestTimeout].
-func (s *LineageService) UploadManifest(ctx context.Context, manifest []byte, ro ...RequestOption) (*ManifestSummary, error) {
-	body, err := gzipped(manifest, "the manifest")
-	if err != nil {
-		return nil, err
-	}
-	var summary ManifestSummary
-	_, err = s.c.send(ctx, call{
-		method: http.MethodPost, path: "/lineage/manifest", raw: body,
-		contentType: "application/json", contentEncoding: "gzip",
-		timeout: ManifestTimeout, out: &summary, opts: ro,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &summary, nil
+func (s *LineageService) UploadManifest(ctx context.Context, manifest []byte, ro ...RequestOption) (*ManifestSummary, *Response, error) {
+	return uploadGzipped[ManifestSummary](ctx, s.c, "/lineage/manifest", manifest, "the manifest", ro)
 }
 
 // UploadManifestFile reads a manifest file (plain or gzipped, such as
 // target/manifest.json) and uploads it with [LineageService.UploadManifest].
-func (s *LineageService) UploadManifestFile(ctx context.Context, path string, ro ...RequestOption) (*ManifestSummary, error) {
+func (s *LineageService) UploadManifestFile(ctx context.Context, path string, ro ...RequestOption) (*ManifestSummary, *Response, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("governance: reading the manifest: %w", err)
+		return nil, nil, fmt.Errorf("governance: reading the manifest: %w", err)
 	}
 	return s.UploadManifest(ctx, data, ro...)
+}
+
+// uploadGzipped posts a dbt artifact gzipped, allowing [ManifestTimeout] per
+// attempt; what names it in an error.
+func uploadGzipped[T any](ctx context.Context, c *Client, path string, data []byte, what string,
+	ro []RequestOption) (*T, *Response, error) {
+	body, err := gzipped(data, what)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendFor[T](ctx, c, call{
+		method: http.MethodPost, path: path, raw: body,
+		contentType: "application/json", contentEncoding: "gzip",
+		timeout: ManifestTimeout, opts: ro,
+	})
 }
 
 func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }

@@ -3,6 +3,7 @@ package governance
 import (
 	"context"
 	"iter"
+	"net/http"
 	"net/url"
 	"strconv"
 )
@@ -53,6 +54,52 @@ func paginate[T any](ctx context.Context, cursor string,
 			cursor = page.NextCursor
 		}
 	}
+}
+
+// paged is a pointer to list options that hold the paging parameters:
+// [ListOptions] itself or a filter type that embeds it.
+type paged[O any] interface {
+	*O
+	paging() *ListOptions
+}
+
+func (o *ListOptions) paging() *ListOptions { return o }
+
+// listAll yields every item of a collection, from opts' cursor on, with list
+// fetching each page.
+func listAll[O any, P paged[O], T any](ctx context.Context, opts *O,
+	list func(ctx context.Context, opts *O) (*Page[T], *Response, error)) iter.Seq2[T, error] {
+	var base O
+	if opts != nil {
+		base = *opts
+	}
+	return paginate(ctx, P(&base).paging().Cursor, func(ctx context.Context, cursor string) (*Page[T], error) {
+		o := base
+		P(&o).paging().Cursor = cursor
+		page, _, err := list(ctx, &o)
+		return page, err
+	})
+}
+
+// listPage reads one page of a collection that takes plain [ListOptions].
+func listPage[T any](ctx context.Context, c *Client, path string, opts *ListOptions,
+	ro []RequestOption) (*Page[T], *Response, error) {
+	q := url.Values{}
+	if opts != nil {
+		opts.encode(q)
+	}
+	return sendFor[Page[T]](ctx, c, call{method: http.MethodGet, path: path, query: q, opts: ro})
+}
+
+// listPageAt reads one page of a collection under one resource, refusing an
+// empty id.
+func listPageAt[T any](ctx context.Context, c *Client, collection, id, rest string, opts *ListOptions,
+	ro []RequestOption) (*Page[T], *Response, error) {
+	path, err := idPath(collection, id, rest)
+	if err != nil {
+		return nil, nil, err
+	}
+	return listPage[T](ctx, c, path, opts, ro)
 }
 
 // chunks splits items into consecutive slices of at most size items.

@@ -173,20 +173,14 @@ func (s *EvaluationSummary) Policy(id string) *PolicyEvaluation {
 type PoliciesService struct{ c *Client }
 
 // List returns one page of policies, ordered by id.
-func (s *PoliciesService) List(ctx context.Context, opts *PolicyListOptions, ro ...RequestOption) (*Page[Policy], error) {
+func (s *PoliciesService) List(ctx context.Context, opts *PolicyListOptions, ro ...RequestOption) (*Page[Policy], *Response, error) {
 	return sendFor[Page[Policy]](ctx, s.c, call{method: http.MethodGet, path: "/policies", query: opts.query(), opts: ro})
 }
 
 // All yields every policy that matches opts, following next_cursor.
 func (s *PoliciesService) All(ctx context.Context, opts *PolicyListOptions, ro ...RequestOption) iter.Seq2[Policy, error] {
-	var base PolicyListOptions
-	if opts != nil {
-		base = *opts
-	}
-	return paginate(ctx, base.Cursor, func(ctx context.Context, cursor string) (*Page[Policy], error) {
-		o := base
-		o.Cursor = cursor
-		return s.List(ctx, &o, ro...)
+	return listAll(ctx, opts, func(ctx context.Context, o *PolicyListOptions) (*Page[Policy], *Response, error) {
+		return s.List(ctx, o, ro...)
 	})
 }
 
@@ -194,82 +188,59 @@ func (s *PoliciesService) All(ctx context.Context, opts *PolicyListOptions, ro .
 // selector key or param is an [ErrValidation] naming the field, e.g.
 // ["body", "params", "tag"]. Policies are re-evaluated in the background
 // after changes; [PoliciesService.Evaluate] does it at once.
-func (s *PoliciesService) Create(ctx context.Context, policy Policy, ro ...RequestOption) (*Policy, error) {
+func (s *PoliciesService) Create(ctx context.Context, policy Policy, ro ...RequestOption) (*Policy, *Response, error) {
 	return sendFor[Policy](ctx, s.c, call{method: http.MethodPost, path: "/policies", body: policy.writable(), opts: ro})
 }
 
 // Get reads a policy; [ErrNotFound] if there is none.
-func (s *PoliciesService) Get(ctx context.Context, id string, ro ...RequestOption) (*Policy, error) {
-	return s.one(ctx, http.MethodGet, id, nil, "", ro)
+func (s *PoliciesService) Get(ctx context.Context, id string, ro ...RequestOption) (*Policy, *Response, error) {
+	return sendAt[Policy](ctx, s.c, call{method: http.MethodGet, opts: ro}, "/policies", id)
 }
 
 // Replace replaces a policy's definition (PUT; it never creates: an unknown
 // id is [ErrNotFound]). policy.ID may be empty; if set it must equal id. With
 // [IfMatch], a version mismatch fails with [ErrPreconditionFailed]. An
 // unchanged policy keeps its version.
-func (s *PoliciesService) Replace(ctx context.Context, id string, policy Policy, ro ...RequestOption) (*Policy, error) {
-	return s.one(ctx, http.MethodPut, id, policy, "", ro)
+func (s *PoliciesService) Replace(ctx context.Context, id string, policy Policy, ro ...RequestOption) (*Policy, *Response, error) {
+	return sendAt[Policy](ctx, s.c, call{method: http.MethodPut, body: policy, opts: ro}, "/policies", id)
 }
 
 // Patch changes a policy with a JSON Merge Patch (RFC 7396), e.g.
 // map[string]any{"enabled": false}; the result is validated whole.
-func (s *PoliciesService) Patch(ctx context.Context, id string, patch any, ro ...RequestOption) (*Policy, error) {
-	return s.one(ctx, http.MethodPatch, id, patch, "application/merge-patch+json", ro)
+func (s *PoliciesService) Patch(ctx context.Context, id string, patch any, ro ...RequestOption) (*Policy, *Response, error) {
+	k := call{method: http.MethodPatch, body: patch, contentType: mergePatch, opts: ro}
+	return sendAt[Policy](ctx, s.c, k, "/policies", id)
 }
 
 // Delete removes a policy; its open violations are announced resolved.
-func (s *PoliciesService) Delete(ctx context.Context, id string, ro ...RequestOption) error {
-	path, err := idPath("/policies", id)
-	if err != nil {
-		return err
-	}
-	_, err = s.c.send(ctx, call{method: http.MethodDelete, path: path, opts: ro})
-	return err
+func (s *PoliciesService) Delete(ctx context.Context, id string, ro ...RequestOption) (*Response, error) {
+	return deleteAt(ctx, s.c, "/policies", id, ro)
 }
 
 // Violations returns one page of a policy's open violations, as the latest
 // evaluation stored them.
-func (s *PoliciesService) Violations(ctx context.Context, policyID string, opts *ListOptions, ro ...RequestOption) (*ViolationPage, error) {
-	path, err := idPath("/policies", policyID, "/violations")
-	if err != nil {
-		return nil, err
-	}
+func (s *PoliciesService) Violations(ctx context.Context, policyID string, opts *ListOptions, ro ...RequestOption) (*ViolationPage, *Response, error) {
 	q := url.Values{}
 	if opts != nil {
 		opts.encode(q)
 	}
-	return sendFor[ViolationPage](ctx, s.c, call{method: http.MethodGet, path: path, query: q, opts: ro})
+	return sendAt[ViolationPage](ctx, s.c, call{method: http.MethodGet, query: q, opts: ro}, "/policies", policyID, "/violations")
 }
 
 // AllViolations yields every open violation of a policy, following
 // next_cursor.
 func (s *PoliciesService) AllViolations(ctx context.Context, policyID string, opts *ListOptions, ro ...RequestOption) iter.Seq2[Violation, error] {
-	var base ListOptions
-	if opts != nil {
-		base = *opts
-	}
-	return paginate(ctx, base.Cursor, func(ctx context.Context, cursor string) (*Page[Violation], error) {
-		o := base
-		o.Cursor = cursor
-		page, err := s.Violations(ctx, policyID, &o, ro...)
+	return listAll(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[Violation], *Response, error) {
+		page, resp, err := s.Violations(ctx, policyID, o, ro...)
 		if err != nil {
-			return nil, err
+			return nil, resp, err
 		}
-		return &Page[Violation]{Items: page.Violations, NextCursor: page.NextCursor}, nil
+		return &Page[Violation]{Items: page.Violations, NextCursor: page.NextCursor}, resp, nil
 	})
 }
 
 // Evaluate evaluates every policy now (POST /policies/evaluate) and tells
 // what each found; a disabled policy's violations resolve.
-func (s *PoliciesService) Evaluate(ctx context.Context, ro ...RequestOption) (*EvaluationSummary, error) {
+func (s *PoliciesService) Evaluate(ctx context.Context, ro ...RequestOption) (*EvaluationSummary, *Response, error) {
 	return sendFor[EvaluationSummary](ctx, s.c, call{method: http.MethodPost, path: "/policies/evaluate", opts: ro})
-}
-
-func (s *PoliciesService) one(ctx context.Context, method, id string, body any, contentType string,
-	ro []RequestOption) (*Policy, error) {
-	path, err := idPath("/policies", id)
-	if err != nil {
-		return nil, err
-	}
-	return sendFor[Policy](ctx, s.c, call{method: method, path: path, body: body, contentType: contentType, opts: ro})
 }

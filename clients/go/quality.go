@@ -174,93 +174,67 @@ type DbtResultsSummary struct {
 // QualityService covers /quality: rules, their results, and dbt run results.
 type QualityService struct{ c *Client }
 
+const rulesPath = "/quality/rules"
+
 // ListRules returns one page of quality rules, ordered by id.
-func (s *QualityService) ListRules(ctx context.Context, opts *RuleListOptions, ro ...RequestOption) (*Page[QualityRule], error) {
-	return sendFor[Page[QualityRule]](ctx, s.c, call{method: http.MethodGet, path: "/quality/rules", query: opts.query(), opts: ro})
+func (s *QualityService) ListRules(ctx context.Context, opts *RuleListOptions, ro ...RequestOption) (*Page[QualityRule], *Response, error) {
+	return sendFor[Page[QualityRule]](ctx, s.c, call{method: http.MethodGet, path: rulesPath, query: opts.query(), opts: ro})
 }
 
 // AllRules yields every rule that matches opts, following next_cursor.
 func (s *QualityService) AllRules(ctx context.Context, opts *RuleListOptions, ro ...RequestOption) iter.Seq2[QualityRule, error] {
-	var base RuleListOptions
-	if opts != nil {
-		base = *opts
-	}
-	return paginate(ctx, base.Cursor, func(ctx context.Context, cursor string) (*Page[QualityRule], error) {
-		o := base
-		o.Cursor = cursor
-		return s.ListRules(ctx, &o, ro...)
+	return listAll(ctx, opts, func(ctx context.Context, o *RuleListOptions) (*Page[QualityRule], *Response, error) {
+		return s.ListRules(ctx, o, ro...)
 	})
 }
 
 // CreateRule makes a rule (201); the service chooses its id. An unknown
 // asset, or params that do not fit the type, is an [ErrValidation] naming
 // the field.
-func (s *QualityService) CreateRule(ctx context.Context, rule QualityRule, ro ...RequestOption) (*QualityRule, error) {
-	return sendFor[QualityRule](ctx, s.c, call{method: http.MethodPost, path: "/quality/rules", body: rule.writable(), opts: ro})
+func (s *QualityService) CreateRule(ctx context.Context, rule QualityRule, ro ...RequestOption) (*QualityRule, *Response, error) {
+	return sendFor[QualityRule](ctx, s.c, call{method: http.MethodPost, path: rulesPath, body: rule.writable(), opts: ro})
 }
 
 // GetRule reads a rule; [ErrNotFound] if there is none.
-func (s *QualityService) GetRule(ctx context.Context, id string, ro ...RequestOption) (*QualityRule, error) {
-	return s.rule(ctx, http.MethodGet, id, nil, "", ro)
+func (s *QualityService) GetRule(ctx context.Context, id string, ro ...RequestOption) (*QualityRule, *Response, error) {
+	return sendAt[QualityRule](ctx, s.c, call{method: http.MethodGet, opts: ro}, rulesPath, id)
 }
 
 // ReplaceRule replaces a rule's definition (PUT; it never creates: an
 // unknown id is [ErrNotFound]). Status and history are kept. With
 // [IfMatch], a version mismatch fails with [ErrPreconditionFailed].
-func (s *QualityService) ReplaceRule(ctx context.Context, id string, rule QualityRule, ro ...RequestOption) (*QualityRule, error) {
-	return s.rule(ctx, http.MethodPut, id, rule, "", ro)
+func (s *QualityService) ReplaceRule(ctx context.Context, id string, rule QualityRule, ro ...RequestOption) (*QualityRule, *Response, error) {
+	return sendAt[QualityRule](ctx, s.c, call{method: http.MethodPut, body: rule, opts: ro}, rulesPath, id)
 }
 
 // PatchRule changes a rule's definition with a JSON Merge Patch (RFC 7396),
 // e.g. map[string]any{"severity": "error", "column": nil}.
-func (s *QualityService) PatchRule(ctx context.Context, id string, patch any, ro ...RequestOption) (*QualityRule, error) {
-	return s.rule(ctx, http.MethodPatch, id, patch, "application/merge-patch+json", ro)
+func (s *QualityService) PatchRule(ctx context.Context, id string, patch any, ro ...RequestOption) (*QualityRule, *Response, error) {
+	k := call{method: http.MethodPatch, body: patch, contentType: mergePatch, opts: ro}
+	return sendAt[QualityRule](ctx, s.c, k, rulesPath, id)
 }
 
 // DeleteRule removes a rule and its results.
-func (s *QualityService) DeleteRule(ctx context.Context, id string, ro ...RequestOption) error {
-	path, err := idPath("/quality/rules", id)
-	if err != nil {
-		return err
-	}
-	_, err = s.c.send(ctx, call{method: http.MethodDelete, path: path, opts: ro})
-	return err
+func (s *QualityService) DeleteRule(ctx context.Context, id string, ro ...RequestOption) (*Response, error) {
+	return deleteAt(ctx, s.c, rulesPath, id, ro)
 }
 
 // RecordResult records one run of a rule (201). The rule's status follows
 // its newest result by RunAt; turning failing raises a quality.rule.failed
 // alert.
-func (s *QualityService) RecordResult(ctx context.Context, ruleID string, result ResultInput, ro ...RequestOption) (*QualityResult, error) {
-	path, err := idPath("/quality/rules", ruleID, "/results")
-	if err != nil {
-		return nil, err
-	}
-	return sendFor[QualityResult](ctx, s.c, call{method: http.MethodPost, path: path, body: result, opts: ro})
+func (s *QualityService) RecordResult(ctx context.Context, ruleID string, result ResultInput, ro ...RequestOption) (*QualityResult, *Response, error) {
+	return sendAt[QualityResult](ctx, s.c, call{method: http.MethodPost, body: result, opts: ro}, rulesPath, ruleID, "/results")
 }
 
 // Results returns one page of a rule's results, newest first.
-func (s *QualityService) Results(ctx context.Context, ruleID string, opts *ListOptions, ro ...RequestOption) (*Page[QualityResult], error) {
-	path, err := idPath("/quality/rules", ruleID, "/results")
-	if err != nil {
-		return nil, err
-	}
-	q := url.Values{}
-	if opts != nil {
-		opts.encode(q)
-	}
-	return sendFor[Page[QualityResult]](ctx, s.c, call{method: http.MethodGet, path: path, query: q, opts: ro})
+func (s *QualityService) Results(ctx context.Context, ruleID string, opts *ListOptions, ro ...RequestOption) (*Page[QualityResult], *Response, error) {
+	return listPageAt[QualityResult](ctx, s.c, rulesPath, ruleID, "/results", opts, ro)
 }
 
 // AllResults yields a rule's results, newest first, following next_cursor.
 func (s *QualityService) AllResults(ctx context.Context, ruleID string, opts *ListOptions, ro ...RequestOption) iter.Seq2[QualityResult, error] {
-	var base ListOptions
-	if opts != nil {
-		base = *opts
-	}
-	return paginate(ctx, base.Cursor, func(ctx context.Context, cursor string) (*Page[QualityResult], error) {
-		o := base
-		o.Cursor = cursor
-		return s.Results(ctx, ruleID, &o, ro...)
+	return listAll(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[QualityResult], *Response, error) {
+		return s.Results(ctx, ruleID, o, ro...)
 	})
 }
 
@@ -271,33 +245,16 @@ func (s *QualityService) AllResults(ctx context.Context, ruleID string, opts *Li
 // are. Uploading the same dbt invocation again records nothing (Duplicates),
 // so the upload is retried like other POSTs. Each attempt may take up to
 // [ManifestTimeout].
-func (s *QualityService) UploadRunResults(ctx context.Context, runResults []byte, ro ...RequestOption) (*DbtResultsSummary, error) {
-	body, err := gzipped(runResults, "the run results")
-	if err != nil {
-		return nil, err
-	}
-	return sendFor[DbtResultsSummary](ctx, s.c, call{
-		method: http.MethodPost, path: "/quality/results/dbt", raw: body,
-		contentType: "application/json", contentEncoding: "gzip",
-		timeout: ManifestTimeout, opts: ro,
-	})
+func (s *QualityService) UploadRunResults(ctx context.Context, runResults []byte, ro ...RequestOption) (*DbtResultsSummary, *Response, error) {
+	return uploadGzipped[DbtResultsSummary](ctx, s.c, "/quality/results/dbt", runResults, "the run results", ro)
 }
 
 // UploadRunResultsFile reads a run results file (plain or gzipped, such as
 // target/run_results.json) and uploads it with [QualityService.UploadRunResults].
-func (s *QualityService) UploadRunResultsFile(ctx context.Context, path string, ro ...RequestOption) (*DbtResultsSummary, error) {
+func (s *QualityService) UploadRunResultsFile(ctx context.Context, path string, ro ...RequestOption) (*DbtResultsSummary, *Response, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("governance: reading the run results: %w", err)
+		return nil, nil, fmt.Errorf("governance: reading the run results: %w", err)
 	}
 	return s.UploadRunResults(ctx, data, ro...)
-}
-
-func (s *QualityService) rule(ctx context.Context, method, id string, body any, contentType string,
-	ro []RequestOption) (*QualityRule, error) {
-	path, err := idPath("/quality/rules", id)
-	if err != nil {
-		return nil, err
-	}
-	return sendFor[QualityRule](ctx, s.c, call{method: method, path: path, body: body, contentType: contentType, opts: ro})
 }

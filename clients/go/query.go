@@ -143,8 +143,11 @@ type QueryService struct{ c *Client }
 // Run sends one query and returns one page of its answer. A malformed query
 // is an [ErrValidation] naming the field in FieldErrors; one running past
 // the service's query timeout is an [ErrValidation] with code query_timeout.
-func (s *QueryService) Run(ctx context.Context, q Query, ro ...RequestOption) (*QueryResult, error) {
-	return sendFor[QueryResult](ctx, s.c, call{method: http.MethodPost, path: "/query", body: q, opts: ro})
+//
+// A query only reads, so it is retried like a GET and sends no
+// Idempotency-Key.
+func (s *QueryService) Run(ctx context.Context, q Query, ro ...RequestOption) (*QueryResult, *Response, error) {
+	return sendFor[QueryResult](ctx, s.c, call{method: http.MethodPost, path: "/query", body: q, readOnly: true, opts: ro})
 }
 
 // Pages yields every page of a query's answer, from q.Cursor on, sending the
@@ -152,7 +155,7 @@ func (s *QueryService) Run(ctx context.Context, q Query, ro ...RequestOption) (*
 func (s *QueryService) Pages(ctx context.Context, q Query, ro ...RequestOption) iter.Seq2[*QueryResult, error] {
 	return func(yield func(*QueryResult, error) bool) {
 		for {
-			page, err := s.Run(ctx, q, ro...)
+			page, _, err := s.Run(ctx, q, ro...)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -191,7 +194,7 @@ func queryItems[T any](ctx context.Context, s *QueryService, q Query, form Retur
 	return paginate(ctx, q.Cursor, func(ctx context.Context, cursor string) (*Page[T], error) {
 		page := q
 		page.Cursor = cursor
-		r, err := s.Run(ctx, page, ro...)
+		r, _, err := s.Run(ctx, page, ro...)
 		if err != nil {
 			return nil, err
 		}
@@ -203,12 +206,13 @@ func queryItems[T any](ctx context.Context, s *QueryService, q Query, form Retur
 // scope) with parameters, keeping at most limit rows (0: the service
 // default, 1,000). A write, LOAD CSV or an administrative procedure is an
 // [ErrValidation] with code forbidden_query, and nothing runs; text Neo4j
-// cannot run is code invalid_query.
-func (s *QueryService) Cypher(ctx context.Context, query string, parameters map[string]any, limit int, ro ...RequestOption) (*CypherResult, error) {
+// cannot run is code invalid_query. Like [QueryService.Run] it is retried
+// as a read.
+func (s *QueryService) Cypher(ctx context.Context, query string, parameters map[string]any, limit int, ro ...RequestOption) (*CypherResult, *Response, error) {
 	body := struct {
 		Query      string         `json:"query"`
 		Parameters map[string]any `json:"parameters,omitempty"`
 		Limit      int            `json:"limit,omitempty"`
 	}{query, parameters, limit}
-	return sendFor[CypherResult](ctx, s.c, call{method: http.MethodPost, path: "/query/cypher", body: body, opts: ro})
+	return sendFor[CypherResult](ctx, s.c, call{method: http.MethodPost, path: "/query/cypher", body: body, readOnly: true, opts: ro})
 }

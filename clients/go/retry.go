@@ -12,25 +12,28 @@ import (
 const (
 	backoffBase = 500 * time.Millisecond
 	backoffMax  = 8 * time.Second
-	// maxRetryAfter is the longest Retry-After the client waits for; a longer
-	// one is returned to the caller as the error instead.
+	// maxRetryAfter caps the wait a Retry-After asks for.
 	maxRetryAfter = 60 * time.Second
 )
 
 // shouldRetry is the retry policy. status is the HTTP status, or 0 when the
 // request got no answer (connection error or timeout). Only connection
-// errors, 429 and 5xx are retried; GET, HEAD, OPTIONS, PUT and DELETE always,
-// POST and PATCH only when they carry an Idempotency-Key. A 409 is a real
-// conflict and never retried.
-func shouldRetry(method string, status int, hasIdempotencyKey bool) bool {
-	if status != 0 && status != http.StatusTooManyRequests && status < 500 {
+// errors, timeouts, 408, 429 and 5xx are retried; GET, HEAD, OPTIONS, PUT
+// and DELETE always, POST and PATCH only when they carry an Idempotency-Key
+// (or, for a POST, when it only reads: repeatable is then true). A 409 is a
+// real conflict and never retried.
+func shouldRetry(method string, status int, repeatable bool) bool {
+	switch {
+	case status == 0, status == http.StatusRequestTimeout, status == http.StatusTooManyRequests:
+	case status >= 500 && status <= 599:
+	default:
 		return false
 	}
 	switch strings.ToUpper(method) {
 	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete:
 		return true
 	case http.MethodPost, http.MethodPatch:
-		return hasIdempotencyKey
+		return repeatable
 	default:
 		return false
 	}
@@ -53,14 +56,14 @@ func parseRetryAfter(header string, now time.Time) (d time.Duration, ok bool) {
 }
 
 // backoff is the delay before retry number attempt+1 when the answer gave no
-// Retry-After: exponential from backoffBase, capped at backoffMax, with equal
-// jitter (half fixed, half random; random01 is in [0, 1)).
+// Retry-After: exponential from backoffBase, capped at backoffMax, with full
+// jitter (a random part of it; random01 is in [0, 1)).
 func backoff(attempt int, random01 float64) time.Duration {
 	d := backoffMax
 	if attempt < 16 {
 		d = min(backoffBase<<attempt, backoffMax)
 	}
-	return d/2 + time.Duration(random01*float64(d/2))
+	return time.Duration(random01 * float64(d))
 }
 
 // sleepContext waits d or until ctx is done.

@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Vet and test the Go client. The live tests need GOVERNANCE_URL and
-# GOVERNANCE_TOKEN (clients/harness.py sets both) and fail without them.
+# What clients/harness.py runs: format and vet checks, then the unit tests and
+# the live tests (build tag "live") in one run. The live tests need
+# GOVERNANCE_URL and GOVERNANCE_TOKEN (an admin token) of a running service;
+# the harness sets both. Offline, `go test ./...` runs the unit tests alone.
 set -euo pipefail
 cd "$(dirname "$0")"
+unformatted=$(gofmt -l .)
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change: $unformatted" >&2
+	exit 1
+fi
 go vet ./...
-go test -count=1 ./...
+go vet -tags live ./...
+go test -count=1 -tags live ./...

@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"net/url"
 	"time"
 )
 
@@ -29,6 +28,9 @@ type Token struct {
 	LastUsedAt *time.Time `json:"last_used_at"`
 	RevokedAt  *time.Time `json:"revoked_at"`
 	CreatedBy  string     `json:"created_by,omitempty"`
+	// UserID is the user who made the token (whose role caps what it may
+	// do); empty for a token made by the command line.
+	UserID string `json:"user_id,omitempty"`
 }
 
 // CreatedToken is a new token with its secret, shown this once.
@@ -50,63 +52,32 @@ type TokenRequest struct {
 type TokensService struct{ c *Client }
 
 // List returns one page of tokens (metadata only), ordered by id.
-func (s *TokensService) List(ctx context.Context, opts *ListOptions, ro ...RequestOption) (*Page[Token], error) {
-	q := url.Values{}
-	if opts != nil {
-		opts.encode(q)
-	}
-	var page Page[Token]
-	if _, err := s.c.send(ctx, call{method: http.MethodGet, path: "/tokens", query: q, out: &page, opts: ro}); err != nil {
-		return nil, err
-	}
-	return &page, nil
+func (s *TokensService) List(ctx context.Context, opts *ListOptions, ro ...RequestOption) (*Page[Token], *Response, error) {
+	return listPage[Token](ctx, s.c, "/tokens", opts, ro)
 }
 
 // All yields every token, following next_cursor.
 func (s *TokensService) All(ctx context.Context, opts *ListOptions, ro ...RequestOption) iter.Seq2[Token, error] {
-	var base ListOptions
-	if opts != nil {
-		base = *opts
-	}
-	return paginate(ctx, base.Cursor, func(ctx context.Context, cursor string) (*Page[Token], error) {
-		o := base
-		o.Cursor = cursor
-		return s.List(ctx, &o, ro...)
+	return listAll(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[Token], *Response, error) {
+		return s.List(ctx, o, ro...)
 	})
 }
 
-// Create makes a token; the answer's Secret is shown this once. It is not
-// retried: the service never keeps an answer holding a secret, so it ignores
-// Idempotency-Key here, and a repeat would make a second token.
-func (s *TokensService) Create(ctx context.Context, req TokenRequest, ro ...RequestOption) (*CreatedToken, error) {
-	var t CreatedToken
-	k := call{method: http.MethodPost, path: "/tokens", body: req, out: &t, opts: ro, noAutoKey: true}
-	if _, err := s.c.send(ctx, k); err != nil {
-		return nil, err
-	}
-	return &t, nil
+// Create makes a token for the caller's user (if any); the answer's Secret is
+// shown this once. It is not retried: the service never keeps an answer
+// holding a secret, so it ignores Idempotency-Key here, and a repeat would
+// make a second token.
+func (s *TokensService) Create(ctx context.Context, req TokenRequest, ro ...RequestOption) (*CreatedToken, *Response, error) {
+	return sendFor[CreatedToken](ctx, s.c, call{method: http.MethodPost, path: "/tokens", body: req, opts: ro, noReplay: true})
 }
 
 // Get reads a token's metadata.
-func (s *TokensService) Get(ctx context.Context, id string, ro ...RequestOption) (*Token, error) {
-	path, err := idPath("/tokens", id)
-	if err != nil {
-		return nil, err
-	}
-	var t Token
-	if _, err := s.c.send(ctx, call{method: http.MethodGet, path: path, out: &t, opts: ro}); err != nil {
-		return nil, err
-	}
-	return &t, nil
+func (s *TokensService) Get(ctx context.Context, id string, ro ...RequestOption) (*Token, *Response, error) {
+	return sendAt[Token](ctx, s.c, call{method: http.MethodGet, opts: ro}, "/tokens", id)
 }
 
 // Revoke revokes a token (DELETE /tokens/{id}); it fails authentication from
 // the next request on.
-func (s *TokensService) Revoke(ctx context.Context, id string, ro ...RequestOption) error {
-	path, err := idPath("/tokens", id)
-	if err != nil {
-		return err
-	}
-	_, err = s.c.send(ctx, call{method: http.MethodDelete, path: path, opts: ro})
-	return err
+func (s *TokensService) Revoke(ctx context.Context, id string, ro ...RequestOption) (*Response, error) {
+	return deleteAt(ctx, s.c, "/tokens", id, ro)
 }

@@ -119,6 +119,12 @@ func TestVectorsRetry(t *testing.T) {
 			t.Errorf("shouldRetry(%s, %d, key=%v) = %v; want %v", v.Method, v.Status, v.IdempotencyKey, got, v.Retry)
 		}
 	}
+	// 408 is retried like 429 and 5xx; other 4xx are not.
+	for status, want := range map[int]bool{408: true, 429: true, 599: true, 400: false, 409: false, 412: false} {
+		if got := shouldRetry("GET", status, false); got != want {
+			t.Errorf("shouldRetry(GET, %d) = %v; want %v", status, got, want)
+		}
+	}
 	// A connection error (status 0) follows the same method rules.
 	for method, want := range map[string]bool{"GET": true, "PUT": true, "DELETE": true, "POST": false, "PATCH": false} {
 		if got := shouldRetry(method, 0, false); got != want {
@@ -158,14 +164,14 @@ func TestVectorsBulkChunks(t *testing.T) {
 	}
 }
 
-func TestBackoffIsJitteredExponentialAndCapped(t *testing.T) {
+func TestBackoffIsFullyJitteredExponentialAndCapped(t *testing.T) {
 	for attempt, want := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second} {
-		lo, hi := backoff(attempt, 0), backoff(attempt, 0.999999)
-		if lo != want/2 || hi <= lo || hi > want {
-			t.Errorf("backoff(%d) spans [%v, %v]; want [%v, %v]", attempt, lo, hi, want/2, want)
+		lo, mid, hi := backoff(attempt, 0), backoff(attempt, 0.5), backoff(attempt, 0.999999)
+		if lo != 0 || mid != want/2 || hi >= want || hi < want*99/100 {
+			t.Errorf("backoff(%d) spans [%v, %v] (middle %v); want [0, %v)", attempt, lo, hi, mid, want)
 		}
 	}
-	if d := backoff(1000, 0.5); d > backoffMax {
+	if d := backoff(1000, 0.999999); d > backoffMax {
 		t.Errorf("backoff(1000) = %v; want at most %v", d, backoffMax)
 	}
 }

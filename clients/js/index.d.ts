@@ -7,7 +7,7 @@ export interface ClientOptions {
   /**
    * The service address, with or without the trailing `/api/v1`
    * (`http://localhost:8080` and `http://localhost:8080/api/v1` are the same).
-   * Default: the `GOVERNANCE_URL` environment variable; one of them is required.
+   * Default: the `GOVERNANCE_URL` environment variable, else `http://localhost:8080`.
    */
   baseURL?: string;
   /**
@@ -16,9 +16,12 @@ export interface ClientOptions {
    * (enough for `info()` and `openapi()`).
    */
   token?: string | null;
-  /** Milliseconds one attempt may take, answer body included. Default 30000. */
+  /**
+   * Milliseconds one attempt may take, answer body included. Default 60000
+   * (600000 for manifest and dbt results uploads).
+   */
   timeoutMs?: number;
-  /** Retries after the first attempt (connection errors, 429, 5xx only). Default 3. */
+  /** Retries after the first attempt (connection errors, timeouts, 408, 429, 5xx only). Default 2. */
   maxRetries?: number;
   /** A fetch implementation (a proxy agent, a test double). Default: the global fetch. */
   fetch?: typeof globalThis.fetch;
@@ -43,6 +46,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Extra headers; a `null` value removes a default one. */
   headers?: Record<string, string | null | undefined>;
+  /** Sent as `X-Request-ID`: the service logs it and answers it back (else it makes one). */
+  requestId?: string;
 }
 
 /** Optimistic concurrency: a version (`3` is sent as `If-Match: "3"`), an ETag or `*`. */
@@ -75,6 +80,15 @@ export interface RequestSpec extends ConditionalOptions {
    * GET, and given no automatic Idempotency-Key.
    */
   readOnly?: boolean;
+  /**
+   * `false` for a POST whose answer the service never keeps for replay (it holds
+   * a secret): no automatic Idempotency-Key, and never retried.
+   */
+  replayable?: boolean;
+  /** `path` is relative to the service root (`/healthz`) instead of the API root. */
+  root?: boolean;
+  /** `text` resolves to the body as a string. Default `json`. */
+  responseType?: 'json' | 'text';
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -212,6 +226,20 @@ export declare class Assets {
 // ---------------------------------------------------------------------------
 // Lineage
 
+/** Column `source` of the edge's source asset feeds column `target` of its target asset. */
+export interface ColumnMappingInput {
+  source: string;
+  target: string;
+  transformation?: string | null;
+}
+
+export interface ColumnMapping {
+  source: string;
+  target: string;
+  transformation: string | null;
+  origins: string[];
+}
+
 export interface EdgeInput {
   /** Data flows from source... */
   source: string;
@@ -219,6 +247,8 @@ export interface EdgeInput {
   target: string;
   /** SQL or free text. */
   transformation?: string | null;
+  /** Column mappings, added to those the edge has (a pair of columns is one mapping). */
+  columns?: ColumnMappingInput[] | null;
 }
 
 export interface Edge {
@@ -227,8 +257,15 @@ export interface Edge {
   transformation: string | null;
   /** Which writers asserted it: `api`, `dbt:<project>`, ... */
   origins: string[];
+  /** Column lineage along this edge, by source then target column. */
+  columns: ColumnMapping[];
   created_at: string;
   updated_at: string;
+}
+
+export interface CreatedExisting {
+  created: number;
+  existing: number;
 }
 
 export interface BulkResult {
@@ -236,6 +273,8 @@ export interface BulkResult {
   created: number;
   existing: number;
   assets_created: number;
+  /** Present when the request carried `columns`. */
+  column_mappings?: CreatedExisting;
 }
 
 export interface PushBulkResult extends BulkResult {
@@ -290,6 +329,103 @@ export interface LineageGraph {
   truncated: boolean;
 }
 
+export interface ColumnRef {
+  asset: string;
+  column: string;
+}
+
+export interface ColumnNode extends ColumnRef {
+  /** Fewest hops from the root column (0 for the root). */
+  distance: number;
+}
+
+export interface ColumnEdge {
+  source: ColumnRef;
+  target: ColumnRef;
+  transformation: string | null;
+}
+
+export interface ColumnGraph {
+  root: ColumnRef;
+  direction: 'upstream' | 'downstream';
+  depth: number;
+  nodes: ColumnNode[];
+  edges: ColumnEdge[];
+  truncated: boolean;
+}
+
+/**
+ * An OpenLineage RunEvent (https://openlineage.io/spec): the fields this service
+ * reads are typed; producers may add anything else.
+ */
+export interface OpenLineageRunEvent {
+  /** Absent reads as OTHER. Only COMPLETE events carry lineage. */
+  eventType?: 'START' | 'RUNNING' | 'COMPLETE' | 'ABORT' | 'FAIL' | 'OTHER' | null;
+  /** RFC 3339. */
+  eventTime: string;
+  producer: string;
+  schemaURL: string;
+  run: { runId: string; facets?: Record<string, Record<string, unknown>> | null };
+  job: {
+    namespace: string;
+    name: string;
+    facets?: ({ sql?: { query: string; dialect?: string | null } | null } & Record<string, unknown>) | null;
+  };
+  inputs?: OpenLineageDataset[] | null;
+  outputs?: OpenLineageDataset[] | null;
+  [extra: string]: unknown;
+}
+
+export interface OpenLineageDataset {
+  namespace: string;
+  name: string;
+  facets?: ({
+    schema?: { fields?: { name: string; type?: string | null; description?: string | null }[] | null } | null;
+    columnLineage?: {
+      fields: Record<
+        string,
+        {
+          inputFields: {
+            namespace: string;
+            name: string;
+            field: string;
+            transformations?: { type: string; subtype?: string | null; description?: string | null }[] | null;
+          }[];
+          transformationDescription?: string | null;
+          transformationType?: string | null;
+        }
+      >;
+    } | null;
+  } & Record<string, unknown>) | null;
+  [extra: string]: unknown;
+}
+
+export interface OpenLineageResult {
+  /** Run events in the request. */
+  received: number;
+  /** COMPLETE events: the ones that carry lineage. */
+  complete: number;
+  /** Distinct runs whose state was recorded. */
+  runs: number;
+  edges: CreatedExisting;
+  column_mappings: CreatedExisting;
+  /** Placeholder assets made; assets whose columns a `schema` facet changed. */
+  assets: { created: number; updated: number };
+  warnings: string[];
+}
+
+export interface PushOpenLineageResult extends OpenLineageResult {
+  /** How many requests were sent (`runs` is summed per request). */
+  requests: number;
+}
+
+export interface PushOpenLineageOptions extends Omit<RequestOptions, 'idempotencyKey'> {
+  /** Events per request, at most the server's limit. Default 10000. */
+  chunkSize?: number;
+  /** Called after each request with its answer and its index (0-based). */
+  onChunk?: (result: OpenLineageResult, index: number) => void | Promise<void>;
+}
+
 export declare class Lineage {
   private constructor();
   create(edge: EdgeInput, options?: StrictOptions): APIPromise<Edge>;
@@ -304,6 +440,20 @@ export declare class Lineage {
   get(id: string, params?: LineageParams, options?: RequestOptions): APIPromise<LineageGraph>;
   upstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
   downstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
+  /** The columns feeding `column` of asset `id`, and the mappings among them. */
+  columnUpstream(id: string, column: string, params?: TraversalParams, options?: RequestOptions): APIPromise<ColumnGraph>;
+  /** The columns `column` of asset `id` feeds. */
+  columnDownstream(id: string, column: string, params?: TraversalParams, options?: RequestOptions): APIPromise<ColumnGraph>;
+  /** One RunEvent or an array of at most 10000, in one transaction. */
+  openLineage(
+    events: OpenLineageRunEvent | readonly OpenLineageRunEvent[],
+    options?: RequestOptions,
+  ): APIPromise<OpenLineageResult>;
+  /** Any number of RunEvents, chunked to the server's limit; the answers summed. */
+  pushOpenLineage(
+    events: Iterable<OpenLineageRunEvent> | AsyncIterable<OpenLineageRunEvent>,
+    options?: PushOpenLineageOptions,
+  ): Promise<PushOpenLineageResult>;
   /**
    * `POST /lineage/manifest`: a dbt `manifest.json` (file path or bytes), gzipped
    * unless it already is. Idempotent; retried like other POSTs. Timeout 600 s by default.
@@ -356,12 +506,28 @@ export interface EventFilters extends PageParams {
   types?: string | readonly EventTypePattern[];
 }
 
+export interface EventStreamParams {
+  /** Start with the events after this sequence number; default: with the next change. */
+  after?: number | null;
+  /** Types or patterns (`asset.*`), sent comma-separated. */
+  types?: string | readonly EventTypePattern[];
+  /** Called each time the stream is connected (and resumed), before its events. */
+  onConnect?: (info: { reconnect: boolean; lastEventId: string | null }) => void | Promise<void>;
+}
+
 export declare class Events {
   private constructor();
   /** One page of `GET /events`, oldest first. */
   list(params?: EventFilters, options?: RequestOptions): APIPromise<Page<GovernanceEvent>>;
   /** Every matching event, following `next_cursor`. */
   iterate(params?: EventFilters, options?: RequestOptions): AsyncGenerator<GovernanceEvent, void, undefined>;
+  /**
+   * Live events (Server-Sent Events), resumed after a dropped connection with
+   * `Last-Event-ID`. Ends when you leave the loop; `signal` aborts it.
+   * `maxRetries` bounds failed connection attempts in a row (`Infinity` is
+   * allowed); `timeoutMs` is also the longest silence accepted.
+   */
+  stream(params?: EventStreamParams, options?: RequestOptions): AsyncGenerator<GovernanceEvent, void, undefined>;
 }
 
 // ---------------------------------------------------------------------------
@@ -388,6 +554,8 @@ export interface Token {
   last_used_at: string | null;
   revoked_at: string | null;
   created_by?: string | null;
+  /** The user who made it; null for a token made by `governance token create`. */
+  user_id: string | null;
 }
 
 export interface TokenCreated extends Token {
@@ -399,10 +567,150 @@ export declare class Tokens {
   private constructor();
   list(params?: PageParams, options?: RequestOptions): APIPromise<Page<Token>>;
   iterate(params?: PageParams, options?: RequestOptions): AsyncGenerator<Token, void, undefined>;
-  /** Not retried unless you pass `idempotencyKey` (the kept answer would hold the secret). */
+  /** Never retried: the service keeps no answer holding a secret, so a repeat would make a second token. */
   create(token: TokenCreate, options?: RequestOptions): APIPromise<TokenCreated>;
   get(id: string, options?: RequestOptions): APIPromise<Token>;
   revoke(id: string, options?: RequestOptions): APIPromise<void>;
+}
+
+// ---------------------------------------------------------------------------
+// Users
+
+export type Role = 'viewer' | 'editor' | 'admin';
+
+export interface UserCreate {
+  /** 1-64 letters, digits, `.`, `_`, `-`, `@`; unique ignoring case. */
+  username: string;
+  /** 12-256 characters; stored only as a hash. */
+  password: string;
+  role: Role;
+  display_name?: string | null;
+}
+
+/** A JSON merge patch: only the fields present change; `display_name: null` removes it. */
+export interface UserPatch {
+  role?: Role;
+  display_name?: string | null;
+  disabled?: boolean;
+  password?: string;
+}
+
+export interface User {
+  /** `usr_` + ULID. */
+  id: string;
+  username: string;
+  display_name: string | null;
+  role: Role;
+  disabled: boolean;
+  created_at: string;
+  updated_at: string;
+  last_sign_in_at: string | null;
+}
+
+/** `GET /me`: the calling token, and its user (null for a token made on the command line). */
+export interface Me {
+  token: Token;
+  user: User | null;
+}
+
+export declare class Users {
+  private constructor();
+  list(params?: PageParams, options?: RequestOptions): APIPromise<Page<User>>;
+  iterate(params?: PageParams, options?: RequestOptions): AsyncGenerator<User, void, undefined>;
+  /** 201; ConflictError `already_exists` for a username taken in any letter case. */
+  create(user: UserCreate, options?: RequestOptions): APIPromise<User>;
+  get(id: string, options?: RequestOptions): APIPromise<User>;
+  /** ConflictError `last_admin` when it would leave no enabled admin. */
+  patch(id: string, patch: UserPatch, options?: RequestOptions): APIPromise<User>;
+  delete(id: string, options?: RequestOptions): APIPromise<void>;
+}
+
+// ---------------------------------------------------------------------------
+// Webhooks (management; verification is below)
+
+export interface WebhookCreate {
+  /** https to a public address, unless the service allows private targets. */
+  url: string;
+  /** Event types or `prefix.*` patterns. Default `['*']`. */
+  types?: EventTypePattern[];
+  /** Default true. */
+  enabled?: boolean;
+  description?: string | null;
+}
+
+/** A JSON merge patch: fields left out keep their value. */
+export interface WebhookPatch {
+  url?: string;
+  types?: EventTypePattern[];
+  /** `true` on a disabled webhook clears its failure state. */
+  enabled?: boolean;
+  description?: string | null;
+}
+
+export interface Webhook {
+  /** `whk_` + ULID. */
+  id: string;
+  url: string;
+  types: string[];
+  enabled: boolean;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+  failing_since: string | null;
+  disabled_reason: string | null;
+  last_delivery_at: string | null;
+}
+
+export interface WebhookCreated extends Webhook {
+  /** `whsec_...`: signs every delivery; shown this once. */
+  secret: string;
+}
+
+export interface Delivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  state: 'pending' | 'delivered' | 'failed' | 'cancelled' | (string & {});
+  attempts: number;
+  last_status: number | null;
+  /** The service's account of a failure; never the receiver's body. */
+  last_error: string | null;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+export interface WebhookTestResult {
+  delivered: boolean;
+  /** The receiver's status, if it answered. */
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export declare class Webhooks {
+  private constructor();
+  list(params?: PageParams, options?: RequestOptions): APIPromise<Page<Webhook>>;
+  iterate(params?: PageParams, options?: RequestOptions): AsyncGenerator<Webhook, void, undefined>;
+  /** 201 with the secret, shown once. Never retried (a repeat would make a second webhook). */
+  create(webhook: WebhookCreate, options?: RequestOptions): APIPromise<WebhookCreated>;
+  get(id: string, options?: RequestOptions): APIPromise<Webhook>;
+  patch(id: string, patch: WebhookPatch, options?: RequestOptions): APIPromise<Webhook>;
+  delete(id: string, options?: RequestOptions): APIPromise<void>;
+  /** Sends a signed `webhook.test` event now. */
+  test(id: string, options?: RequestOptions): APIPromise<WebhookTestResult>;
+  /** One page of the delivery log. */
+  listDeliveries(id: string, params?: PageParams, options?: RequestOptions): APIPromise<Page<Delivery>>;
+  /** Every delivery, following `next_cursor`. */
+  deliveries(id: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<Delivery, void, undefined>;
+  /** `verifyWebhook`, at hand on the client. */
+  verify<T = GovernanceEvent>(
+    secret: string,
+    headers: WebhookHeaders,
+    body: string | Uint8Array,
+    options?: VerifyWebhookOptions,
+  ): T;
 }
 
 // ---------------------------------------------------------------------------
@@ -755,8 +1063,16 @@ export declare class Query {
 // The client
 
 export declare const VERSION: string;
-export declare const DEFAULT_TIMEOUT_MS: 30000;
-export declare const DEFAULT_MAX_RETRIES: 3;
+export declare const DEFAULT_TIMEOUT_MS: 60000;
+export declare const DEFAULT_MAX_RETRIES: 2;
+/** The address used when neither `baseURL` nor `GOVERNANCE_URL` gives one. */
+export declare const DEFAULT_BASE_URL: 'http://localhost:8080';
+/** The wait before reconnecting an event stream until the server sets one with `retry:`. */
+export declare const DEFAULT_RECONNECT_MS: 2000;
+
+export interface Health {
+  status: string;
+}
 
 export declare class GovernanceClient {
   constructor(options?: ClientOptions);
@@ -767,7 +1083,9 @@ export declare class GovernanceClient {
   readonly assets: Assets;
   readonly lineage: Lineage;
   readonly tokens: Tokens;
+  readonly users: Users;
   readonly events: Events;
+  readonly webhooks: Webhooks;
   readonly policies: Policies;
   readonly quality: Quality;
   readonly query: Query;
@@ -775,6 +1093,14 @@ export declare class GovernanceClient {
   info(options?: RequestOptions): APIPromise<ServiceInfo>;
   /** `GET /api/v1/openapi.json` (no token needed). */
   openapi(options?: RequestOptions): APIPromise<Record<string, any>>;
+  /** `GET /api/v1/me`: the calling token and its user. */
+  me(options?: RequestOptions): APIPromise<Me>;
+  /** `GET /healthz`: the process is up (no token needed). */
+  healthz(options?: RequestOptions): APIPromise<Health>;
+  /** `GET /readyz`: the database is reachable; UnavailableError (503) otherwise. */
+  readyz(options?: RequestOptions): APIPromise<Health>;
+  /** `GET /metrics`: Prometheus text (no token needed). */
+  metrics(options?: RequestOptions): APIPromise<string>;
   /** Any request, with the same timeouts, retries and errors as the methods. */
   request<T = any>(spec: RequestSpec): APIPromise<T>;
   /** Follows `next_cursor`, yielding each item. */
@@ -867,6 +1193,7 @@ export declare function errorKind(status: number, code?: string | null): ErrorKi
 // ---------------------------------------------------------------------------
 // Pure helpers (the shared contract vectors test these)
 
+/** The most edges (or OpenLineage events) the service takes in one request. */
 export declare const MAX_BULK_EDGES: 10000;
 export declare function chunks<T>(items: readonly T[], size: number): Generator<T[], void, undefined>;
 export declare function chunksOf<T>(
@@ -884,7 +1211,7 @@ export declare function retryDelayMs(input: {
   attempt: number;
   retryAfter?: number | null;
   random?: () => number;
-}): number | null;
+}): number;
 export declare function normalizeBaseURL(input: string): string;
 export declare function encodeSegment(id: string): string;
 export declare function buildQuery(params?: QueryParams): string;

@@ -3,10 +3,20 @@
  *
  *     import { GovernanceClient } from '@governance/client';
  *     const client = new GovernanceClient(); // GOVERNANCE_URL, GOVERNANCE_TOKEN
+ *
+ * Which method serves which operation of the service's API is listed in
+ * operations.json (operationId -> member path on the client).
  */
 
-export { GovernanceClient, VERSION, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './src/client.js';
+export {
+  GovernanceClient,
+  VERSION,
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+} from './src/client.js';
 export { APIPromise } from './src/api-promise.js';
+export { DEFAULT_RECONNECT_MS } from './src/event-stream.js';
 export {
   APIError,
   AuthenticationError,

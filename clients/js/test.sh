@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Unit tests (pure vectors, scripted fetch) and live tests against the service at
-# GOVERNANCE_URL with GOVERNANCE_TOKEN. No dependencies to install.
+# Everything: the unit tests and the type check (`npm test`, offline), then the
+# live tests (`npm run test:live`) against the service at GOVERNANCE_URL with an
+# admin GOVERNANCE_TOKEN. Installs the pinned dev tools first when node_modules
+# is missing or older than package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")"
-exec node --test --test-concurrency=1 test/vectors.test.js test/client.test.js test/governance.test.js \
-  test/live.test.js test/live-governance.test.js
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+npm test
+npm run test:live

@@ -45,3 +45,19 @@ function checkChunkSize(size) {
     throw new RangeError(`chunkSize must be a positive integer, got ${size}`);
   }
 }
+
+/**
+ * Adds one chunk's answer into a running total: numbers add up, lists join,
+ * objects add up field by field (so `{edges: {created: 1}}` sums too).
+ * @param {Record<string, any>} total changed in place
+ * @param {Record<string, any>} answer
+ * @returns {Record<string, any>} total
+ */
+export function addAnswer(total, answer) {
+  for (const [key, value] of Object.entries(answer ?? {})) {
+    if (typeof value === 'number') total[key] = (total[key] ?? 0) + value;
+    else if (Array.isArray(value)) total[key] = [...(total[key] ?? []), ...value];
+    else if (value && typeof value === 'object') total[key] = addAnswer(total[key] ?? {}, value);
+  }
+  return total;
+}

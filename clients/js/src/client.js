@@ -19,12 +19,18 @@ import { Policies } from './resources/policies.js';
 import { Quality } from './resources/quality.js';
 import { Query } from './resources/query.js';
 import { Tokens } from './resources/tokens.js';
+import { Users } from './resources/users.js';
+import { Webhooks } from './resources/webhooks.js';
 import { parseRetryAfter, retryDelayMs, shouldRetry } from './retry.js';
 import { buildQuery, normalizeBaseURL } from './url.js';
 
-export const VERSION = '0.1.0';
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_RETRIES = 3;
+export const VERSION = '0.2.0';
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_RETRIES = 2;
+/** Where a service started with `make run` listens. */
+export const DEFAULT_BASE_URL = 'http://localhost:8080';
+
+const API_PREFIX = '/api/v1';
 
 export class GovernanceClient {
   /**
@@ -32,14 +38,11 @@ export class GovernanceClient {
    */
   constructor(options = {}) {
     const env = globalThis.process?.env ?? {};
-    const baseURL = options.baseURL ?? env.GOVERNANCE_URL;
-    if (!baseURL) {
-      throw new GovernanceError(
-        'No service address: pass baseURL to new GovernanceClient() or set GOVERNANCE_URL',
-      );
-    }
+    const baseURL = options.baseURL ?? (env.GOVERNANCE_URL || DEFAULT_BASE_URL);
     /** The API root, always ending in `/api/v1`. */
     this.baseURL = normalizeBaseURL(baseURL);
+    /** @private The service root, where /healthz, /readyz and /metrics live. */
+    this._rootURL = this.baseURL.slice(0, -API_PREFIX.length);
     /** @private */
     this._token = options.token !== undefined ? options.token : (env.GOVERNANCE_TOKEN ?? null);
     this.timeoutMs = positiveInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1);
@@ -57,7 +60,9 @@ export class GovernanceClient {
     this.assets = new Assets(this);
     this.lineage = new Lineage(this);
     this.tokens = new Tokens(this);
+    this.users = new Users(this);
     this.events = new Events(this);
+    this.webhooks = new Webhooks(this);
     this.policies = new Policies(this);
     this.quality = new Quality(this);
     this.query = new Query(this);
@@ -73,8 +78,39 @@ export class GovernanceClient {
     return this.request({ ...options, method: 'GET', path: '/openapi.json' });
   }
 
+  /** `GET /api/v1/me`: the calling token and its user (null for a token made on the command line). */
+  me(options) {
+    return this.request({ ...options, method: 'GET', path: '/me' });
+  }
+
+  /** `GET /healthz`: `{status: 'ok'}` while the process is up (needs no token). */
+  healthz(options) {
+    return this.request({ ...options, method: 'GET', path: '/healthz', root: true });
+  }
+
   /**
-   * The one way every call reaches the service. `path` is relative to the API root.
+   * `GET /readyz`: `{status: 'ready'}` when the database is reachable and its
+   * schema applied; otherwise an UnavailableError (503), after the usual retries.
+   */
+  readyz(options) {
+    return this.request({ ...options, method: 'GET', path: '/readyz', root: true });
+  }
+
+  /** `GET /metrics`: the Prometheus text exposition, as a string (needs no token). */
+  metrics(options) {
+    return this.request({
+      ...options,
+      method: 'GET',
+      path: '/metrics',
+      root: true,
+      responseType: 'text',
+      headers: { accept: 'text/plain', ...(options?.headers ?? {}) },
+    });
+  }
+
+  /**
+   * The one way every call reaches the service. `path` is relative to the API
+   * root (or to the service root with `root: true`).
    * @param {import('../index.js').RequestSpec} spec
    * @returns {APIPromise<any>}
    */
@@ -98,41 +134,62 @@ export class GovernanceClient {
 
   /** @private */
   async _send(spec) {
+    const call = this._prepare(spec);
+    for (let attempt = 0; ; attempt++) {
+      let answer;
+      let failure;
+      try {
+        answer = await this._attempt(call, spec.signal);
+      } catch (error) {
+        if (spec.signal?.aborted) throw spec.signal.reason;
+        failure = error;
+      }
+      if (answer && answer.status < 400) return decode(answer, spec.responseType);
+      failure ??= makeAPIError(answer.status, answer.headers, answer.text);
+      if (!this._retryable(call, answer, attempt)) throw failure;
+      const retryAfter = parseRetryAfter(answer?.headers.get('retry-after'));
+      await this._sleep(retryDelayMs({ attempt, retryAfter }), spec.signal);
+    }
+  }
+
+  /**
+   * Opens a streaming answer (Server-Sent Events): resolves once the headers of
+   * a 2xx answer are in, within the timeout; an error status is thrown as an
+   * APIError. One attempt: the caller decides about reconnecting.
+   * @private
+   * @returns {Promise<{response: Response, close: () => void}>}
+   */
+  async _openStream(spec) {
+    const call = this._prepare({ ...spec, maxRetries: 0 });
+    const answer = await this._attempt(call, spec.signal, { keepBody: true });
+    if (answer.status >= 400) throw makeAPIError(answer.status, answer.headers, answer.text);
+    return { response: answer.response, close: answer.close };
+  }
+
+  /** @private Whether a failed attempt may be repeated. */
+  _retryable(call, answer, attempt) {
+    if (attempt >= call.maxRetries) return false;
+    return shouldRetry({ method: call.method, status: answer?.status ?? null, idempotencyKey: call.repeatable });
+  }
+
+  /** @private Everything an attempt needs, the same on every attempt. */
+  _prepare(spec) {
     const method = spec.method.toUpperCase();
     const query = buildQuery(spec.query);
-    const url = this.baseURL + spec.path + (query ? `?${query}` : '');
+    const url = (spec.root ? this._rootURL : this.baseURL) + spec.path + (query ? `?${query}` : '');
     const maxRetries = spec.maxRetries ?? this.maxRetries;
-    const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
     const headers = this._headers(spec, method, maxRetries);
-    // A POST that only reads (a query) is as safe to repeat as a GET.
-    const repeatable = headers.has('idempotency-key') || spec.readOnly === true;
+    // A POST whose answer the service never keeps for replay (it holds a secret)
+    // is not safe to repeat even with a key; a POST that only reads always is.
+    const repeatable =
+      spec.readOnly === true || (spec.replayable !== false && headers.has('idempotency-key'));
     const body =
       spec.body === undefined
         ? undefined
         : spec.body instanceof Uint8Array
           ? spec.body
           : JSON.stringify(spec.body);
-
-    for (let attempt = 0; ; attempt++) {
-      let answer;
-      let failure;
-      try {
-        answer = await this._attempt(url, { method, headers, body }, timeoutMs, spec.signal);
-      } catch (error) {
-        if (spec.signal?.aborted) throw spec.signal.reason;
-        failure = error;
-      }
-      if (answer && answer.status < 400) return decode(answer);
-      failure ??= makeAPIError(answer.status, answer.headers, answer.text);
-      const status = answer?.status ?? null;
-      if (attempt >= maxRetries || !shouldRetry({ method, status, idempotencyKey: repeatable })) {
-        throw failure;
-      }
-      const retryAfter = parseRetryAfter(answer?.headers.get('retry-after'));
-      const delay = retryDelayMs({ attempt, retryAfter });
-      if (delay === null) throw failure;
-      await this._sleep(delay, spec.signal);
-    }
+    return { method, url, headers, body, maxRetries, repeatable, timeoutMs: spec.timeoutMs ?? this.timeoutMs };
   }
 
   /** @private */
@@ -147,10 +204,11 @@ export class GovernanceClient {
     if (spec.ifMatch !== undefined && spec.ifMatch !== null) {
       headers.set('if-match', formatIfMatch(spec.ifMatch));
     }
+    if (spec.requestId) headers.set('x-request-id', spec.requestId);
     if (spec.idempotencyKey) {
       headers.set('idempotency-key', spec.idempotencyKey);
-    } else if (method === 'POST' && spec.autoIdempotencyKey !== false && !spec.readOnly) {
-      if (maxRetries > 0) headers.set('idempotency-key', randomUUID());
+    } else if (method === 'POST' && autoKey(spec) && maxRetries > 0) {
+      headers.set('idempotency-key', randomUUID());
     }
     for (const [name, value] of Object.entries(spec.headers ?? {})) {
       if (value === null || value === undefined) headers.delete(name);
@@ -160,43 +218,60 @@ export class GovernanceClient {
   }
 
   /**
-   * One request and its whole body, within the timeout.
+   * One request within the timeout: the whole body as text, or with `keepBody`
+   * the open Response of a 2xx answer (the timeout then covers the headers only,
+   * and `close()` ends it).
    * @private
    */
-  async _attempt(url, init, timeoutMs, signal) {
+  async _attempt(call, signal, { keepBody = false } = {}) {
     if (signal?.aborted) throw signal.reason;
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, timeoutMs);
+    }, call.timeoutMs);
     const forward = () => controller.abort(signal.reason);
     signal?.addEventListener('abort', forward, { once: true });
+    const close = () => {
+      signal?.removeEventListener('abort', forward);
+      controller.abort();
+    };
+    const { method, url, headers, body } = call;
+    let kept = false;
     try {
-      const response = await this._fetch(url, { ...init, signal: controller.signal });
+      const response = await this._fetch(url, { method, headers, body, signal: controller.signal });
+      if (keepBody && response.status < 400) {
+        kept = true;
+        return { status: response.status, headers: response.headers, response, close };
+      }
       const text = await response.text();
       return { status: response.status, headers: response.headers, text };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (timedOut) {
-        throw new TimeoutError(`${init.method} ${url} got no answer within ${timeoutMs} ms`, {
+        throw new TimeoutError(`${method} ${url} got no answer within ${call.timeoutMs} ms`, {
           cause: error,
         });
       }
-      throw new ConnectionError(`${init.method} ${url} failed: ${describe(error)}`, {
-        cause: error,
-      });
+      throw new ConnectionError(`${method} ${url} failed: ${describe(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', forward);
+      if (!kept) signal?.removeEventListener('abort', forward);
     }
   }
 }
 
-function decode(answer) {
+/** Whether a POST gets a random Idempotency-Key of the client's own. */
+function autoKey(spec) {
+  return spec.replayable !== false && !spec.readOnly;
+}
+
+function decode(answer, responseType = 'json') {
   let data;
-  if (answer.text !== '') {
+  if (responseType === 'text') {
+    data = answer.text;
+  } else if (answer.text !== '') {
     try {
       data = JSON.parse(answer.text);
     } catch (error) {

@@ -16,27 +16,16 @@ import {
   PreconditionFailedError,
   ValidationError,
 } from '../index.js';
+import { liveSuite } from './live-support.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const DBT_QUALITY = path.join(repoRoot, 'tests', 'fixtures', 'dbt_quality');
 // A test that fails in run_results_failing.json (its `failures` is 1).
 const FAILING_TEST = 'test.quality_shop.not_null_orders_customer_id.c5f02694af';
 
-const baseURL = process.env.GOVERNANCE_URL;
-const token = process.env.GOVERNANCE_TOKEN;
+liveSuite(liveTests);
 
-if (!baseURL || !token) {
-  test('live tests need a running service', () => {
-    assert.fail(
-      'GOVERNANCE_URL and GOVERNANCE_TOKEN (admin scope) are not set. Run these tests through ' +
-        '`.venv/bin/python clients/harness.py js` from the repository root.',
-    );
-  });
-} else {
-  liveTests();
-}
-
-function liveTests() {
+function liveTests({ baseURL, token }) {
   const prefix = `jsgov-${randomUUID()}`;
   const client = new GovernanceClient({ baseURL, token });
   const policies = [];

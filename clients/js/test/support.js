@@ -50,3 +50,39 @@ export function client(fetch, options = {}) {
   });
   return { client: c, sleeps };
 }
+
+/**
+ * An answer of Server-Sent Events: the chunks, then the end (`end: 'close'`),
+ * a broken connection (`'error'`) or silence until the request is aborted
+ * (`'hang'`). Aborting the request breaks the body, as a real fetch does.
+ */
+export function sse(chunks, { end = 'close', status = 200 } = {}) {
+  return (_url, init) => {
+    const encoder = new TextEncoder();
+    const queue = chunks.map((chunk) => encoder.encode(chunk));
+    const body = new ReadableStream({
+      start(controller) {
+        init.signal?.addEventListener('abort', () => {
+          try {
+            controller.error(init.signal.reason ?? new Error('aborted'));
+          } catch {
+            // already closed
+          }
+        });
+      },
+      pull(controller) {
+        if (queue.length > 0) controller.enqueue(queue.shift());
+        else if (end === 'close') controller.close();
+        else if (end === 'error') controller.error(new TypeError('terminated'));
+        else return new Promise(() => {}); // hang: nothing more, ever
+      },
+    });
+    return new Response(body, { status, headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
+  };
+}
+
+/** The frame the service sends for one event. */
+export function frame(seq, type = 'asset.created', data = { id: `a${seq}` }) {
+  const envelope = { id: `evt_${seq}`, seq, type, occurred_at: '2025-01-01T00:00:00.000Z', actor: 'tok_1', data };
+  return `id: ${seq}\nevent: ${type}\ndata: ${JSON.stringify(envelope)}\n\n`;
+}

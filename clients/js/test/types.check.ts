@@ -1,6 +1,5 @@
-// Compile-only check of index.d.ts (not run): 
-//   npx -p typescript -p @types/node tsc --noEmit --strict --module nodenext \
-//     --moduleResolution nodenext --target es2022 test/types.check.ts
+// Compile-only check of index.d.ts (never run): `npm run test:types` (part of
+// `npm test`) type-checks it with tsc, importing the package by its own name.
 import GovernanceClientDefault, {
   APIError,
   ConflictError,
@@ -26,6 +25,21 @@ import GovernanceClientDefault, {
   type QueryNode,
   type QueryResult,
   type CypherResult,
+  type ColumnGraph,
+  type Delivery,
+  type Me,
+  type OpenLineageResult,
+  type OpenLineageRunEvent,
+  type PushOpenLineageResult,
+  type User,
+  type Webhook,
+  type WebhookCreated,
+  type WebhookTestResult,
+  AuthenticationError,
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_RECONNECT_MS,
+  DEFAULT_TIMEOUT_MS,
   verifyWebhook,
   WebhookVerificationError,
 } from '@governance/client';
@@ -142,4 +156,73 @@ export async function usage(): Promise<void> {
   for await (const edge of client.query.iterate({ start: { ids: ['a'] }, return: 'edges' })) void edge.source;
   const rows: CypherResult = await client.query.cypher('MATCH (a:Asset) RETURN a.id', { parameters: {}, limit: 10 });
   void rows.rows[0]?.[0];
+
+  // Users, /me and the probes
+  const user: User = await client.users.create({ username: 'ana', password: 'correct horse battery', role: 'viewer' });
+  await client.users.patch(user.id, { role: 'editor', display_name: null, disabled: false });
+  for await (const u of client.users.iterate({ limit: 100 })) void [u.username, u.last_sign_in_at];
+  await client.users.delete(user.id);
+  const me: Me = await client.me();
+  const owner: string | null = me.token.user_id;
+  void [owner, me.user?.role];
+  const health = await client.healthz();
+  await client.readyz({ maxRetries: 0 });
+  const metrics: string = await client.metrics();
+  void [health.status, metrics];
+
+  // Webhooks
+  const hook: WebhookCreated = await client.webhooks.create({ url: 'https://example.com/hook', types: ['asset.*'] });
+  const secret: string = hook.secret;
+  const updated: Webhook = await client.webhooks.patch(hook.id, { enabled: false, description: null });
+  void updated.failing_since;
+  const tried: WebhookTestResult = await client.webhooks.test(hook.id, { requestId: 'trace-1' });
+  void [tried.delivered, tried.status];
+  for await (const d of client.webhooks.deliveries(hook.id)) {
+    const delivery: Delivery = d;
+    void [delivery.state, delivery.attempts];
+  }
+  const page2: Page<Webhook> = await client.webhooks.list();
+  void page2;
+  const verified = client.webhooks.verify(secret, new Headers(), '{}');
+  void verified.seq;
+  await client.webhooks.delete(hook.id);
+
+  // The live stream
+  const controller = new AbortController();
+  for await (const event of client.events.stream(
+    { after: 41, types: ['asset.*'], onConnect: ({ reconnect, lastEventId }) => void [reconnect, lastEventId] },
+    { signal: controller.signal, maxRetries: Infinity },
+  )) {
+    const seq: number = event.seq;
+    void seq;
+    break;
+  }
+
+  // Column lineage and OpenLineage
+  await client.lineage.create({ source: 'a', target: 'b', columns: [{ source: 'id', target: 'order_id', transformation: null }] });
+  const columns: ColumnGraph = await client.lineage.columnUpstream('b', 'order_id', { depth: 2 });
+  void columns.nodes.map((n) => `${n.asset}.${n.column}@${n.distance}`);
+  await client.lineage.columnDownstream('a', 'id');
+  const run: OpenLineageRunEvent = {
+    eventType: 'COMPLETE',
+    eventTime: '2025-01-01T00:00:00Z',
+    producer: 'https://example.com/producer',
+    schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+    run: { runId: '01936c3e-0000-7000-8000-000000000000' },
+    job: { namespace: 'etl', name: 'orders', facets: { sql: { query: 'select 1' } } },
+    inputs: [{ namespace: 'pg', name: 'raw.orders' }],
+    outputs: [{ namespace: 'pg', name: 'orders', facets: { columnLineage: { fields: { id: { inputFields: [{ namespace: 'pg', name: 'raw.orders', field: 'id' }] } } } } }],
+  };
+  const one: OpenLineageResult = await client.lineage.openLineage(run);
+  await client.lineage.openLineage([run, run]);
+  const pushedRuns: PushOpenLineageResult = await client.lineage.pushOpenLineage([run], { chunkSize: 1000, onChunk: (r) => void r.edges.created });
+  void [one.column_mappings.created, pushedRuns.requests];
+
+  const defaults: ['http://localhost:8080', 60000, 2, 2000] = [DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_RECONNECT_MS];
+  void defaults;
+  try {
+    await client.me();
+  } catch (err) {
+    if (err instanceof AuthenticationError) void err.code;
+  }
 }

@@ -1,37 +1,18 @@
-/** `/assets` (CONTRACT §2). */
+/**
+ * `/assets`: list filters `type`, `platform`, `tag` (a string or an array;
+ * every tag must match), `owner`, `q` (substring of id, name or description),
+ * `placeholder`. The client chooses each asset's id; a second `create` with the
+ * same id is a ConflictError (409 `already_exists`). Changes honour `ifMatch`.
+ */
 
-import { encodeSegment } from '../url.js';
+import { MERGE_PATCH_JSON, MutableCollection } from './collection.js';
 
-export const MERGE_PATCH_JSON = 'application/merge-patch+json';
+export { MERGE_PATCH_JSON };
 
-export class Assets {
+export class Assets extends MutableCollection {
   /** @param {import('../client.js').GovernanceClient} client */
   constructor(client) {
-    this._client = client;
-  }
-
-  /**
-   * One page: `GET /assets` with filters `type`, `platform`, `tag` (a string or
-   * an array; every tag must match), `owner`, `q`, `placeholder`, `limit`, `cursor`.
-   */
-  list(params = {}, options = {}) {
-    return this._client.request({ ...options, method: 'GET', path: '/assets', query: params });
-  }
-
-  /** Every asset matching the filters, page after page: `for await (const a of ...)`. */
-  iterate(params = {}, options = {}) {
-    const { cursor, ...filters } = params;
-    return this._client.paginate((next) => this.list({ ...filters, cursor: next }, options), cursor);
-  }
-
-  /** `POST /assets` (201). ConflictError (409 `already_exists`) if a real asset has the id. */
-  create(asset, options = {}) {
-    return this._client.request({ ...options, method: 'POST', path: '/assets', body: asset });
-  }
-
-  /** `GET /assets/{id}`. NotFoundError (404 `asset_not_found`) if there is none. */
-  get(id, options = {}) {
-    return this._client.request({ ...options, method: 'GET', path: path(id) });
+    super(client, '/assets');
   }
 
   /**
@@ -39,29 +20,6 @@ export class Assets {
    * With `ifMatch` (a version or an ETag) a mismatch is PreconditionFailedError (412).
    */
   put(id, asset, options = {}) {
-    return this._client.request({ ...options, method: 'PUT', path: path(id), body: asset });
+    return this._client.request({ ...options, method: 'PUT', path: this._path(id), body: asset });
   }
-
-  /**
-   * `PATCH /assets/{id}` with a JSON merge patch (RFC 7396): keys set to `null`
-   * are removed, objects merge, arrays are replaced. Honours `ifMatch`.
-   */
-  patch(id, patch, options = {}) {
-    return this._client.request({
-      ...options,
-      method: 'PATCH',
-      path: path(id),
-      body: patch,
-      contentType: MERGE_PATCH_JSON,
-    });
-  }
-
-  /** `DELETE /assets/{id}` (its lineage edges go with it). Honours `ifMatch`. */
-  delete(id, options = {}) {
-    return this._client.request({ ...options, method: 'DELETE', path: path(id) });
-  }
-}
-
-function path(id) {
-  return `/assets/${encodeSegment(id)}`;
 }

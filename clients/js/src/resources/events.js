@@ -1,4 +1,7 @@
-/** `/events`: the change log, oldest first, by sequence number. */
+/** `/events`: the change log, oldest first, by sequence number, and its live stream. */
+
+import { eventStream, joinTypes } from '../event-stream.js';
+import { walk } from './collection.js';
 
 export class Events {
   /** @param {import('../client.js').GovernanceClient} client */
@@ -22,16 +25,23 @@ export class Events {
 
   /** Every event after `after` matching `types`, page after page. */
   iterate(params = {}, options = {}) {
-    const { cursor, ...filters } = params;
-    return this._client.paginate(
-      (next) => this.list(next === undefined ? filters : { ...filters, cursor: next }, options),
-      cursor,
-    );
+    return walk(this._client, (query) => this.list(query, options), params);
   }
-}
 
-function joinTypes(types) {
-  if (types === undefined || types === null) return undefined;
-  const list = typeof types === 'string' ? [types] : [...types];
-  return list.length ? list.join(',') : undefined;
+  /**
+   * `GET /events/stream`: live events as they happen, `for await (const e of ...)`.
+   * With `after` (a sequence number) it starts with the events after it, else
+   * with the next change. A dropped connection is resumed with `Last-Event-ID`,
+   * so no event is missed or repeated; `maxRetries` bounds the failed attempts
+   * in a row. `signal` ends it (rejecting with the signal's reason); so does
+   * leaving the loop. `timeoutMs` is also the longest silence accepted (the
+   * service sends a heartbeat every 15 s) before the connection counts as dropped.
+   */
+  stream(params = {}, options = {}) {
+    const { after } = params;
+    if (after !== undefined && after !== null && !(Number.isInteger(after) && after >= 0)) {
+      throw new RangeError(`after must be a sequence number (an integer >= 0), got ${after}`);
+    }
+    return eventStream(this._client, params, options);
+  }
 }

@@ -1,9 +1,13 @@
-/** `/lineage` (CONTRACT §3): edges one by one or in bulk, and traversals. */
+/**
+ * `/lineage`: edges (with their column mappings) one by one or in bulk, dbt
+ * manifests, OpenLineage run events, and traversals of assets and columns.
+ */
 
 import { APIPromise } from '../api-promise.js';
 import { artifactBytes, gzipOnce } from '../artifacts.js';
-import { MAX_BULK_EDGES, chunksOf } from '../chunks.js';
+import { MAX_BULK_EDGES, addAnswer, chunksOf } from '../chunks.js';
 import { encodeSegment } from '../url.js';
+import { walk } from './collection.js';
 
 export const MANIFEST_TIMEOUT_MS = 600_000;
 
@@ -51,17 +55,51 @@ export class Lineage {
    * atomic, the whole push is not: if one fails, the earlier ones stay written.
    * Pushing again is safe, as bulk writes are idempotent.
    */
-  async pushBulk(edges, options = {}) {
+  pushBulk(edges, options = {}) {
+    const zero = { received: 0, created: 0, existing: 0, assets_created: 0 };
+    return this._push(edges, options, zero, (chunk, rest) => this.bulk(chunk, rest));
+  }
+
+  /**
+   * `POST /lineage/openlineage`: one OpenLineage RunEvent, or an array of up to
+   * 10,000, written in one transaction. COMPLETE events give edges (origin
+   * `openlineage:<job namespace>/<job name>`) and column mappings from the
+   * `columnLineage` facet; every event records its run's state. For more events,
+   * use `pushOpenLineage`. Events that arrive twice converge, so it is retried
+   * like other POSTs.
+   */
+  openLineage(events, options = {}) {
+    return this._client.request({ ...options, method: 'POST', path: '/lineage/openlineage', body: events });
+  }
+
+  /**
+   * Any number of RunEvents (an array, iterable or async iterable) sent in
+   * requests of at most `chunkSize` (default 10,000, the server's limit); the
+   * answers are summed (`runs` counts per request) and `requests` counts them.
+   */
+  pushOpenLineage(events, options = {}) {
+    const zero = {
+      received: 0,
+      complete: 0,
+      runs: 0,
+      edges: { created: 0, existing: 0 },
+      column_mappings: { created: 0, existing: 0 },
+      assets: { created: 0, updated: 0 },
+      warnings: [],
+    };
+    return this._push(events, options, zero, (chunk, rest) => this.openLineage(chunk, rest));
+  }
+
+  /** @private Sends `items` chunk by chunk through `send`, summing the answers. */
+  async _push(items, options, zero, send) {
     const { chunkSize = MAX_BULK_EDGES, onChunk, ...rest } = options;
     if (rest.idempotencyKey !== undefined) {
-      throw new TypeError('pushBulk sends several requests and gives each its own Idempotency-Key');
+      throw new TypeError('a push sends several requests and gives each its own Idempotency-Key');
     }
-    const total = { received: 0, created: 0, existing: 0, assets_created: 0, requests: 0 };
-    for await (const chunk of chunksOf(edges, chunkSize)) {
-      const result = await this.bulk(chunk, rest);
-      for (const key of ['received', 'created', 'existing', 'assets_created']) {
-        total[key] += result[key] ?? 0;
-      }
+    const total = { ...zero, requests: 0 };
+    for await (const chunk of chunksOf(items, chunkSize)) {
+      const result = await send(chunk, rest);
+      addAnswer(total, result);
       total.requests += 1;
       if (onChunk) await onChunk(result, total.requests - 1);
     }
@@ -106,11 +144,7 @@ export class Lineage {
 
   /** Every edge matching the filters, page after page. */
   iterateEdges(params = {}, options = {}) {
-    const { cursor, ...filters } = params;
-    return this._client.paginate(
-      (next) => this.listEdges({ ...filters, cursor: next }, options),
-      cursor,
-    );
+    return walk(this._client, (query) => this.listEdges(query, options), params);
   }
 
   /** `DELETE /lineage/edges?source=&target=`. NotFoundError (`edge_not_found`) if absent. */
@@ -138,10 +172,29 @@ export class Lineage {
     return this._traverse(`/lineage/${encodeSegment(id)}/downstream`, params, options);
   }
 
+  /**
+   * `GET /lineage/{id}/columns/{column}/upstream`: the columns that feed this
+   * column, each once at its fewest hops (`depth`, default 5), and the column
+   * mappings among them. NotFoundError `column_not_found` for a column the asset
+   * neither declares nor has lineage for.
+   */
+  columnUpstream(id, column, params = {}, options = {}) {
+    return this._traverse(columnPath(id, column, 'upstream'), params, options);
+  }
+
+  /** `GET /lineage/{id}/columns/{column}/downstream`: the columns this column feeds. */
+  columnDownstream(id, column, params = {}, options = {}) {
+    return this._traverse(columnPath(id, column, 'downstream'), params, options);
+  }
+
   /** @private */
   _traverse(path, params, options) {
     return this._client.request({ ...options, method: 'GET', path, query: params });
   }
+}
+
+function columnPath(id, column, direction) {
+  return `/lineage/${encodeSegment(id)}/columns/${encodeSegment(column)}/${direction}`;
 }
 
 function required(name, value) {

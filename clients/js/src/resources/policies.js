@@ -1,37 +1,18 @@
-/** `/policies` (CONTRACT §5): rules every governed asset must follow, and their violations. */
+/**
+ * `/policies`: rules every governed asset must follow, and their violations.
+ * List filters `kind` and `enabled`. `create({name, kind, selector?, params?,
+ * severity?, description?, enabled?})` (201; the id `pol_...` is the service's):
+ * an unknown kind, selector key or param is a ValidationError naming it
+ * (`body.kind`, `body.params.tag`). Deleting a policy resolves its open
+ * violations. Changes honour `ifMatch`.
+ */
 
-import { encodeSegment } from '../url.js';
-import { MERGE_PATCH_JSON } from './assets.js';
+import { MutableCollection, walk } from './collection.js';
 
-export class Policies {
+export class Policies extends MutableCollection {
   /** @param {import('../client.js').GovernanceClient} client */
   constructor(client) {
-    this._client = client;
-  }
-
-  /** One page of `GET /policies`, filters `kind`, `enabled`, `limit`, `cursor`; ordered by id. */
-  list(params = {}, options = {}) {
-    return this._client.request({ ...options, method: 'GET', path: '/policies', query: params });
-  }
-
-  /** Every policy matching the filters, page after page: `for await (const p of ...)`. */
-  iterate(params = {}, options = {}) {
-    const { cursor, ...filters } = params;
-    return this._client.paginate((next) => this.list({ ...filters, cursor: next }, options), cursor);
-  }
-
-  /**
-   * `POST /policies` (201): `{name, kind, selector?, params?, severity?, description?,
-   * enabled?}`; the id (`pol_...`) is made by the service. An unknown kind, selector
-   * key or param is a ValidationError naming it (`body.kind`, `body.params.tag`).
-   */
-  create(policy, options = {}) {
-    return this._client.request({ ...options, method: 'POST', path: '/policies', body: policy });
-  }
-
-  /** `GET /policies/{id}`. NotFoundError if there is none. */
-  get(id, options = {}) {
-    return this._client.request({ ...options, method: 'GET', path: path(id) });
+    super(client, '/policies');
   }
 
   /**
@@ -39,23 +20,7 @@ export class Policies {
    * defaults); never creates. Honours `ifMatch`.
    */
   replace(id, policy, options = {}) {
-    return this._client.request({ ...options, method: 'PUT', path: path(id), body: policy });
-  }
-
-  /** `PATCH /policies/{id}` with a JSON merge patch. Honours `ifMatch`. */
-  patch(id, patch, options = {}) {
-    return this._client.request({
-      ...options,
-      method: 'PATCH',
-      path: path(id),
-      body: patch,
-      contentType: MERGE_PATCH_JSON,
-    });
-  }
-
-  /** `DELETE /policies/{id}`: its open violations are announced as resolved. Honours `ifMatch`. */
-  delete(id, options = {}) {
-    return this._client.request({ ...options, method: 'DELETE', path: path(id) });
+    return this._client.request({ ...options, method: 'PUT', path: this._path(id), body: policy });
   }
 
   /**
@@ -63,25 +28,17 @@ export class Policies {
    * `{policy_id, evaluated_at, violations, next_cursor}`, ordered by asset id.
    */
   listViolations(id, params = {}, options = {}) {
-    return this._client.request({
-      ...options,
-      method: 'GET',
-      path: `${path(id)}/violations`,
-      query: params,
-    });
+    return this._listBelow(id, 'violations', params, options);
   }
 
   /** Every open violation of the policy, page after page: `for await (const v of ...)`. */
   violations(id, params = {}, options = {}) {
-    const { cursor, ...rest } = params;
-    path(id); // an empty id fails now, not at the first iteration
-    return this._client.paginate(
-      (next) =>
-        this.listViolations(id, { ...rest, cursor: next }, options).then((page) => ({
-          items: page.violations,
-          next_cursor: page.next_cursor,
-        })),
-      cursor,
+    this._path(id); // an empty id fails now, not at the first iteration
+    return walk(
+      this._client,
+      (query) => this.listViolations(id, query, options),
+      params,
+      (page) => ({ items: page.violations, next_cursor: page.next_cursor }),
     );
   }
 
@@ -93,8 +50,4 @@ export class Policies {
   evaluate(options = {}) {
     return this._client.request({ ...options, method: 'POST', path: '/policies/evaluate' });
   }
-}
-
-function path(id) {
-  return `/policies/${encodeSegment(id)}`;
 }

@@ -1,62 +1,28 @@
-/** `/quality` (CONTRACT §6): quality rules, their results, and dbt test runs. */
+/** `/quality`: quality rules, their results, and dbt test runs. */
 
 import { APIPromise } from '../api-promise.js';
 import { artifactBytes, gzipOnce } from '../artifacts.js';
-import { encodeSegment } from '../url.js';
-import { MERGE_PATCH_JSON } from './assets.js';
+import { MutableCollection, walk } from './collection.js';
 
 /** How long `uploadDbtResults` waits by default: a large run records many results. */
 export const DBT_RESULTS_TIMEOUT_MS = 600_000;
 
-export class Quality {
+/**
+ * Rules (`/quality/rules`): list filters `asset_id`, `status`, `type`;
+ * `create({asset_id, name, type, column?, params?, severity?, enabled?})` on an
+ * existing asset (201; the id `qr_...` is the service's); `get` gives the rule
+ * with its `status` and `last_result`; deleting a rule deletes its results.
+ * Changes honour `ifMatch`.
+ */
+export class Quality extends MutableCollection {
   /** @param {import('../client.js').GovernanceClient} client */
   constructor(client) {
-    this._client = client;
-  }
-
-  /** One page of `GET /quality/rules`, filters `asset_id`, `status`, `type`, `limit`, `cursor`. */
-  list(params = {}, options = {}) {
-    return this._client.request({ ...options, method: 'GET', path: '/quality/rules', query: params });
-  }
-
-  /** Every rule matching the filters, page after page. */
-  iterate(params = {}, options = {}) {
-    const { cursor, ...filters } = params;
-    return this._client.paginate((next) => this.list({ ...filters, cursor: next }, options), cursor);
-  }
-
-  /**
-   * `POST /quality/rules` (201): `{asset_id, name, type, column?, params?, severity?,
-   * enabled?}` on an existing asset; the id (`qr_...`) is made by the service.
-   */
-  create(rule, options = {}) {
-    return this._client.request({ ...options, method: 'POST', path: '/quality/rules', body: rule });
-  }
-
-  /** `GET /quality/rules/{id}`: the rule with its `status` and `last_result`. */
-  get(id, options = {}) {
-    return this._client.request({ ...options, method: 'GET', path: path(id) });
+    super(client, '/quality/rules');
   }
 
   /** `PUT /quality/rules/{id}`: replaces the definition; never creates. Honours `ifMatch`. */
   replace(id, rule, options = {}) {
-    return this._client.request({ ...options, method: 'PUT', path: path(id), body: rule });
-  }
-
-  /** `PATCH /quality/rules/{id}` with a JSON merge patch of definition fields. Honours `ifMatch`. */
-  patch(id, patch, options = {}) {
-    return this._client.request({
-      ...options,
-      method: 'PATCH',
-      path: path(id),
-      body: patch,
-      contentType: MERGE_PATCH_JSON,
-    });
-  }
-
-  /** `DELETE /quality/rules/{id}`, its results with it. Honours `ifMatch`. */
-  delete(id, options = {}) {
-    return this._client.request({ ...options, method: 'DELETE', path: path(id) });
+    return this._client.request({ ...options, method: 'PUT', path: this._path(id), body: rule });
   }
 
   /**
@@ -70,29 +36,20 @@ export class Quality {
     return this._client.request({
       ...options,
       method: 'POST',
-      path: `${path(ruleId)}/results`,
+      path: `${this._path(ruleId)}/results`,
       body,
     });
   }
 
   /** One page of `GET /quality/rules/{id}/results`, newest first (`limit`, `cursor`). */
   listResults(ruleId, params = {}, options = {}) {
-    return this._client.request({
-      ...options,
-      method: 'GET',
-      path: `${path(ruleId)}/results`,
-      query: params,
-    });
+    return this._listBelow(ruleId, 'results', params, options);
   }
 
   /** The rule's kept history, newest first, page after page. */
   results(ruleId, params = {}, options = {}) {
-    const { cursor, ...rest } = params;
-    path(ruleId);
-    return this._client.paginate(
-      (next) => this.listResults(ruleId, { ...rest, cursor: next }, options),
-      cursor,
-    );
+    this._path(ruleId); // an empty id fails now, not at the first iteration
+    return walk(this._client, (query) => this.listResults(ruleId, query, options), params);
   }
 
   /**
@@ -117,8 +74,4 @@ export class Quality {
     );
     return new APIPromise(sent);
   }
-}
-
-function path(id) {
-  return `/quality/rules/${encodeSegment(id)}`;
 }

@@ -1,5 +1,5 @@
 /**
- * `/query` (CONTRACT §7): the JSON query language over the lineage graph, and
+ * `/query`: the JSON query language over the lineage graph, and
  * read-only Cypher for administrators. Both only read, so both are retried like
  * a GET, with no Idempotency-Key (the service would keep a keyed answer for replay).
  */

@@ -1,53 +1,27 @@
-/** `/tokens` (CONTRACT §1, §9); every operation needs the admin scope. */
+/** `/tokens` (admin scope): API tokens' metadata; the secret is shown once, at creation. */
 
-import { encodeSegment } from '../url.js';
+import { Collection } from './collection.js';
 
-export class Tokens {
+export class Tokens extends Collection {
   /** @param {import('../client.js').GovernanceClient} client */
   constructor(client) {
-    this._client = client;
-  }
-
-  /** One page of token metadata (`limit`, `cursor`); never the secrets. */
-  list(params = {}, options = {}) {
-    return this._client.request({ ...options, method: 'GET', path: '/tokens', query: params });
-  }
-
-  /** Every token, page after page. */
-  iterate(params = {}, options = {}) {
-    const { cursor, ...rest } = params;
-    return this._client.paginate((next) => this.list({ ...rest, cursor: next }, options), cursor);
+    super(client, '/tokens');
   }
 
   /**
    * `POST /tokens` `{name, scopes, expires_in_days?}` (201): the answer's `token`
-   * is the secret, shown this once.
+   * is the secret, shown this once; `user_id` is the user the calling token
+   * belongs to, if any.
    *
-   * Unlike other POSTs this one gets no automatic Idempotency-Key, and so is not
-   * retried: the service keeps the answer of a keyed request for 24 h, and this
-   * answer holds the secret. Pass `idempotencyKey` to opt in.
+   * Never retried and sent without an Idempotency-Key: the service keeps no
+   * answer holding a secret, so a repeat would make a second token.
    */
   create(token, options = {}) {
-    return this._client.request({
-      autoIdempotencyKey: false,
-      ...options,
-      method: 'POST',
-      path: '/tokens',
-      body: token,
-    });
-  }
-
-  /** `GET /tokens/{id}`: its metadata. */
-  get(id, options = {}) {
-    return this._client.request({ ...options, method: 'GET', path: `/tokens/${encodeSegment(id)}` });
+    return super.create(token, { ...options, replayable: false });
   }
 
   /** `DELETE /tokens/{id}`: revokes it, effective on the next request. */
   revoke(id, options = {}) {
-    return this._client.request({
-      ...options,
-      method: 'DELETE',
-      path: `/tokens/${encodeSegment(id)}`,
-    });
+    return this._client.request({ ...options, method: 'DELETE', path: this._path(id) });
   }
 }

@@ -18,7 +18,8 @@ __all__ = ["backoff_delay", "parse_retry_after", "should_retry"]
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 INITIAL_DELAY_S = 0.5
 MAX_DELAY_S = 8.0
-# A Retry-After longer than this is not waited for: the error goes to the caller.
+# A Retry-After longer than this is waited for this long only (then the retry is made;
+# the retry count still bounds the attempts), the same in all four clients.
 MAX_RETRY_AFTER_S = 60.0
 RETRIED_STATUSES = frozenset({408, 429})
 
@@ -61,10 +62,10 @@ def backoff_delay(
     A server's Retry-After is honoured as given; without one the wait is drawn
     at random between 0 and a ceiling that grows exponentially (0.5 s, 1 s, 2 s
     ... up to 8 s): "full jitter", so that many clients failing together do not
-    come back together. None means "do not wait that long": a Retry-After beyond
-    ``MAX_RETRY_AFTER_S``.
+    come back together. A Retry-After beyond ``MAX_RETRY_AFTER_S`` is waited for
+    that long only.
     """
     if retry_after is not None:
-        return retry_after if retry_after <= MAX_RETRY_AFTER_S else None
+        return min(retry_after, MAX_RETRY_AFTER_S)
     ceiling = min(MAX_DELAY_S, INITIAL_DELAY_S * 2.0 ** min(max(0, attempt), 30))
     return rand() * ceiling
