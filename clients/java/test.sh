@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the Java client's tests: pure vector and transport tests, then live tests
-# against the service named by GOVERNANCE_URL / GOVERNANCE_TOKEN (both required).
+# Runs the Java client's tests: the unit tests (Surefire, no network), then the live *IT tests
+# (Failsafe) against the service named by GOVERNANCE_URL / GOVERNANCE_TOKEN (both required).
+# Exits non-zero when any test fails.
 set -euo pipefail
 cd "$(dirname "$0")"
-exec mvn -q -B -Dstyle.color=never test "$@"
+exec mvn -q -B -Dstyle.color=never verify "$@"

@@ -12,15 +12,29 @@ final class ApiCall {
   static final String JSON = "application/json";
   static final String MERGE_PATCH_JSON = "application/merge-patch+json";
 
+  /** How a POST may be repeated after a failed attempt. */
+  enum Replay {
+    /** With an Idempotency-Key, which the client adds when the user gave none. */
+    WITH_KEY,
+    /** Freely, without a key: the POST only reads (the query facility). */
+    READ_ONLY,
+    /** Never: the service keeps no answer to replay (it would hold a secret shown once). */
+    NEVER
+  }
+
   final String method;
   final String path;
   final List<Map.Entry<String, String>> query = new ArrayList<>();
   final Map<String, String> headers = new LinkedHashMap<>();
   byte[] body;
   String contentType;
-  boolean autoIdempotencyKey = true;
-  /** Overrides the client's per-attempt timeout when set. */
-  Duration timeout;
+  String accept = "application/json, application/problem+json";
+  Replay replay = Replay.WITH_KEY;
+  /** The path is relative to the server's root, not to {@code /api/v1} (health, metrics). */
+  boolean fromRoot;
+  /** The per-attempt timeout this operation needs at least (uploads). */
+  Duration minimumTimeout;
+  RequestOptions options = RequestOptions.DEFAULTS;
 
   private ApiCall(String method, String path) {
     this.method = method;
@@ -70,21 +84,40 @@ final class ApiCall {
     return body(Json.write(value), JSON);
   }
 
+  /** A JSON Merge Patch (RFC 7396) body. */
+  ApiCall mergePatch(Object patch) {
+    return body(Json.write(patch), MERGE_PATCH_JSON);
+  }
+
   ApiCall body(byte[] bytes, String type) {
     this.body = bytes;
     this.contentType = type;
     return this;
   }
 
-  /** A per-attempt timeout of at least {@code minimum} (longer if the client's already is). */
-  ApiCall timeoutAtLeast(Duration minimum) {
-    this.timeout = minimum;
+  ApiCall accept(String mediaTypes) {
+    this.accept = mediaTypes;
     return this;
   }
 
-  /** Never add an Idempotency-Key automatically (so the POST is not retried). */
-  ApiCall withoutIdempotencyKey() {
-    this.autoIdempotencyKey = false;
+  /** A per-attempt timeout of at least {@code minimum} (longer if the client's already is). */
+  ApiCall timeoutAtLeast(Duration minimum) {
+    this.minimumTimeout = minimum;
+    return this;
+  }
+
+  ApiCall replay(Replay replay) {
+    this.replay = replay;
+    return this;
+  }
+
+  ApiCall fromRoot() {
+    this.fromRoot = true;
+    return this;
+  }
+
+  ApiCall options(RequestOptions options) {
+    this.options = options == null ? RequestOptions.DEFAULTS : options;
     return this;
   }
 }

@@ -28,10 +28,15 @@ public final class AssetsService {
 
   /** The assets that match the filter, paged automatically (ordered by id). */
   public PagedIterable<Asset> list(AssetFilter filter) {
-    return new PagedIterable<>(filter.cursor(), cursor -> page(filter, cursor));
+    return list(filter, null);
   }
 
-  private Page<Asset> page(AssetFilter filter, String cursor) {
+  /** As {@link #list(AssetFilter)}, each page sent with {@code options}. */
+  public PagedIterable<Asset> list(AssetFilter filter, RequestOptions options) {
+    return new PagedIterable<>(filter.cursor(), cursor -> page(filter, cursor, options));
+  }
+
+  private Page<Asset> page(AssetFilter filter, String cursor, RequestOptions options) {
     ApiCall call =
         ApiCall.get("/assets")
             .param("type", filter.type())
@@ -40,7 +45,8 @@ public final class AssetsService {
             .param("q", filter.q())
             .param("placeholder", filter.placeholder())
             .param("limit", filter.pageSize())
-            .param("cursor", cursor);
+            .param("cursor", cursor)
+            .options(options);
     filter.tags().forEach(tag -> call.param("tag", tag));
     return http.json(call, PAGE);
   }
@@ -52,12 +58,21 @@ public final class AssetsService {
    * @throws dev.governance.client.exception.ValidationException naming each bad field
    */
   public Asset create(AssetInput asset) {
-    return http.json(ApiCall.post("/assets").json(asset), Asset.class);
+    return createWithResponse(asset, null).value();
+  }
+
+  public Response<Asset> createWithResponse(AssetInput asset, RequestOptions options) {
+    return http.call(ApiCall.post("/assets").json(asset).options(options), Asset.class);
   }
 
   /** @throws dev.governance.client.exception.NotFoundException if there is no such asset */
   public Asset get(String id) {
-    return http.json(ApiCall.get(path(id)), Asset.class);
+    return getWithResponse(id, null).value();
+  }
+
+  /** The asset with its {@code ETag} ({@link Response#etag()}). */
+  public Response<Asset> getWithResponse(String id, RequestOptions options) {
+    return http.call(ApiCall.get(path(id)).options(options), Asset.class);
   }
 
   /**
@@ -74,10 +89,15 @@ public final class AssetsService {
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
   public Saved<Asset> put(String id, AssetInput asset, Long ifMatchVersion) {
-    TransportResponse response =
-        http.execute(ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(asset));
-    Asset saved = http.decode(response, Json.MAPPER.constructType(Asset.class));
-    return new Saved<>(saved, response.status() == 201);
+    Response<Asset> saved = putWithResponse(id, asset, ifMatchVersion, null);
+    return new Saved<>(saved.value(), saved.created());
+  }
+
+  /** The upsert's answer: {@link Response#created()} tells a 201 from a 200. */
+  public Response<Asset> putWithResponse(
+      String id, AssetInput asset, Long ifMatchVersion, RequestOptions options) {
+    return http.call(
+        ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(asset).options(options), Asset.class);
   }
 
   /**
@@ -94,11 +114,14 @@ public final class AssetsService {
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
   public Asset patch(String id, Map<String, ?> mergePatch, Long ifMatchVersion) {
-    ApiCall call =
-        ApiCall.patch(path(id))
-            .ifMatch(ifMatchVersion)
-            .body(Json.write(mergePatch), ApiCall.MERGE_PATCH_JSON);
-    return http.json(call, Asset.class);
+    return patchWithResponse(id, mergePatch, ifMatchVersion, null).value();
+  }
+
+  public Response<Asset> patchWithResponse(
+      String id, Map<String, ?> mergePatch, Long ifMatchVersion, RequestOptions options) {
+    return http.call(
+        ApiCall.patch(path(id)).ifMatch(ifMatchVersion).mergePatch(mergePatch).options(options),
+        Asset.class);
   }
 
   /** Deletes the asset and its lineage edges. */
@@ -112,7 +135,11 @@ public final class AssetsService {
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
   public void delete(String id, Long ifMatchVersion) {
-    http.execute(ApiCall.delete(path(id)).ifMatch(ifMatchVersion));
+    deleteWithResponse(id, ifMatchVersion, null);
+  }
+
+  public Response<Void> deleteWithResponse(String id, Long ifMatchVersion, RequestOptions options) {
+    return http.callWithoutBody(ApiCall.delete(path(id)).ifMatch(ifMatchVersion).options(options));
   }
 
   private static String path(String id) {

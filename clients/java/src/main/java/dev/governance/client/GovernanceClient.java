@@ -1,9 +1,12 @@
 package dev.governance.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.governance.client.model.Health;
+import dev.governance.client.model.Me;
 import dev.governance.client.model.ServiceInfo;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 
 /**
@@ -16,10 +19,20 @@ import java.util.function.Function;
  *     .build();
  * Asset orders = client.assets().get("model.jaffle_shop.orders");
  * }</pre>
+ *
+ * Each operation also has a {@code ...WithResponse(..., RequestOptions)} form: per-call
+ * options (timeout, retries, idempotency key, request id, headers) and the answer's status and
+ * headers in a {@link Response}.
  */
 public final class GovernanceClient {
   /** This library's version, sent in the User-Agent. */
   public static final String VERSION = "0.1.0";
+
+  /** The per-attempt timeout unless the builder sets another: 60 s. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+  /** The retries after a failed attempt unless the builder sets another: 2. */
+  public static final int DEFAULT_MAX_RETRIES = 2;
 
   private final Requester http;
   private final AssetsService assets;
@@ -29,6 +42,8 @@ public final class GovernanceClient {
   private final PoliciesService policies;
   private final QualityService quality;
   private final QueryService query;
+  private final WebhooksService webhooks;
+  private final UsersService users;
 
   private GovernanceClient(Requester http) {
     this.http = http;
@@ -39,6 +54,8 @@ public final class GovernanceClient {
     this.policies = new PoliciesService(http);
     this.quality = new QualityService(http);
     this.query = new QueryService(http);
+    this.webhooks = new WebhooksService(http);
+    this.users = new UsersService(http);
   }
 
   public static Builder builder() {
@@ -83,14 +100,75 @@ public final class GovernanceClient {
     return tokens;
   }
 
+  /** Webhook endpoints and their deliveries; needs the {@code admin} scope. */
+  public WebhooksService webhooks() {
+    return webhooks;
+  }
+
+  /** Dashboard users; needs the {@code admin} scope. */
+  public UsersService users() {
+    return users;
+  }
+
+  /** {@code GET /me}: the calling token and its user (any valid token). */
+  public Me me() {
+    return meWithResponse(null).value();
+  }
+
+  public Response<Me> meWithResponse(RequestOptions options) {
+    return http.call(ApiCall.get("/me").options(options), Me.class);
+  }
+
   /** {@code GET /api/v1}: the service's name and version (no token needed). */
   public ServiceInfo info() {
-    return http.json(ApiCall.get(""), ServiceInfo.class);
+    return infoWithResponse(null).value();
+  }
+
+  public Response<ServiceInfo> infoWithResponse(RequestOptions options) {
+    return http.call(ApiCall.get("").options(options), ServiceInfo.class);
   }
 
   /** {@code GET /api/v1/openapi.json}: the service's OpenAPI 3.1 document. */
   public JsonNode openApi() {
-    return http.json(ApiCall.get("/openapi.json"), JsonNode.class);
+    return openApiWithResponse(null).value();
+  }
+
+  public Response<JsonNode> openApiWithResponse(RequestOptions options) {
+    return http.call(ApiCall.get("/openapi.json").options(options), JsonNode.class);
+  }
+
+  /** {@code GET /healthz}: the process is up ({@code status} {@code ok}); no token needed. */
+  public Health health() {
+    return healthWithResponse(null).value();
+  }
+
+  public Response<Health> healthWithResponse(RequestOptions options) {
+    return http.call(ApiCall.get("/healthz").fromRoot().options(options), Health.class);
+  }
+
+  /**
+   * {@code GET /readyz}: Neo4j is reachable and the schema applied ({@code status}
+   * {@code ready}); no token needed.
+   *
+   * @throws dev.governance.client.exception.UnavailableException (503) when not ready, after
+   *     the client's retries; pass {@code RequestOptions.builder().maxRetries(0)} to probe once
+   */
+  public Health ready() {
+    return readyWithResponse(null).value();
+  }
+
+  public Response<Health> readyWithResponse(RequestOptions options) {
+    return http.call(ApiCall.get("/readyz").fromRoot().options(options), Health.class);
+  }
+
+  /** {@code GET /metrics}: the service's Prometheus metrics, as text; no token needed. */
+  public String metrics() {
+    return metricsWithResponse(null).value();
+  }
+
+  public Response<String> metricsWithResponse(RequestOptions options) {
+    return http.callForText(
+        ApiCall.get("/metrics").fromRoot().accept("text/plain, */*").options(options));
   }
 
   /** The normalised base URL, ending in {@code /api/v1}. */
@@ -100,17 +178,18 @@ public final class GovernanceClient {
 
   /**
    * Configures a client. Unset values fall back to the environment ({@code GOVERNANCE_URL},
-   * {@code GOVERNANCE_TOKEN}) and then to the defaults: 2 retries, a 30 s timeout per attempt,
+   * {@code GOVERNANCE_TOKEN}) and then to the defaults: 2 retries, a 60 s timeout per attempt,
    * {@link JdkHttpTransport}.
    */
   public static final class Builder {
     private final Function<String, String> env;
     private String baseUrl;
     private String token;
-    private int maxRetries = 2;
-    private Duration timeout = Duration.ofSeconds(30);
+    private int maxRetries = DEFAULT_MAX_RETRIES;
+    private Duration timeout = DEFAULT_TIMEOUT;
     private Transport transport;
     private Sleeper sleeper = Sleeper.THREAD;
+    private DoubleSupplier random;
     private String userAgentSuffix;
 
     Builder(Function<String, String> env) {
@@ -130,9 +209,9 @@ public final class GovernanceClient {
     }
 
     /**
-     * Retries after the first attempt (default 2; 0 disables). Only connection errors, 429 and
-     * 5xx are retried, and a POST only with an {@code Idempotency-Key}, which the client then
-     * adds by itself.
+     * Retries after the first attempt (default 2; 0 disables). Only connection errors,
+     * timeouts, 408, 429 and 5xx are retried, and a POST only with an {@code Idempotency-Key},
+     * which the client then adds by itself (or when it only reads: the query facility).
      */
     public Builder maxRetries(int maxRetries) {
       if (maxRetries < 0) {
@@ -142,7 +221,10 @@ public final class GovernanceClient {
       return this;
     }
 
-    /** How long one attempt may take before {@code RequestTimeoutException} (default 30 s). */
+    /**
+     * How long one attempt may take before {@code RequestTimeoutException} (default 60 s;
+     * uploads get at least {@link LineageService#MANIFEST_TIMEOUT}).
+     */
     public Builder timeout(Duration timeout) {
       if (timeout == null || timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException("timeout must be positive");
@@ -160,6 +242,12 @@ public final class GovernanceClient {
     /** Replaces how the client waits between retries (for tests). */
     public Builder sleeper(Sleeper sleeper) {
       this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+      return this;
+    }
+
+    /** Replaces the source of backoff jitter, numbers in [0, 1) (for tests). */
+    Builder jitter(DoubleSupplier random) {
+      this.random = random;
       return this;
     }
 
@@ -187,7 +275,8 @@ public final class GovernanceClient {
               Urls.normalizeBaseUrl(url),
               firstNonBlank(token, env.apply("GOVERNANCE_TOKEN")),
               transport == null ? new JdkHttpTransport() : transport,
-              new RetryPolicy(maxRetries),
+              random == null ? new RetryPolicy() : new RetryPolicy(random),
+              maxRetries,
               sleeper,
               timeout,
               agent);

@@ -1,6 +1,7 @@
 package dev.governance.client;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -31,6 +32,20 @@ public final class JdkHttpTransport implements Transport {
 
   @Override
   public TransportResponse send(TransportRequest request) throws IOException, InterruptedException {
+    HttpResponse<byte[]> response = http.send(toJdk(request), HttpResponse.BodyHandlers.ofByteArray());
+    return new TransportResponse(response.statusCode(), response.headers().map(), response.body());
+  }
+
+  /** The body as an {@code InputStream}; the request timeout covers the headers only. */
+  @Override
+  public StreamingResponse openStream(TransportRequest request)
+      throws IOException, InterruptedException {
+    HttpResponse<InputStream> response =
+        http.send(toJdk(request), HttpResponse.BodyHandlers.ofInputStream());
+    return new StreamingResponse(response.statusCode(), response.headers().map(), response.body());
+  }
+
+  private static HttpRequest toJdk(TransportRequest request) {
     HttpRequest.BodyPublisher body =
         request.body() == null
             ? HttpRequest.BodyPublishers.noBody()
@@ -48,7 +63,6 @@ public final class JdkHttpTransport implements Transport {
         builder.header(header.getKey(), value);
       }
     }
-    HttpResponse<byte[]> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
-    return new TransportResponse(response.statusCode(), response.headers().map(), response.body());
+    return builder.build();
   }
 }

@@ -1,15 +1,16 @@
 package dev.governance.client;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.governance.client.exception.BadRequestException;
 import dev.governance.client.exception.GovernanceException;
 import dev.governance.client.model.BulkResult;
+import dev.governance.client.model.ColumnGraph;
 import dev.governance.client.model.Direction;
 import dev.governance.client.model.Edge;
 import dev.governance.client.model.EdgeFilter;
 import dev.governance.client.model.EdgeInput;
 import dev.governance.client.model.LineageGraph;
 import dev.governance.client.model.ManifestSummary;
+import dev.governance.client.model.OpenLineageResult;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Saved;
 import java.io.IOException;
@@ -20,16 +21,23 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * {@code /lineage}: write edges one at a time or in bulk, list and delete them, and traverse
- * the graph. Obtain it with {@link GovernanceClient#lineage()}.
+ * {@code /lineage}: write edges one at a time or in bulk, ingest dbt manifests and OpenLineage
+ * run events, list and delete edges, and traverse the graph of assets or of one column. Obtain
+ * it with {@link GovernanceClient#lineage()}.
  *
  * <p>An edge naming an asset that does not exist creates a placeholder asset, unless
  * {@code strict} is true: then the service answers 422 {@code unknown_assets} and writes
  * nothing.
  */
 public final class LineageService {
-  /** The most edges the service accepts in one bulk request. */
+  /** The most edges (or OpenLineage run events) the service accepts in one request. */
   public static final int MAX_BULK_EDGES = 10_000;
+
+  /**
+   * How long one upload (a dbt manifest or run results) may take per attempt at least; the
+   * client's own timeout applies when it is longer. Large manifests take a while to ingest.
+   */
+  public static final Duration MANIFEST_TIMEOUT = Duration.ofMinutes(10);
 
   private static final TypeReference<Page<Edge>> PAGE = new TypeReference<>() {};
   private final Requester http;
@@ -48,10 +56,18 @@ public final class LineageService {
   }
 
   public Saved<Edge> create(EdgeInput edge, boolean strict) {
-    TransportResponse response =
-        http.execute(ApiCall.post("/lineage").param("strict", strictParam(strict)).json(edge));
-    Edge saved = http.decode(response, Json.MAPPER.constructType(Edge.class));
-    return new Saved<>(saved, response.status() == 201);
+    Response<Edge> saved = createWithResponse(edge, strict, null);
+    return new Saved<>(saved.value(), saved.created());
+  }
+
+  /**
+   * {@code POST /lineage}: creates the edge (201) or updates the pair (200); its column
+   * mappings are added to those the edge has.
+   */
+  public Response<Edge> createWithResponse(EdgeInput edge, boolean strict, RequestOptions options) {
+    return http.call(
+        ApiCall.post("/lineage").param("strict", strictParam(strict)).json(edge).options(options),
+        Edge.class);
   }
 
   /**
@@ -63,8 +79,13 @@ public final class LineageService {
   }
 
   public BulkResult bulk(List<EdgeInput> edges, boolean strict) {
-    return http.json(
-        ApiCall.post("/lineage/bulk").param("strict", strictParam(strict)).json(edges),
+    return bulkWithResponse(edges, strict, null).value();
+  }
+
+  public Response<BulkResult> bulkWithResponse(
+      List<EdgeInput> edges, boolean strict, RequestOptions options) {
+    return http.call(
+        ApiCall.post("/lineage/bulk").param("strict", strictParam(strict)).json(edges).options(options),
         BulkResult.class);
   }
 
@@ -78,6 +99,11 @@ public final class LineageService {
     return pushBulk(edges, chunkSize, false);
   }
 
+  /** {@link #pushBulk(Iterable, int, boolean, RequestOptions)} with the client's settings. */
+  public BulkResult pushBulk(Iterable<EdgeInput> edges, int chunkSize, boolean strict) {
+    return pushBulk(edges, chunkSize, strict, null);
+  }
+
   /**
    * Sends any number of edges as consecutive bulk requests of at most {@code chunkSize}
    * (1-{@value #MAX_BULK_EDGES}) and sums the answers. Each chunk is atomic on its own; if one
@@ -85,38 +111,66 @@ public final class LineageService {
    * push is safe: bulk writes are idempotent). No edges means no request and an empty result.
    * A pair repeated in two chunks counts as created once and existing once. A chunk refused
    * as too large (413, e.g. long transformations) is split in halves until it fits.
+   *
+   * @param options sent with every chunk, except an idempotency key: each chunk gets its own
    */
-  public BulkResult pushBulk(Iterable<EdgeInput> edges, int chunkSize, boolean strict) {
-    if (chunkSize < 1 || chunkSize > MAX_BULK_EDGES) {
-      throw new IllegalArgumentException(
-          "chunkSize must be between 1 and " + MAX_BULK_EDGES + ", got " + chunkSize);
-    }
-    BulkResult total = BulkResult.EMPTY;
-    for (List<EdgeInput> chunk : Chunks.of(edges, chunkSize)) {
-      total = total.plus(pushChunk(chunk, strict));
-    }
-    return total;
-  }
-
-  /** A chunk whose body is over the service's size limit (413) is sent again as two halves. */
-  private BulkResult pushChunk(List<EdgeInput> chunk, boolean strict) {
-    try {
-      return bulk(chunk, strict);
-    } catch (BadRequestException e) {
-      if (e.status() != 413 || chunk.size() < 2) {
-        throw e;
-      }
-      int half = chunk.size() / 2;
-      return pushChunk(chunk.subList(0, half), strict)
-          .plus(pushChunk(chunk.subList(half, chunk.size()), strict));
-    }
+  public BulkResult pushBulk(
+      Iterable<EdgeInput> edges, int chunkSize, boolean strict, RequestOptions options) {
+    return Chunks.push(
+        edges,
+        chunkSize,
+        MAX_BULK_EDGES,
+        BulkResult.EMPTY,
+        chunk -> bulkWithResponse(chunk, strict, RequestOptions.perChunk(options)).value(),
+        BulkResult::plus);
   }
 
   /**
-   * How long one manifest upload may take (per attempt) at least; the client's own timeout
-   * applies when it is longer. Large manifests take the service a while to ingest.
+   * {@code POST /lineage/openlineage}: ingests one OpenLineage RunEvent, or an array of up to
+   * {@value #MAX_BULK_EDGES}, in one transaction (validated whole first: a 422 names each bad
+   * field and nothing is written). Each input-output dataset pair of a COMPLETE event becomes
+   * an edge with origin {@code openlineage:<job namespace>/<job name>}; dataset ids are
+   * {@code <namespace>/<name>}; the {@code columnLineage} facet gives column mappings and the
+   * {@code schema} facet the asset's columns. Other event types record the run's state.
+   * Ingesting the same events again changes nothing, so the call is retried like other POSTs.
+   *
+   * @param event a RunEvent (or an array of them) as anything Jackson writes as that JSON: a
+   *     {@code Map}, a {@code JsonNode}, or the OpenLineage Java client's {@code RunEvent}
    */
-  public static final Duration MANIFEST_TIMEOUT = Duration.ofMinutes(5);
+  public OpenLineageResult openLineage(Object event) {
+    return openLineageWithResponse(event, null).value();
+  }
+
+  public Response<OpenLineageResult> openLineageWithResponse(Object event, RequestOptions options) {
+    if (event == null) {
+      throw new IllegalArgumentException("the event must not be null");
+    }
+    return http.call(
+        ApiCall.post("/lineage/openlineage").json(event).options(options), OpenLineageResult.class);
+  }
+
+  /** {@link #pushOpenLineage(Iterable, int, RequestOptions)} in chunks of {@value #MAX_BULK_EDGES}. */
+  public OpenLineageResult pushOpenLineage(Iterable<?> events) {
+    return pushOpenLineage(events, MAX_BULK_EDGES, null);
+  }
+
+  /**
+   * Ingests any number of RunEvents as consecutive requests of at most {@code chunkSize}
+   * (1-{@value #MAX_BULK_EDGES}) and sums the answers. Each request is atomic on its own; if
+   * one fails, the exception propagates and those before it stay written (repeating the whole
+   * push is safe: ingestion converges). A chunk refused as too large (413) is split in halves.
+   * No events means no request and {@link OpenLineageResult#EMPTY}. {@code options} go with
+   * every chunk, except an idempotency key: each chunk gets its own.
+   */
+  public OpenLineageResult pushOpenLineage(Iterable<?> events, int chunkSize, RequestOptions options) {
+    return Chunks.push(
+        events,
+        chunkSize,
+        MAX_BULK_EDGES,
+        OpenLineageResult.EMPTY,
+        chunk -> openLineageWithResponse(chunk, RequestOptions.perChunk(options)).value(),
+        OpenLineageResult::plus);
+  }
 
   /** {@link #uploadManifest(Path, String, boolean)} with the manifest's project name, pruning. */
   public ManifestSummary uploadManifest(Path path) {
@@ -130,13 +184,7 @@ public final class LineageService {
    * @throws UncheckedIOException when the file cannot be read
    */
   public ManifestSummary uploadManifest(Path path, String project, boolean prune) {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read manifest " + path, e);
-    }
-    return uploadManifest(bytes, project, prune);
+    return uploadManifestWithResponse(read(path, "manifest"), project, prune, null).value();
   }
 
   /** {@link #uploadManifest(byte[], String, boolean)} with the manifest's project name, pruning. */
@@ -148,7 +196,8 @@ public final class LineageService {
    * {@code POST /lineage/manifest}: a dbt {@code manifest.json} (schema v4-v12) becomes assets
    * (id = dbt unique_id), lineage edges (origin {@code dbt:<project>}) and quality rules. The
    * bytes are gzipped unless they already are, and sent with {@code Content-Encoding: gzip}.
-   * The same manifest twice changes nothing, so the upload is retried like other POSTs.
+   * The same manifest twice changes nothing, so the upload is retried like other POSTs. Each
+   * attempt may take {@link #MANIFEST_TIMEOUT}.
    *
    * @param project the project name; null for the manifest's own
    * @param prune remove edges and rules an earlier upload of the project made and this one
@@ -157,18 +206,36 @@ public final class LineageService {
    *     a body the service cannot read as a manifest
    */
   public ManifestSummary uploadManifest(byte[] manifest, String project, boolean prune) {
-    if (manifest == null || manifest.length == 0) {
-      throw new IllegalArgumentException("the manifest must not be null or empty");
-    }
-    byte[] gzipped = Gzip.unlessGzipped(manifest);
+    return uploadManifestWithResponse(manifest, project, prune, null).value();
+  }
+
+  public Response<ManifestSummary> uploadManifestWithResponse(
+      byte[] manifest, String project, boolean prune, RequestOptions options) {
     ApiCall call =
-        ApiCall.post("/lineage/manifest")
+        upload("/lineage/manifest", manifest, "manifest")
             .param("project", project)
             .param("prune", prune ? "true" : "false")
-            .body(gzipped, ApiCall.JSON)
-            .header("Content-Encoding", "gzip")
-            .timeoutAtLeast(MANIFEST_TIMEOUT);
-    return http.json(call, ManifestSummary.class);
+            .options(options);
+    return http.call(call, ManifestSummary.class);
+  }
+
+  /** A gzipped JSON upload (manifest, run results) with the longer upload timeout. */
+  static ApiCall upload(String path, byte[] bytes, String what) {
+    if (bytes == null || bytes.length == 0) {
+      throw new IllegalArgumentException("the " + what + " must not be null or empty");
+    }
+    return ApiCall.post(path)
+        .body(Gzip.unlessGzipped(bytes), ApiCall.JSON)
+        .header("Content-Encoding", "gzip")
+        .timeoutAtLeast(MANIFEST_TIMEOUT);
+  }
+
+  static byte[] read(Path path, String what) {
+    try {
+      return Files.readAllBytes(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + what + " " + path, e);
+    }
   }
 
   /** Every edge, paged automatically, ordered by (source, target). */
@@ -177,6 +244,11 @@ public final class LineageService {
   }
 
   public PagedIterable<Edge> edges(EdgeFilter filter) {
+    return edges(filter, null);
+  }
+
+  /** The edges that match the filter, with their column mappings, each page sent with {@code options}. */
+  public PagedIterable<Edge> edges(EdgeFilter filter, RequestOptions options) {
     return new PagedIterable<>(
         filter.cursor(),
         cursor ->
@@ -186,19 +258,28 @@ public final class LineageService {
                     .param("target", filter.target())
                     .param("origin", filter.origin())
                     .param("limit", filter.pageSize())
-                    .param("cursor", cursor),
+                    .param("cursor", cursor)
+                    .options(options),
                 PAGE));
   }
 
   /**
-   * Deletes the edge {@code source -> target}.
+   * Deletes the edge {@code source -> target} and its column mappings.
    *
    * @throws dev.governance.client.exception.NotFoundException if there is no such edge
    */
   public void deleteEdge(String source, String target) {
+    deleteEdgeWithResponse(source, target, null);
+  }
+
+  public Response<Void> deleteEdgeWithResponse(String source, String target, RequestOptions options) {
     requireId("source", source);
     requireId("target", target);
-    http.execute(ApiCall.delete("/lineage/edges").param("source", source).param("target", target));
+    return http.callWithoutBody(
+        ApiCall.delete("/lineage/edges")
+            .param("source", source)
+            .param("target", target)
+            .options(options));
   }
 
   /** Both directions with the service's default depth (5) and node limit (2,000). */
@@ -218,12 +299,18 @@ public final class LineageService {
    * @throws dev.governance.client.exception.NotFoundException for an unknown root
    */
   public LineageGraph graph(String id, Direction direction, Integer depth, Integer limit) {
+    return graphWithResponse(id, direction, depth, limit, null).value();
+  }
+
+  public Response<LineageGraph> graphWithResponse(
+      String id, Direction direction, Integer depth, Integer limit, RequestOptions options) {
     ApiCall call =
         ApiCall.get("/lineage/" + Ids.segment("asset id", id))
             .param("direction", direction == null ? null : direction.wireName())
             .param("depth", depth)
-            .param("limit", limit);
-    return checked(http.json(call, LineageGraph.class));
+            .param("limit", limit)
+            .options(options);
+    return checked(http.call(call, LineageGraph.class));
   }
 
   /** Everything that flows into the asset, within the default depth. */
@@ -232,7 +319,12 @@ public final class LineageService {
   }
 
   public LineageGraph upstream(String id, Integer depth, Integer limit) {
-    return traverse(id, "upstream", depth, limit);
+    return upstreamWithResponse(id, depth, limit, null).value();
+  }
+
+  public Response<LineageGraph> upstreamWithResponse(
+      String id, Integer depth, Integer limit, RequestOptions options) {
+    return traverse(id, "upstream", depth, limit, options);
   }
 
   /** Everything the asset flows into, within the default depth. */
@@ -241,15 +333,72 @@ public final class LineageService {
   }
 
   public LineageGraph downstream(String id, Integer depth, Integer limit) {
-    return traverse(id, "downstream", depth, limit);
+    return downstreamWithResponse(id, depth, limit, null).value();
   }
 
-  private LineageGraph traverse(String id, String direction, Integer depth, Integer limit) {
+  public Response<LineageGraph> downstreamWithResponse(
+      String id, Integer depth, Integer limit, RequestOptions options) {
+    return traverse(id, "downstream", depth, limit, options);
+  }
+
+  private Response<LineageGraph> traverse(
+      String id, String direction, Integer depth, Integer limit, RequestOptions options) {
     ApiCall call =
         ApiCall.get("/lineage/" + Ids.segment("asset id", id) + "/" + direction)
             .param("depth", depth)
-            .param("limit", limit);
-    return checked(http.json(call, LineageGraph.class));
+            .param("limit", limit)
+            .options(options);
+    return checked(http.call(call, LineageGraph.class));
+  }
+
+  /** The columns that flow into this column, within the default depth (5). */
+  public ColumnGraph columnUpstream(String assetId, String column) {
+    return columnUpstream(assetId, column, null, null);
+  }
+
+  /**
+   * The lineage of one column upstream: each column that feeds it, through the column mappings
+   * of edges (declared directly, by dbt or by OpenLineage). {@code depth} (1-50) and
+   * {@code limit} (columns, root included, 1-10,000) may be null for the service defaults.
+   *
+   * @throws dev.governance.client.exception.NotFoundException {@code asset_not_found} for an
+   *     unknown asset, {@code column_not_found} for a column neither declared on the asset nor
+   *     in any column lineage (a declared column without lineage answers just the root)
+   */
+  public ColumnGraph columnUpstream(String assetId, String column, Integer depth, Integer limit) {
+    return columnUpstreamWithResponse(assetId, column, depth, limit, null).value();
+  }
+
+  public Response<ColumnGraph> columnUpstreamWithResponse(
+      String assetId, String column, Integer depth, Integer limit, RequestOptions options) {
+    return traverseColumn(assetId, column, "upstream", depth, limit, options);
+  }
+
+  /** The columns this column flows into, within the default depth (5). */
+  public ColumnGraph columnDownstream(String assetId, String column) {
+    return columnDownstream(assetId, column, null, null);
+  }
+
+  /** The lineage of one column downstream; see {@link #columnUpstream(String, String, Integer, Integer)}. */
+  public ColumnGraph columnDownstream(String assetId, String column, Integer depth, Integer limit) {
+    return columnDownstreamWithResponse(assetId, column, depth, limit, null).value();
+  }
+
+  public Response<ColumnGraph> columnDownstreamWithResponse(
+      String assetId, String column, Integer depth, Integer limit, RequestOptions options) {
+    return traverseColumn(assetId, column, "downstream", depth, limit, options);
+  }
+
+  private Response<ColumnGraph> traverseColumn(
+      String assetId, String column, String direction, Integer depth, Integer limit, RequestOptions options) {
+    ApiCall call =
+        ApiCall.get(
+                "/lineage/" + Ids.segment("asset id", assetId) + "/columns/"
+                    + Ids.segment("column", column) + "/" + direction)
+            .param("depth", depth)
+            .param("limit", limit)
+            .options(options);
+    return http.call(call, ColumnGraph.class);
   }
 
   /**
@@ -257,12 +406,13 @@ public final class LineageService {
    * edge listing, so {@code graph("edges")} gets a page of edges instead of a graph; better an
    * error than an empty graph.)
    */
-  private static LineageGraph checked(LineageGraph graph) {
+  private static Response<LineageGraph> checked(Response<LineageGraph> response) {
+    LineageGraph graph = response.value();
     if (graph.root() == null || graph.direction() == null) {
       throw new GovernanceException(
-          "the answer is not a lineage graph", 200, "invalid_response", null, null);
+          "the answer is not a lineage graph", response.status(), "invalid_response", null, null);
     }
-    return graph;
+    return response;
   }
 
   private static String strictParam(boolean strict) {

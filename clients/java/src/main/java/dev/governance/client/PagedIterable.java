@@ -1,5 +1,6 @@
 package dev.governance.client;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.governance.client.model.Page;
 import java.util.Collections;
 import java.util.Iterator;
@@ -24,6 +25,17 @@ public final class PagedIterable<T> implements Iterable<T> {
   PagedIterable(String firstCursor, Function<String, Page<T>> fetch) {
     this.firstCursor = firstCursor;
     this.fetch = fetch;
+  }
+
+  /** A plain listing: {@code GET path?limit=&cursor=}, each page sent with {@code options}. */
+  static <T> PagedIterable<T> of(
+      Requester http, String path, Integer pageSize, RequestOptions options, TypeReference<Page<T>> type) {
+    return new PagedIterable<>(
+        null,
+        cursor ->
+            http.json(
+                ApiCall.get(path).param("limit", pageSize).param("cursor", cursor).options(options),
+                type));
   }
 
   @Override

@@ -31,6 +31,11 @@ public final class PoliciesService {
 
   /** The policies that match the filter, paged automatically. */
   public PagedIterable<Policy> list(PolicyFilter filter) {
+    return list(filter, null);
+  }
+
+  /** As {@link #list(PolicyFilter)}, each page sent with {@code options}. */
+  public PagedIterable<Policy> list(PolicyFilter filter, RequestOptions options) {
     return new PagedIterable<>(
         filter.cursor(),
         cursor ->
@@ -39,7 +44,8 @@ public final class PoliciesService {
                     .param("kind", filter.kind())
                     .param("enabled", filter.enabled())
                     .param("limit", filter.pageSize())
-                    .param("cursor", cursor),
+                    .param("cursor", cursor)
+                    .options(options),
                 PAGE));
   }
 
@@ -50,12 +56,20 @@ public final class PoliciesService {
    *     {@code body.kind} or {@code body.params.tag}; nothing is written
    */
   public Policy create(PolicyInput policy) {
-    return http.json(ApiCall.post("/policies").json(policy), Policy.class);
+    return createWithResponse(policy, null).value();
+  }
+
+  public Response<Policy> createWithResponse(PolicyInput policy, RequestOptions options) {
+    return http.call(ApiCall.post("/policies").json(policy).options(options), Policy.class);
   }
 
   /** @throws dev.governance.client.exception.NotFoundException if there is no such policy */
   public Policy get(String id) {
-    return http.json(ApiCall.get(path(id)), Policy.class);
+    return getWithResponse(id, null).value();
+  }
+
+  public Response<Policy> getWithResponse(String id, RequestOptions options) {
+    return http.call(ApiCall.get(path(id)).options(options), Policy.class);
   }
 
   /**
@@ -72,7 +86,13 @@ public final class PoliciesService {
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
   public Policy replace(String id, PolicyInput policy, Long ifMatchVersion) {
-    return http.json(ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(policy), Policy.class);
+    return replaceWithResponse(id, policy, ifMatchVersion, null).value();
+  }
+
+  public Response<Policy> replaceWithResponse(
+      String id, PolicyInput policy, Long ifMatchVersion, RequestOptions options) {
+    return http.call(
+        ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(policy).options(options), Policy.class);
   }
 
   /**
@@ -85,11 +105,14 @@ public final class PoliciesService {
 
   /** A merge patch applied only if the version is still {@code ifMatchVersion}. */
   public Policy patch(String id, Map<String, ?> mergePatch, Long ifMatchVersion) {
-    ApiCall call =
-        ApiCall.patch(path(id))
-            .ifMatch(ifMatchVersion)
-            .body(Json.write(mergePatch), ApiCall.MERGE_PATCH_JSON);
-    return http.json(call, Policy.class);
+    return patchWithResponse(id, mergePatch, ifMatchVersion, null).value();
+  }
+
+  public Response<Policy> patchWithResponse(
+      String id, Map<String, ?> mergePatch, Long ifMatchVersion, RequestOptions options) {
+    return http.call(
+        ApiCall.patch(path(id)).ifMatch(ifMatchVersion).mergePatch(mergePatch).options(options),
+        Policy.class);
   }
 
   /** Deletes the policy; its open violations are announced resolved. */
@@ -99,7 +122,11 @@ public final class PoliciesService {
 
   /** Deletes the policy only if its version is still {@code ifMatchVersion}. */
   public void delete(String id, Long ifMatchVersion) {
-    http.execute(ApiCall.delete(path(id)).ifMatch(ifMatchVersion));
+    deleteWithResponse(id, ifMatchVersion, null);
+  }
+
+  public Response<Void> deleteWithResponse(String id, Long ifMatchVersion, RequestOptions options) {
+    return http.callWithoutBody(ApiCall.delete(path(id)).ifMatch(ifMatchVersion).options(options));
   }
 
   /** Every open violation of the policy, ordered by asset id, paged automatically. */
@@ -109,11 +136,16 @@ public final class PoliciesService {
 
   /** As {@link #violations(String)}, {@code pageSize} (1-500) violations per request. */
   public PagedIterable<Violation> violations(String policyId, Integer pageSize) {
-    String path = path(policyId) + "/violations";
+    return violations(policyId, pageSize, null);
+  }
+
+  /** As {@link #violations(String, Integer)}, each page sent with {@code options}. */
+  public PagedIterable<Violation> violations(String policyId, Integer pageSize, RequestOptions options) {
+    Ids.segment("policy id", policyId);
     return new PagedIterable<>(
         null,
         cursor -> {
-          PolicyViolations page = fetchViolations(path, pageSize, cursor);
+          PolicyViolations page = violationsPageWithResponse(policyId, pageSize, cursor, options).value();
           return new Page<>(page.violations(), page.nextCursor());
         });
   }
@@ -126,12 +158,17 @@ public final class PoliciesService {
    * @param cursor a page's {@code nextCursor}; null for the first page
    */
   public PolicyViolations violationsPage(String policyId, Integer limit, String cursor) {
-    return fetchViolations(path(policyId) + "/violations", limit, cursor);
+    return violationsPageWithResponse(policyId, limit, cursor, null).value();
   }
 
-  private PolicyViolations fetchViolations(String path, Integer limit, String cursor) {
-    return http.json(
-        ApiCall.get(path).param("limit", limit).param("cursor", cursor), PolicyViolations.class);
+  public Response<PolicyViolations> violationsPageWithResponse(
+      String policyId, Integer limit, String cursor, RequestOptions options) {
+    return http.call(
+        ApiCall.get(path(policyId) + "/violations")
+            .param("limit", limit)
+            .param("cursor", cursor)
+            .options(options),
+        PolicyViolations.class);
   }
 
   /**
@@ -140,7 +177,11 @@ public final class PoliciesService {
    * resolve.
    */
   public EvaluationSummary evaluate() {
-    return http.json(ApiCall.post("/policies/evaluate"), EvaluationSummary.class);
+    return evaluateWithResponse(null).value();
+  }
+
+  public Response<EvaluationSummary> evaluateWithResponse(RequestOptions options) {
+    return http.call(ApiCall.post("/policies/evaluate").options(options), EvaluationSummary.class);
   }
 
   private static String path(String id) {

@@ -8,9 +8,7 @@ import dev.governance.client.model.QualityRule;
 import dev.governance.client.model.QualityRuleInput;
 import dev.governance.client.model.ResultInput;
 import dev.governance.client.model.RuleFilter;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -35,6 +33,11 @@ public final class QualityService {
 
   /** The rules that match the filter, paged automatically. */
   public PagedIterable<QualityRule> rules(RuleFilter filter) {
+    return rules(filter, null);
+  }
+
+  /** As {@link #rules(RuleFilter)}, each page sent with {@code options}. */
+  public PagedIterable<QualityRule> rules(RuleFilter filter, RequestOptions options) {
     return new PagedIterable<>(
         filter.cursor(),
         cursor ->
@@ -44,7 +47,8 @@ public final class QualityService {
                     .param("status", filter.status())
                     .param("type", filter.type())
                     .param("limit", filter.pageSize())
-                    .param("cursor", cursor),
+                    .param("cursor", cursor)
+                    .options(options),
                 RULES));
   }
 
@@ -55,12 +59,20 @@ public final class QualityService {
    *     for an unknown asset, or the param that does not fit the type
    */
   public QualityRule createRule(QualityRuleInput rule) {
-    return http.json(ApiCall.post("/quality/rules").json(rule), QualityRule.class);
+    return createRuleWithResponse(rule, null).value();
+  }
+
+  public Response<QualityRule> createRuleWithResponse(QualityRuleInput rule, RequestOptions options) {
+    return http.call(ApiCall.post("/quality/rules").json(rule).options(options), QualityRule.class);
   }
 
   /** @throws dev.governance.client.exception.NotFoundException if there is no such rule */
   public QualityRule getRule(String id) {
-    return http.json(ApiCall.get(path(id)), QualityRule.class);
+    return getRuleWithResponse(id, null).value();
+  }
+
+  public Response<QualityRule> getRuleWithResponse(String id, RequestOptions options) {
+    return http.call(ApiCall.get(path(id)).options(options), QualityRule.class);
   }
 
   /**
@@ -77,7 +89,13 @@ public final class QualityService {
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
   public QualityRule replaceRule(String id, QualityRuleInput rule, Long ifMatchVersion) {
-    return http.json(ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(rule), QualityRule.class);
+    return replaceRuleWithResponse(id, rule, ifMatchVersion, null).value();
+  }
+
+  public Response<QualityRule> replaceRuleWithResponse(
+      String id, QualityRuleInput rule, Long ifMatchVersion, RequestOptions options) {
+    return http.call(
+        ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(rule).options(options), QualityRule.class);
   }
 
   /** Applies a JSON Merge Patch (RFC 7396) to the rule's definition. */
@@ -87,11 +105,14 @@ public final class QualityService {
 
   /** A merge patch applied only if the version is still {@code ifMatchVersion}. */
   public QualityRule patchRule(String id, Map<String, ?> mergePatch, Long ifMatchVersion) {
-    ApiCall call =
-        ApiCall.patch(path(id))
-            .ifMatch(ifMatchVersion)
-            .body(Json.write(mergePatch), ApiCall.MERGE_PATCH_JSON);
-    return http.json(call, QualityRule.class);
+    return patchRuleWithResponse(id, mergePatch, ifMatchVersion, null).value();
+  }
+
+  public Response<QualityRule> patchRuleWithResponse(
+      String id, Map<String, ?> mergePatch, Long ifMatchVersion, RequestOptions options) {
+    return http.call(
+        ApiCall.patch(path(id)).ifMatch(ifMatchVersion).mergePatch(mergePatch).options(options),
+        QualityRule.class);
   }
 
   /** Deletes the rule and its results. */
@@ -101,7 +122,11 @@ public final class QualityService {
 
   /** Deletes the rule only if its version is still {@code ifMatchVersion}. */
   public void deleteRule(String id, Long ifMatchVersion) {
-    http.execute(ApiCall.delete(path(id)).ifMatch(ifMatchVersion));
+    deleteRuleWithResponse(id, ifMatchVersion, null);
+  }
+
+  public Response<Void> deleteRuleWithResponse(String id, Long ifMatchVersion, RequestOptions options) {
+    return http.callWithoutBody(ApiCall.delete(path(id)).ifMatch(ifMatchVersion).options(options));
   }
 
   /**
@@ -109,7 +134,13 @@ public final class QualityService {
    * time; turning failing raises a {@code quality.rule.failed} alert with the downstream impact.
    */
   public QualityResult recordResult(String ruleId, ResultInput result) {
-    return http.json(ApiCall.post(path(ruleId) + "/results").json(result), QualityResult.class);
+    return recordResultWithResponse(ruleId, result, null).value();
+  }
+
+  public Response<QualityResult> recordResultWithResponse(
+      String ruleId, ResultInput result, RequestOptions options) {
+    return http.call(
+        ApiCall.post(path(ruleId) + "/results").json(result).options(options), QualityResult.class);
   }
 
   /** The rule's results, newest first, paged automatically. */
@@ -119,10 +150,12 @@ public final class QualityService {
 
   /** As {@link #results(String)}, {@code pageSize} (1-500) results per request. */
   public PagedIterable<QualityResult> results(String ruleId, Integer pageSize) {
-    String path = path(ruleId) + "/results";
-    return new PagedIterable<>(
-        null,
-        cursor -> http.json(ApiCall.get(path).param("limit", pageSize).param("cursor", cursor), RESULTS));
+    return results(ruleId, pageSize, null);
+  }
+
+  /** As {@link #results(String, Integer)}, each page sent with {@code options}. */
+  public PagedIterable<QualityResult> results(String ruleId, Integer pageSize, RequestOptions options) {
+    return PagedIterable.of(http, path(ruleId) + "/results", pageSize, options, RESULTS);
   }
 
   /**
@@ -132,11 +165,7 @@ public final class QualityService {
    * @throws UncheckedIOException when the file cannot be read
    */
   public DbtResultsSummary uploadRunResults(Path path) {
-    try {
-      return uploadRunResults(Files.readAllBytes(path));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read run results " + path, e);
-    }
+    return uploadRunResults(LineageService.read(path, "run results"));
   }
 
   /**
@@ -144,21 +173,21 @@ public final class QualityService {
    * (schema v4 and later) is recorded against the rule whose id is the test's
    * {@code unique_id}, so upload the manifest first ({@code lineage().uploadManifest}). The
    * bytes are gzipped unless they already are. Uploading the same dbt invocation again records
-   * nothing ({@code duplicates}), so the upload is retried like other POSTs.
+   * nothing ({@code duplicates}), so the upload is retried like other POSTs. Each attempt may
+   * take {@link LineageService#MANIFEST_TIMEOUT}.
    *
    * @throws dev.governance.client.exception.ValidationException ({@code invalid_run_results})
    *     for a body the service cannot read
    */
   public DbtResultsSummary uploadRunResults(byte[] runResults) {
-    if (runResults == null || runResults.length == 0) {
-      throw new IllegalArgumentException("the run results must not be null or empty");
-    }
-    ApiCall call =
-        ApiCall.post("/quality/results/dbt")
-            .body(Gzip.unlessGzipped(runResults), ApiCall.JSON)
-            .header("Content-Encoding", "gzip")
-            .timeoutAtLeast(LineageService.MANIFEST_TIMEOUT);
-    return http.json(call, DbtResultsSummary.class);
+    return uploadRunResultsWithResponse(runResults, null).value();
+  }
+
+  public Response<DbtResultsSummary> uploadRunResultsWithResponse(
+      byte[] runResults, RequestOptions options) {
+    return http.call(
+        LineageService.upload("/quality/results/dbt", runResults, "run results").options(options),
+        DbtResultsSummary.class);
   }
 
   private static String path(String id) {

@@ -27,9 +27,18 @@ public final class QueryService {
     this.http = http;
   }
 
-  /** One page of the query's answer. */
+  /**
+   * One page of the query's answer. The query only reads, so it is retried like a GET (and
+   * sends no {@code Idempotency-Key}).
+   */
   public QueryResult run(Query query) {
-    return http.json(ApiCall.post("/query").json(query), QueryResult.class);
+    return runWithResponse(query, null).value();
+  }
+
+  public Response<QueryResult> runWithResponse(Query query, RequestOptions options) {
+    return http.call(
+        ApiCall.post("/query").json(query).replay(ApiCall.Replay.READ_ONLY).options(options),
+        QueryResult.class);
   }
 
   /**
@@ -37,35 +46,49 @@ public final class QueryService {
    * {@code nextCursor} while iteration goes on. Nothing is sent before iteration.
    */
   public PagedIterable<QueryResult> pages(Query query) {
-    return new PagedIterable<>(
-        query.cursor(),
-        cursor -> {
-          QueryResult page = run(query.withCursor(cursor));
-          return new Page<>(List.of(page), page.nextCursor());
-        });
+    return pages(query, null);
+  }
+
+  /** As {@link #pages(Query)}, each page sent with {@code options}. */
+  public PagedIterable<QueryResult> pages(Query query, RequestOptions options) {
+    return items(query, null, List::of, options);
   }
 
   /** Every node of the answer, paged automatically (the return form is nodes unless set). */
   public PagedIterable<QueryNode> nodes(Query query) {
-    return items(query, QueryReturn.NODES, QueryResult::nodes);
+    return nodes(query, null);
+  }
+
+  public PagedIterable<QueryNode> nodes(Query query, RequestOptions options) {
+    return items(query, QueryReturn.NODES, QueryResult::nodes, options);
   }
 
   /** Every edge of the answer, paged automatically (the return form is edges unless set). */
   public PagedIterable<GraphEdge> edges(Query query) {
-    return items(query, QueryReturn.EDGES, QueryResult::edges);
+    return edges(query, null);
+  }
+
+  public PagedIterable<GraphEdge> edges(Query query, RequestOptions options) {
+    return items(query, QueryReturn.EDGES, QueryResult::edges, options);
   }
 
   /** Every path of a path query, as asset ids, paged automatically. */
   public PagedIterable<List<String>> paths(Query query) {
-    return items(query, QueryReturn.PATHS, QueryResult::paths);
+    return paths(query, null);
   }
 
-  private <T> PagedIterable<T> items(Query query, QueryReturn form, Function<QueryResult, List<T>> pick) {
-    Query asked = query.returnForm() == null ? query.withReturn(form) : query;
+  public PagedIterable<List<String>> paths(Query query, RequestOptions options) {
+    return items(query, QueryReturn.PATHS, QueryResult::paths, options);
+  }
+
+  /** Pages of the query (with {@code form} as its return form unless it has one), picked apart. */
+  private <T> PagedIterable<T> items(
+      Query query, QueryReturn form, Function<QueryResult, List<T>> pick, RequestOptions options) {
+    Query asked = query.returnForm() == null && form != null ? query.withReturn(form) : query;
     return new PagedIterable<>(
         asked.cursor(),
         cursor -> {
-          QueryResult page = run(asked.withCursor(cursor));
+          QueryResult page = runWithResponse(asked.withCursor(cursor), options).value();
           return new Page<>(pick.apply(page), page.nextCursor());
         });
   }
@@ -79,13 +102,18 @@ public final class QueryService {
    * Runs a read-only Cypher statement ({@code POST /query/cypher}; {@code admin} scope) in a
    * READ transaction. A write, {@code LOAD CSV} or an administrative procedure is a
    * {@code ValidationException} with code {@code forbidden_query} and nothing runs; text Neo4j
-   * cannot run is code {@code invalid_query}.
+   * cannot run is code {@code invalid_query}. Retried like a GET.
    *
    * @param parameters the statement's {@code $parameters}; null for none
    * @param limit most rows kept (1-10,000), null for the service default (1,000); past it the
    *     answer is {@code truncated}
    */
   public CypherResult cypher(String query, Map<String, ?> parameters, Integer limit) {
+    return cypherWithResponse(query, parameters, limit, null).value();
+  }
+
+  public Response<CypherResult> cypherWithResponse(
+      String query, Map<String, ?> parameters, Integer limit, RequestOptions options) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("query", query);
     if (parameters != null) {
@@ -94,6 +122,8 @@ public final class QueryService {
     if (limit != null) {
       body.put("limit", limit);
     }
-    return http.json(ApiCall.post("/query/cypher").json(body), CypherResult.class);
+    return http.call(
+        ApiCall.post("/query/cypher").json(body).replay(ApiCall.Replay.READ_ONLY).options(options),
+        CypherResult.class);
   }
 }

@@ -2,6 +2,7 @@ package dev.governance.client;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.governance.client.exception.ConnectionException;
 import dev.governance.client.exception.ErrorDetails;
 import dev.governance.client.exception.GovernanceException;
@@ -23,25 +24,42 @@ import java.util.UUID;
 /** Turns an {@link ApiCall} into HTTP: headers, retries, and errors as exceptions. */
 final class Requester {
   private final String baseUrl;
+  private final String rootUrl;
   private final String token;
   private final Transport transport;
   private final RetryPolicy policy;
+  private final int maxRetries;
   private final Sleeper sleeper;
   private final Duration timeout;
   private final String userAgent;
+
+  /** One attempt: send the request, get an answer of type R. */
+  @FunctionalInterface
+  private interface Attempt<R> {
+    R send(TransportRequest request) throws IOException, InterruptedException;
+  }
+
+  /** The answer as an error to report, or null when it is a success (1xx-3xx). */
+  @FunctionalInterface
+  private interface Failure<R> {
+    TransportResponse of(R answer) throws IOException;
+  }
 
   Requester(
       String baseUrl,
       String token,
       Transport transport,
       RetryPolicy policy,
+      int maxRetries,
       Sleeper sleeper,
       Duration timeout,
       String userAgent) {
     this.baseUrl = baseUrl;
+    this.rootUrl = baseUrl.substring(0, baseUrl.length() - Urls.API_PREFIX.length());
     this.token = token;
     this.transport = transport;
     this.policy = policy;
+    this.maxRetries = maxRetries;
     this.sleeper = sleeper;
     this.timeout = timeout;
     this.userAgent = userAgent;
@@ -51,77 +69,145 @@ final class Requester {
     return baseUrl;
   }
 
+  /** The per-attempt timeout for calls made with these options. */
+  Duration timeout(RequestOptions options) {
+    return options != null && options.timeout() != null ? options.timeout() : timeout;
+  }
+
   <T> T json(ApiCall call, Class<T> type) {
-    return decode(execute(call), Json.MAPPER.constructType(type));
+    return call(call, type).value();
   }
 
   <T> T json(ApiCall call, TypeReference<T> type) {
-    return decode(execute(call), Json.MAPPER.getTypeFactory().constructType(type));
+    return call(call, type).value();
+  }
+
+  <T> Response<T> call(ApiCall call, TypeReference<T> type) {
+    return decoded(call, Json.MAPPER.getTypeFactory().constructType(type));
+  }
+
+  <T> Response<T> call(ApiCall call, Class<T> type) {
+    return decoded(call, Json.MAPPER.constructType(type));
+  }
+
+  /** Sends the call and decodes its JSON answer as {@code type}, which must be T's. */
+  private <T> Response<T> decoded(ApiCall call, JavaType type) {
+    TransportResponse response = execute(call);
+    T value = decode(response, type);
+    return new Response<>(response.status(), response.headers(), value);
+  }
+
+  /** Sends a call whose answer has no body worth reading (204). */
+  Response<Void> callWithoutBody(ApiCall call) {
+    TransportResponse response = execute(call);
+    return new Response<>(response.status(), response.headers(), null);
+  }
+
+  /** Sends a call whose answer is text (metrics). */
+  Response<String> callForText(ApiCall call) {
+    TransportResponse response = execute(call);
+    return new Response<>(response.status(), response.headers(), response.bodyText());
   }
 
   <T> T decode(TransportResponse response, JavaType type) {
     try {
       return Json.read(response.body(), type);
     } catch (IOException e) {
-      throw new GovernanceException(
-          "HTTP " + response.status() + ": the answer is not the expected JSON (" + e.getMessage() + ")",
-          response.status(),
-          "invalid_response",
-          response.header("X-Request-ID").orElse(null),
-          e);
+      throw notTheExpectedJson(response.status(), response.header("X-Request-ID"), e);
     }
+  }
+
+  /** A JSON answer read again as {@code type} (part of it, say). */
+  static <T> T convert(Response<JsonNode> answer, Class<T> type) {
+    try {
+      return Json.MAPPER.treeToValue(answer.value(), type);
+    } catch (IOException | IllegalArgumentException e) {
+      throw notTheExpectedJson(answer.status(), answer.requestId(), e);
+    }
+  }
+
+  private static GovernanceException notTheExpectedJson(
+      int status, Optional<String> requestId, Exception e) {
+    return new GovernanceException(
+        "HTTP " + status + ": the answer is not the expected JSON (" + e.getMessage() + ")",
+        status, "invalid_response", requestId.orElse(null), e);
   }
 
   /** Sends the call, retrying what the policy allows; returns a 1xx-3xx answer or throws. */
   TransportResponse execute(ApiCall call) {
+    return exchange(call, transport::send, r -> r.status() < 400 ? null : r);
+  }
+
+  /** Opens a streamed answer (the event stream) with the same retries; 1xx-3xx or throws. */
+  StreamingResponse open(ApiCall call) {
+    return exchange(call, transport::openStream, r -> r.status() < 400 ? null : r.drain());
+  }
+
+  private <R> R exchange(ApiCall call, Attempt<R> attempt, Failure<R> failure) {
     Map<String, List<String>> headers = headersFor(call);
-    boolean hasKey = headers.containsKey("Idempotency-Key");
+    boolean replayable = replayable(call, headers);
+    int retries = retriesFor(call);
     TransportRequest request =
         new TransportRequest(call.method, uriFor(call), headers, call.body, timeoutFor(call));
-    for (int attempt = 0; ; attempt++) {
-      boolean canRetry = attempt < policy.maxRetries();
-      TransportResponse response;
+    for (int n = 0; ; n++) {
+      boolean canRetry = replayable && n < retries;
+      TransportResponse failed;
       try {
-        response = transport.send(request);
+        R answer = attempt.send(request);
+        failed = failure.of(answer);
+        if (failed == null) {
+          return answer;
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new ConnectionException(call.method + " " + call.path + " was interrupted", e);
       } catch (IOException e) {
-        GovernanceException error = connectionError(call, e);
-        if (canRetry && RetryPolicy.shouldRetryConnectionError(call.method, hasKey)) {
-          pause(policy.delay(attempt, null).orElse(Duration.ZERO), call);
-          continue;
+        if (!canRetry) {
+          throw connectionError(call, e);
         }
+        pause(policy.delay(n, null), call);
+        continue;
+      }
+      GovernanceException error = GovernanceException.of(details(failed));
+      if (!canRetry || !RetryPolicy.isRetryableStatus(failed.status())) {
         throw error;
       }
-      if (response.status() < 400) {
-        return response;
-      }
-      GovernanceException error = GovernanceException.of(details(response));
-      if (canRetry && RetryPolicy.shouldRetry(call.method, response.status(), hasKey)) {
-        Optional<Duration> wait = policy.delay(attempt, error.retryAfter().orElse(null));
-        if (wait.isPresent()) {
-          pause(wait.get(), call);
-          continue;
-        }
-      }
-      throw error;
+      pause(policy.delay(n, error.retryAfter().orElse(null)), call);
     }
   }
 
+  /** Whether the request may be sent again after a failed attempt. */
+  private static boolean replayable(ApiCall call, Map<String, List<String>> headers) {
+    return switch (call.replay) {
+      case READ_ONLY -> true;
+      case NEVER -> RetryPolicy.isReplayable(call.method, false);
+      case WITH_KEY ->
+          RetryPolicy.isReplayable(call.method, Headers.first(headers, "Idempotency-Key").isPresent());
+    };
+  }
+
+  private int retriesFor(ApiCall call) {
+    return call.options.maxRetries() != null ? call.options.maxRetries() : maxRetries;
+  }
+
   private Duration timeoutFor(ApiCall call) {
-    return call.timeout != null && call.timeout.compareTo(timeout) > 0 ? call.timeout : timeout;
+    if (call.options.timeout() != null) {
+      return call.options.timeout();
+    }
+    Duration minimum = call.minimumTimeout;
+    return minimum != null && minimum.compareTo(timeout) > 0 ? minimum : timeout;
   }
 
   private URI uriFor(ApiCall call) {
     String query = Urls.encodeQuery(call.query);
     // Already percent-encoded: URI.create keeps %2F and friends exactly as given.
-    return URI.create(baseUrl + call.path + (query.isEmpty() ? "" : "?" + query));
+    String base = call.fromRoot ? rootUrl : baseUrl;
+    return URI.create(base + call.path + (query.isEmpty() ? "" : "?" + query));
   }
 
   private Map<String, List<String>> headersFor(ApiCall call) {
     Map<String, List<String>> headers = new LinkedHashMap<>();
-    headers.put("Accept", List.of("application/json, application/problem+json"));
+    headers.put("Accept", List.of(call.accept));
     headers.put("User-Agent", List.of(userAgent));
     if (token != null) {
       headers.put("Authorization", List.of("Bearer " + token));
@@ -130,16 +216,23 @@ final class Requester {
       headers.put("Content-Type", List.of(call.contentType));
     }
     call.headers.forEach((name, value) -> headers.put(name, List.of(value)));
-    if (call.method.equals("POST")
-        && call.autoIdempotencyKey
-        && policy.maxRetries() > 0
-        && !headers.containsKey("Idempotency-Key")) {
+    RequestOptions options = call.options;
+    if (options.idempotencyKey() != null) {
+      headers.put("Idempotency-Key", List.of(options.idempotencyKey()));
+    } else if (call.method.equals("POST") && call.replay == ApiCall.Replay.WITH_KEY && retriesFor(call) > 0) {
       headers.put("Idempotency-Key", List.of(UUID.randomUUID().toString()));
     }
+    if (options.requestId() != null) {
+      headers.put("X-Request-ID", List.of(options.requestId()));
+    }
+    options.headers().forEach((name, value) -> {
+      headers.keySet().removeIf(existing -> existing.equalsIgnoreCase(name));
+      headers.put(name, List.of(value));
+    });
     return headers;
   }
 
-  private void pause(Duration wait, ApiCall call) {
+  void pause(Duration wait, ApiCall call) {
     try {
       sleeper.sleep(wait);
     } catch (InterruptedException e) {
@@ -149,7 +242,7 @@ final class Requester {
     }
   }
 
-  private static GovernanceException connectionError(ApiCall call, IOException e) {
+  static GovernanceException connectionError(ApiCall call, IOException e) {
     String what = call.method + " " + call.path;
     if (e instanceof HttpTimeoutException || e instanceof SocketTimeoutException) {
       return new RequestTimeoutException(what + " timed out: " + e.getMessage(), e);

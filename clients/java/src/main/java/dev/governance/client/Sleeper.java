@@ -2,7 +2,10 @@ package dev.governance.client;
 
 import java.time.Duration;
 
-/** Waits between retries. The default is {@code Thread.sleep}; tests inject a recorder. */
+/**
+ * Waits between retries and before the event stream reconnects. The default is
+ * {@code Thread.sleep}; tests inject a recorder.
+ */
 @FunctionalInterface
 public interface Sleeper {
   Sleeper THREAD = duration -> Thread.sleep(duration.toMillis());

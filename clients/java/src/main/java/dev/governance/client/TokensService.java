@@ -26,9 +26,12 @@ public final class TokensService {
 
   /** As {@link #list()}, {@code pageSize} (1-500) tokens per request. */
   public PagedIterable<Token> list(Integer pageSize) {
-    return new PagedIterable<>(
-        null,
-        cursor -> http.json(ApiCall.get("/tokens").param("limit", pageSize).param("cursor", cursor), PAGE));
+    return list(pageSize, null);
+  }
+
+  /** As {@link #list(Integer)}, each page sent with {@code options}. */
+  public PagedIterable<Token> list(Integer pageSize, RequestOptions options) {
+    return PagedIterable.of(http, "/tokens", pageSize, options, PAGE);
   }
 
   /** A token that never expires. */
@@ -37,25 +40,41 @@ public final class TokensService {
   }
 
   /**
-   * Makes a token; {@link TokenCreated#token()} holds the secret, shown this once.
+   * Makes a token, owned by the calling token's user; {@link TokenCreated#token()} holds the
+   * secret, shown this once.
    *
-   * <p>Not retried automatically: retrying a POST needs an {@code Idempotency-Key}, and the
-   * service keeps an idempotent answer for 24 hours, which here would mean keeping the secret.
+   * <p>Not retried automatically: the service keeps no answer that holds a secret, so an
+   * {@code Idempotency-Key} cannot make a repeat safe, and a retry could make two tokens.
    *
    * @param expiresInDays 1-3650, or null for a token without expiry
    */
   public TokenCreated create(String name, Collection<Scope> scopes, Integer expiresInDays) {
+    return createWithResponse(name, scopes, expiresInDays, null).value();
+  }
+
+  public Response<TokenCreated> createWithResponse(
+      String name, Collection<Scope> scopes, Integer expiresInDays, RequestOptions options) {
     TokenInput body = new TokenInput(name, List.copyOf(scopes), expiresInDays);
-    return http.json(ApiCall.post("/tokens").json(body).withoutIdempotencyKey(), TokenCreated.class);
+    return http.call(
+        ApiCall.post("/tokens").json(body).replay(ApiCall.Replay.NEVER).options(options),
+        TokenCreated.class);
   }
 
   public Token get(String id) {
-    return http.json(ApiCall.get(path(id)), Token.class);
+    return getWithResponse(id, null).value();
+  }
+
+  public Response<Token> getWithResponse(String id, RequestOptions options) {
+    return http.call(ApiCall.get(path(id)).options(options), Token.class);
   }
 
   /** Revokes the token; requests made with it fail with 401 from now on. */
   public void revoke(String id) {
-    http.execute(ApiCall.delete(path(id)));
+    revokeWithResponse(id, null);
+  }
+
+  public Response<Void> revokeWithResponse(String id, RequestOptions options) {
+    return http.callWithoutBody(ApiCall.delete(path(id)).options(options));
   }
 
   private static String path(String id) {

@@ -48,13 +48,7 @@ class ClientTest {
   private final List<Duration> slept = new ArrayList<>();
 
   private GovernanceClient client(FakeTransport fake, int retries) {
-    return new GovernanceClient.Builder(name -> null)
-        .baseUrl("http://localhost:8080/")
-        .token("dgs_test")
-        .transport(fake)
-        .maxRetries(retries)
-        .sleeper(slept::add)
-        .build();
+    return FakeTransport.client(fake, retries, slept::add);
   }
 
   @Test
@@ -84,29 +78,42 @@ class ClientTest {
   }
 
   @Test
-  void backsOffWithJitterWithoutRetryAfterAndGivesUpAfterMaxRetries() {
+  void backsOffWithFullJitterCappedAtEightSecondsAndGivesUpAfterMaxRetries() {
     FakeTransport fake =
         new FakeTransport().always(r -> FakeTransport.response(500, "oops", "text/plain"));
-    ServerException error = assertThrows(ServerException.class, () -> client(fake, 3).assets().get("x"));
+    double[] draws = {0.0, 0.5, 0.999, 0.999, 0.999, 0.999};
+    int[] next = {0};
+    GovernanceClient client =
+        new GovernanceClient.Builder(name -> null)
+            .baseUrl("http://localhost:8080/")
+            .transport(fake)
+            .maxRetries(6)
+            .sleeper(slept::add)
+            .jitter(() -> draws[next[0]++])
+            .build();
+    ServerException error = assertThrows(ServerException.class, () -> client.assets().get("x"));
     assertEquals(500, error.status());
     assertEquals("oops", error.body());
     assertNull(error.problem());
-    assertEquals(4, fake.requests.size());
-    assertEquals(3, slept.size());
-    long[][] bounds = {{250, 500}, {500, 1000}, {1000, 2000}};
-    for (int i = 0; i < 3; i++) {
-      long ms = slept.get(i).toMillis();
-      assertTrue(ms >= bounds[i][0] && ms <= bounds[i][1], "attempt " + i + " waited " + ms + " ms");
-    }
+    assertEquals(7, fake.requests.size());
+    // A random share of 0.5 s * 2^n, never more than 8 s.
+    assertEquals(List.of(0L, 500L, 1998L, 3996L, 7992L, 7992L), slept.stream().map(Duration::toMillis).toList());
   }
 
   @Test
-  void aRetryAfterLongerThanAMinuteIsNotWaitedFor() {
-    FakeTransport fake = new FakeTransport().thenProblem(429, "rate_limited", "Retry-After", "120");
-    GovernanceException error = assertThrows(GovernanceException.class, () -> client(fake, 2).assets().get("x"));
-    assertEquals(Optional.of(Duration.ofSeconds(120)), error.retryAfter());
-    assertEquals(1, fake.requests.size());
-    assertTrue(slept.isEmpty());
+  void aRetryAfterLongerThanAMinuteIsCappedAtAMinute() {
+    FakeTransport fake =
+        new FakeTransport().thenProblem(429, "rate_limited", "Retry-After", "120").thenJson(200, ASSET);
+    client(fake, 2).assets().get("x");
+    assertEquals(2, fake.requests.size());
+    assertEquals(List.of(Duration.ofSeconds(60)), slept);
+  }
+
+  @Test
+  void requestTimeoutAnswersAreRetried() {
+    FakeTransport fake = new FakeTransport().thenProblem(408, "request_timeout").thenJson(200, ASSET);
+    client(fake, 2).assets().get("x");
+    assertEquals(2, fake.requests.size());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.governance.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -59,6 +60,22 @@ final class FakeTransport implements Transport {
 
   TransportRequest last() {
     return requests.get(requests.size() - 1);
+  }
+
+  /** A client of http://localhost:8080 with token dgs_test over {@code transport}. */
+  static GovernanceClient client(Transport transport, int retries, Sleeper sleeper) {
+    return new GovernanceClient.Builder(name -> null)
+        .baseUrl("http://localhost:8080")
+        .token("dgs_test")
+        .transport(transport)
+        .maxRetries(retries)
+        .sleeper(sleeper)
+        .build();
+  }
+
+  /** The request's JSON body. */
+  static JsonNode jsonOf(TransportRequest request) throws IOException {
+    return Json.MAPPER.readTree(request.body());
   }
 
   static TransportResponse response(int status, String body, String type, String... headerPairs) {

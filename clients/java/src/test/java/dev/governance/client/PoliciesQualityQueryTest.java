@@ -66,16 +66,11 @@ class PoliciesQualityQueryTest {
           + "\"recorded_at\":\"2025-01-02T03:04:06.000Z\",\"source\":\"api\"}";
 
   private static GovernanceClient client(FakeTransport fake) {
-    return new GovernanceClient.Builder(name -> null)
-        .baseUrl("http://localhost:8080")
-        .token("dgs_test")
-        .transport(fake)
-        .maxRetries(0)
-        .build();
+    return VectorsTest.client(fake, 0);
   }
 
   private static JsonNode json(TransportRequest request) throws IOException {
-    return Json.MAPPER.readTree(request.body());
+    return FakeTransport.jsonOf(request);
   }
 
   @Test

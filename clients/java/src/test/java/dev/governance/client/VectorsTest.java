@@ -290,12 +290,6 @@ class VectorsTest {
   }
 
   static GovernanceClient client(FakeTransport fake, int retries) {
-    return new GovernanceClient.Builder(name -> null)
-        .baseUrl("http://localhost:8080")
-        .token("dgs_test")
-        .transport(fake)
-        .maxRetries(retries)
-        .sleeper(d -> {})
-        .build();
+    return FakeTransport.client(fake, retries, d -> {});
   }
 }

@@ -4,21 +4,28 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * The answer to a bulk edge upload: items received, edges created, distinct pairs that already
- * existed, and placeholder assets made for unknown ids. {@link #plus} sums chunked uploads.
+ * existed, placeholder assets made for unknown ids, and (when the edges carried columns) the
+ * column mappings created and already there. {@link #plus} sums chunked uploads.
  */
 public record BulkResult(
     long received,
     long created,
     long existing,
-    @JsonProperty("assets_created") long assetsCreated) {
+    @JsonProperty("assets_created") long assetsCreated,
+    @JsonProperty("column_mappings") Counts columnMappings) {
 
-  public static final BulkResult EMPTY = new BulkResult(0, 0, 0, 0);
+  public static final BulkResult EMPTY = new BulkResult(0, 0, 0, 0, null);
+
+  public BulkResult(long received, long created, long existing, long assetsCreated) {
+    this(received, created, existing, assetsCreated, null);
+  }
 
   public BulkResult plus(BulkResult other) {
     return new BulkResult(
         received + other.received,
         created + other.created,
         existing + other.existing,
-        assetsCreated + other.assetsCreated);
+        assetsCreated + other.assetsCreated,
+        columnMappings == null ? other.columnMappings : columnMappings.plus(other.columnMappings));
   }
 }

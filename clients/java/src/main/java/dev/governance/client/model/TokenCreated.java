@@ -18,6 +18,7 @@ public record TokenCreated(
     @JsonProperty("last_used_at") Instant lastUsedAt,
     @JsonProperty("revoked_at") Instant revokedAt,
     @JsonProperty("created_by") String createdBy,
+    @JsonProperty("user_id") String userId,
     String token) {
 
   public TokenCreated {
@@ -26,7 +27,8 @@ public record TokenCreated(
 
   /** The metadata without the secret. */
   public Token metadata() {
-    return new Token(id, name, scopes, prefix, createdAt, expiresAt, lastUsedAt, revokedAt, createdBy);
+    return new Token(
+        id, name, scopes, prefix, createdAt, expiresAt, lastUsedAt, revokedAt, createdBy, userId);
   }
 
   @Override

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.governance.client.exception.NotFoundException;
 import dev.governance.client.exception.PreconditionFailedException;
 import dev.governance.client.exception.ValidationException;
-import dev.governance.client.model.AssetFilter;
 import dev.governance.client.model.AssetInput;
 import dev.governance.client.model.CypherResult;
 import dev.governance.client.model.DbtResultsSummary;
@@ -52,33 +51,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Policies, quality rules, dbt run results and the query facility against a running service
- * (see {@link LiveTest}). Each test works under its own UUID prefix, except for the dbt fixture,
+ * (see {@link Live}). Each test works under its own UUID prefix, except for the dbt fixture,
  * whose ids every client suite shares.
  */
-class LiveGovernanceTest {
+class PoliciesQualityQueryIT {
   private static GovernanceClient client;
 
   @BeforeAll
   static void connect() {
-    String url = System.getenv("GOVERNANCE_URL");
-    String token = System.getenv("GOVERNANCE_TOKEN");
-    if (url == null || url.isBlank() || token == null || token.isBlank()) {
-      fail(
-          "LiveGovernanceTest needs a running service: set GOVERNANCE_URL and GOVERNANCE_TOKEN (an "
-              + "admin token), or run `python clients/harness.py java` from the repository root.");
-    }
-    client = GovernanceClient.builder().build();
-  }
-
-  private static String unique(String what) {
-    return "java-" + UUID.randomUUID() + "-" + what;
-  }
-
-  private static void cleanUp(String prefix) {
-    client.assets().list(AssetFilter.builder().q(prefix).build()).stream()
-        .map(a -> a.id())
-        .toList()
-        .forEach(client.assets()::delete);
+    client = Live.client();
   }
 
   /** tests/fixtures/dbt_quality/ of this repository (the build runs in clients/java). */
@@ -95,7 +76,7 @@ class LiveGovernanceTest {
 
   @Test
   void requireOwnerViolationOpensAndResolves() {
-    String p = unique("policy");
+    String p = Live.unique("policy");
     String orphan = p + "-orphan";
     client.assets().create(AssetInput.builder(orphan, "orphan", "table").build());
     client.assets().create(AssetInput.builder(p + "-owned", "owned", "table").owners("data@example.com").build());
@@ -156,13 +137,13 @@ class LiveGovernanceTest {
       } catch (NotFoundException alreadyGone) {
         // deleted by the test
       }
-      cleanUp(p);
+      Live.cleanUp(client, p);
     }
   }
 
   @Test
   void aBadPolicyIsAValidationErrorNamingTheField() {
-    String p = unique("badpolicy");
+    String p = Live.unique("badpolicy");
     ValidationException badKind =
         assertThrows(
             ValidationException.class,
@@ -181,7 +162,7 @@ class LiveGovernanceTest {
 
   @Test
   void ruleTurnsFailingAndKeepsItsHistory() {
-    String p = unique("quality");
+    String p = Live.unique("quality");
     String orders = p + "-orders";
     client.assets().create(AssetInput.builder(orders, "orders", "table").build());
     try {
@@ -246,7 +227,7 @@ class LiveGovernanceTest {
           NotFoundException.class,
           () -> client.quality().recordResult("qr_" + "0".repeat(26), ResultInput.pass()));
     } finally {
-      cleanUp(p);
+      Live.cleanUp(client, p);
     }
   }
 
@@ -287,7 +268,7 @@ class LiveGovernanceTest {
 
   @Test
   void queryPagesCountsAndRunsCypher() {
-    String p = unique("query");
+    String p = Live.unique("query");
     String a = p + "-a", b = p + "-b", c = p + "-c", d = p + "-d";
     for (String id : List.of(a, b, c, d)) {
       client.assets().create(AssetInput.builder(id, id, "table").build());
@@ -340,7 +321,7 @@ class LiveGovernanceTest {
       assertEquals("forbidden_query", write.code());
       assertEquals(a, client.assets().get(a).name(), "a refused statement changes nothing");
     } finally {
-      cleanUp(p);
+      Live.cleanUp(client, p);
     }
   }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.governance.client.exception.AuthenticationException;
 import dev.governance.client.exception.ConflictException;
@@ -46,41 +45,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Against a running service: GOVERNANCE_URL and GOVERNANCE_TOKEN (an admin token) must be set,
- * as clients/harness.py does. Other clients may share the database, so every test works under
- * its own UUID prefix.
+ * Assets, lineage, tokens and manifests against a running service (see {@link Live}). Every
+ * test works under its own UUID prefix.
  */
-class LiveTest {
-  private static String url;
-  private static String token;
+class AssetsLineageTokensIT {
   private static GovernanceClient client;
 
   @BeforeAll
   static void connect() {
-    url = System.getenv("GOVERNANCE_URL");
-    token = System.getenv("GOVERNANCE_TOKEN");
-    if (url == null || url.isBlank() || token == null || token.isBlank()) {
-      fail(
-          "LiveTest needs a running service: set GOVERNANCE_URL (e.g. http://127.0.0.1:8080) and "
-              + "GOVERNANCE_TOKEN (an admin token), or run `python clients/harness.py java` from the "
-              + "repository root, which starts one and sets both.");
-    }
-    client = GovernanceClient.builder().build();
-  }
-
-  private static String unique(String what) {
-    return "java-" + UUID.randomUUID() + "-" + what;
-  }
-
-  /** Deletes every asset (and so every edge) whose id holds the prefix. */
-  private static void cleanUp(String prefix) {
-    List<String> ids = client.assets().list(AssetFilter.builder().q(prefix).build()).stream().map(Asset::id).toList();
-    ids.forEach(client.assets()::delete);
+    client = Live.client();
   }
 
   @Test
   void serviceInfoAndOpenApiNeedNoToken() {
-    GovernanceClient noToken = new GovernanceClient.Builder(name -> null).baseUrl(url + "/api/v1/").build();
+    GovernanceClient noToken = new GovernanceClient.Builder(name -> null).baseUrl(Live.url() + "/api/v1/").build();
     assertEquals("v1", noToken.info().apiVersion());
     assertEquals("data-governance-service", noToken.info().service());
     assertTrue(noToken.openApi().get("openapi").asText().startsWith("3.1"));
@@ -93,7 +71,7 @@ class LiveTest {
 
   @Test
   void assetLifecycleWithOptimisticConcurrency() {
-    String id = unique("orders");
+    String id = Live.unique("orders");
     Asset created =
         client.assets()
             .create(
@@ -152,20 +130,20 @@ class LiveTest {
   @Test
   void missingAssetIsNotFoundWithCodeAndRequestId() {
     NotFoundException error =
-        assertThrows(NotFoundException.class, () -> client.assets().get(unique("missing")));
+        assertThrows(NotFoundException.class, () -> client.assets().get(Live.unique("missing")));
     assertEquals(404, error.status());
     assertNotNull(error.code());
     assertFalse(error.code().isBlank());
     assertNotNull(error.requestId());
     assertEquals(error.requestId(), error.problem().requestId());
     assertTrue(error.getMessage().contains(error.requestId()));
-    assertThrows(NotFoundException.class, () -> client.assets().delete(unique("missing")));
-    assertThrows(NotFoundException.class, () -> client.lineage().upstream(unique("missing")));
+    assertThrows(NotFoundException.class, () -> client.assets().delete(Live.unique("missing")));
+    assertThrows(NotFoundException.class, () -> client.lineage().upstream(Live.unique("missing")));
   }
 
   @Test
   void creatingAnExistingIdIsAConflict() {
-    String id = unique("dup");
+    String id = Live.unique("dup");
     AssetInput input = AssetInput.builder(id, "Dup", "table").build();
     client.assets().create(input);
     ConflictException error = assertThrows(ConflictException.class, () -> client.assets().create(input));
@@ -176,7 +154,7 @@ class LiveTest {
 
   @Test
   void invalidInputIsAValidationErrorNamingTheField() {
-    String id = unique("bad");
+    String id = Live.unique("bad");
     ValidationException missingName =
         assertThrows(
             ValidationException.class,
@@ -213,7 +191,7 @@ class LiveTest {
 
   @Test
   void listingPagesThroughEveryMatch() {
-    String prefix = unique("page");
+    String prefix = Live.unique("page");
     for (int i = 0; i < 5; i++) {
       client.assets().create(AssetInput.builder(prefix + "-" + i, "Paged " + i, "model").tags("paging").build());
     }
@@ -236,13 +214,13 @@ class LiveTest {
             .toList();
     assertEquals(3, rest.size());
     assertTrue(client.assets().list(AssetFilter.builder().q(prefix).tag("nope").build()).stream().findAny().isEmpty());
-    cleanUp(prefix);
+    Live.cleanUp(client, prefix);
     assertEquals(0, client.assets().list(filter).stream().count());
   }
 
   @Test
   void pushBulkChunksAndSums() {
-    String p = unique("bulk");
+    String p = Live.unique("bulk");
     List<EdgeInput> edges = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
       edges.add(EdgeInput.of(p + "-src", p + "-t" + i, "select " + i));
@@ -277,13 +255,13 @@ class LiveTest {
     client.lineage().deleteEdge(p + "-src", p + "-t0");
     assertEquals(6, client.lineage().edges(EdgeFilter.from(p + "-src")).stream().count());
     assertThrows(NotFoundException.class, () -> client.lineage().deleteEdge(p + "-src", p + "-t0"));
-    cleanUp(p);
+    Live.cleanUp(client, p);
     assertEquals(0, client.lineage().edges(EdgeFilter.from(p + "-src")).stream().count());
   }
 
   @Test
   void traversalUpstreamAndDownstream() {
-    String p = unique("graph");
+    String p = Live.unique("graph");
     String a = p + "-a", b = p + "-b", c = p + "-c", d = p + "-d";
     client.assets().create(AssetInput.builder(a, "A", "source").platform("postgres").build());
     Saved<Edge> ab = client.lineage().create(EdgeInput.of(a, b, "select * from a"));
@@ -319,7 +297,7 @@ class LiveTest {
 
     client.assets().delete(b);
     assertEquals(List.of(a), client.lineage().downstream(a).nodeIds(), "an asset's edges go with it");
-    cleanUp(p);
+    Live.cleanUp(client, p);
   }
 
   @Test
@@ -356,7 +334,7 @@ class LiveTest {
 
   @Test
   void tokensCreateListAndRevoke() {
-    String name = unique("token");
+    String name = Live.unique("token");
     TokenCreated created = client.tokens().create(name, List.of(Scope.READ), 1);
     assertTrue(created.token().startsWith("dgs_"));
     assertEquals(created.token().substring(0, 8), created.prefix());
@@ -369,12 +347,12 @@ class LiveTest {
     assertFalse(fetched.revoked());
     assertTrue(client.tokens().list(100).stream().anyMatch(t -> t.id().equals(created.id())));
 
-    GovernanceClient reader = GovernanceClient.builder().token(created.token()).build();
+    GovernanceClient reader = GovernanceClient.builder().baseUrl(Live.url()).token(created.token()).build();
     reader.assets().list().firstPage();
     PermissionException denied =
         assertThrows(
             PermissionException.class,
-            () -> reader.assets().create(AssetInput.builder(unique("denied"), "x", "table").build()));
+            () -> reader.assets().create(AssetInput.builder(Live.unique("denied"), "x", "table").build()));
     assertEquals("insufficient_scope", denied.code());
     assertThrows(PermissionException.class, () -> reader.tokens().list().firstPage());
 
