@@ -367,11 +367,9 @@ class AssetsLineageTokensIT {
 
   @Test
   void manifestUploadIsIdempotentAndLeavesAnEvent() {
-    // CI checks out shared/ beside the repository: <repo>/../shared/fixtures/dbt/...
+    // The repository's own dbt project, built by dbt itself (tests/fixtures/dbt_quality).
     Path repoRoot = Path.of("").toAbsolutePath().getParent().getParent();
-    Path manifest =
-        repoRoot.resolve(
-            Path.of("..", "shared", "fixtures", "dbt", "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"));
+    Path manifest = repoRoot.resolve(Path.of("tests", "fixtures", "dbt_quality", "manifest.json"));
     assertTrue(Files.isRegularFile(manifest), "fixture manifest not found at " + manifest.normalize());
     String project = "java-" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -379,14 +377,15 @@ class AssetsLineageTokensIT {
     // so only the project's own edges are certain.
     ManifestSummary first = client.lineage().uploadManifest(manifest, project, true);
     assertEquals(project, first.project());
-    assertEquals(8, first.edges().created() + first.edges().existing());
+    int edges = first.edges().created() + first.edges().existing();
+    assertTrue(edges > 0, "the manifest made no edges");
     assertNotNull(first.dbtVersion());
 
     ManifestSummary second = client.lineage().uploadManifest(manifest, project, true);
     assertEquals(project, second.project());
     assertEquals(0, second.edges().created());
     assertEquals(0, second.edges().removed());
-    assertEquals(8, second.edges().existing());
+    assertEquals(edges, second.edges().existing());
 
     boolean found = false;
     for (Event event : client.events().iterate(null, List.of("lineage.manifest.ingested"))) {
