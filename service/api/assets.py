@@ -1,4 +1,4 @@
-"""/api/v1/assets (CONTRACT §2)."""
+"""/api/v1/assets: create, read, update, delete and list the assets of the catalogue."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""/api/v1/events (CONTRACT §8): replay of the event log and a live SSE stream."""
+"""/api/v1/events: replay of the event log and a live SSE stream."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""/api/v1/lineage (CONTRACT §3): edges one at a time or in bulk, and traversals."""
+"""/api/v1/lineage: edges one at a time or in bulk, and traversals."""
 
 from __future__ import annotations
 

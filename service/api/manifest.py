@@ -1,4 +1,4 @@
-"""POST /api/v1/lineage/manifest (CONTRACT §4): a dbt manifest.json becomes assets,
+"""POST /api/v1/lineage/manifest: a dbt manifest.json becomes assets,
 lineage and quality rules."""
 
 from __future__ import annotations

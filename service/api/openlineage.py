@@ -1,4 +1,4 @@
-"""POST /api/v1/lineage/openlineage (CONTRACT §3): OpenLineage RunEvents become runs,
+"""POST /api/v1/lineage/openlineage: OpenLineage RunEvents become runs,
 lineage, column lineage and columns. `POST /lineage` hands RunEvents here too."""
 
 from __future__ import annotations

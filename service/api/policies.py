@@ -1,4 +1,4 @@
-"""/api/v1/policies (CONTRACT §5): policies, their violations, and evaluation."""
+"""/api/v1/policies: policies, their violations, and evaluation."""
 
 from __future__ import annotations
 

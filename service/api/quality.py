@@ -1,4 +1,4 @@
-"""/api/v1/quality (CONTRACT §6): rules, their results, and dbt run results."""
+"""/api/v1/quality: rules, their results, and dbt run results."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""/api/v1/query (CONTRACT §7): the JSON query language, and guarded read-only Cypher."""
+"""/api/v1/query: the JSON query language, and guarded read-only Cypher."""
 
 from __future__ import annotations
 

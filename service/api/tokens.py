@@ -1,4 +1,5 @@
-"""/api/v1/tokens (CONTRACT §1, §9): scope admin for every operation."""
+"""/api/v1/tokens: API tokens are made, listed and revoked; scope admin for every
+operation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""/api/v1/webhooks (CONTRACT §8): scope admin for every operation."""
+"""/api/v1/webhooks: webhook subscriptions and their deliveries; scope admin for every
+operation."""
 
 from __future__ import annotations
 

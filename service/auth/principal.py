@@ -33,7 +33,7 @@ def needs_token(method: str, path: str) -> bool:
 
 
 def required_scope(method: str, path: str) -> Scope:
-    """The scope an /api/v1 operation needs (CONTRACT §1)."""
+    """The scope an /api/v1 operation needs (README.md, Tokens and scopes)."""
     sub = path[len(API_PREFIX) :]
     if any(sub == p or sub.startswith(p + "/") for p in ADMIN_PREFIXES):
         return Scope.ADMIN

@@ -1,4 +1,4 @@
-"""dbt manifest ingestion (CONTRACT §4): the public face of `service.domain.dbt`."""
+"""dbt manifest ingestion: the public face of `service.domain.dbt`."""
 
 from service.domain.dbt.contents import (
     DbtAsset,

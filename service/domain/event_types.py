@@ -1,4 +1,4 @@
-"""Event types (CONTRACT §8) and the `types` filter patterns clients send."""
+"""The event types the service writes, and the `types` filter patterns clients send."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""OpenLineage RunEvents -> what to write (CONTRACT §3); pure, no I/O.
+"""OpenLineage RunEvents -> what to write; pure, no I/O.
 
 Every event records its run's state. A COMPLETE event also asserts lineage: each
 input -> output pair is an edge with origin `openlineage:<job namespace>/<job name>`

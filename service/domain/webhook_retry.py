@@ -1,4 +1,4 @@
-"""When a failed webhook delivery is tried again (CONTRACT §8)."""
+"""When a failed webhook delivery is tried again."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which webhook URLs and addresses the service may call (SSRF rules, CONTRACT §8).
+"""Which webhook URLs and addresses the service may call (the SSRF rules).
 
 A URL must be https, and every address its host resolves to must be global:
 loopback, private, link-local (cloud metadata), shared, reserved, multicast,

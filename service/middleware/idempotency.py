@@ -1,5 +1,6 @@
 """`Idempotency-Key` on POST: a repeat with the same key and body within 24 h gets
-the first answer again and the work is not done twice (CONTRACT §1, Retries).
+the first answer again and the work is not done twice (README.md, Retries and
+idempotency).
 
 Keys are scoped to the calling token. A repeat while the first is still running
 gets 409 `idempotency_key_in_use`; the same key with another body 422

@@ -1,4 +1,4 @@
-"""Asset request and response bodies (CONTRACT §2)."""
+"""Asset request and response bodies."""
 
 from __future__ import annotations
 

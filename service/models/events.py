@@ -1,4 +1,4 @@
-"""The event envelope (CONTRACT §8)."""
+"""The event envelope: what every event in the log and on the live stream looks like."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lineage bodies (CONTRACT §3), column-level lineage included."""
+"""Lineage bodies, column-level lineage included."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The answer to a dbt manifest upload (CONTRACT §4)."""
+"""The answer to a dbt manifest upload."""
 
 from __future__ import annotations
 

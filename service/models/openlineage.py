@@ -1,4 +1,4 @@
-"""OpenLineage RunEvent bodies (CONTRACT §3), shaped after the OpenLineage JSON schema
+"""OpenLineage RunEvent bodies, shaped after the OpenLineage JSON schema
 (RunEvent 2-0-2 and the facets this service reads), and the answer to an ingestion.
 
 Types are strict and the fields the spec requires are required; unknown properties

@@ -1,4 +1,4 @@
-"""Policy bodies (CONTRACT §5). Each kind's `params` has its own model; the
+"""Policy bodies. Each kind's `params` has its own model; the
 handler validates `params` against the kind named in the same body."""
 
 from __future__ import annotations

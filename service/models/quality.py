@@ -1,4 +1,4 @@
-"""Quality rule and result bodies (CONTRACT §6)."""
+"""Quality rule and result bodies."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Query facility bodies (CONTRACT §7): the JSON query language and the guarded Cypher
+"""Query facility bodies: the JSON query language and the guarded Cypher
 endpoint, requests and answers.
 
 The language is strict: an unknown key or a wrong type is a 422 naming the field.
@@ -30,7 +30,7 @@ def _listed(value: Any) -> Any:
 
 
 def _lower(values: list[str]) -> list[str]:
-    """Types and tags are stored lower-case (CONTRACT §2), so filters match that way."""
+    """Types and tags are stored lower-case, so filters match that way."""
     return list(dict.fromkeys(v.lower() for v in values))
 
 

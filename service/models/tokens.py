@@ -1,4 +1,4 @@
-"""API token bodies (CONTRACT §1, §9)."""
+"""API token bodies."""
 
 from __future__ import annotations
 

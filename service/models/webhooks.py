@@ -1,4 +1,4 @@
-"""Webhook bodies (CONTRACT §8)."""
+"""Webhook bodies."""
 
 from __future__ import annotations
 

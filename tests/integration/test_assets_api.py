@@ -1,4 +1,4 @@
-"""CONTRACT §2: what a user may rely on when managing assets."""
+"""/assets: what a user may rely on when managing assets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CONTRACT §1 Authentication: 401/403 shapes, expiry, revocation, throttling, rate limits."""
+"""Authentication: 401/403 shapes, expiry, revocation, throttling, rate limits."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CONTRACT §3 column-level lineage: mappings on edges (single and bulk), the column
+"""Column-level lineage: mappings on edges (single and bulk), the column
 walk (fewest hops, cycles, limits, linear cost), 404s and 422s, and clean-up."""
 
 from __future__ import annotations

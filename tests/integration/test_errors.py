@@ -1,4 +1,4 @@
-"""CONTRACT §1 Errors: problem+json everywhere, request ids, size and media-type limits."""
+"""Errors: problem+json everywhere, request ids, size and media-type limits."""
 
 from __future__ import annotations
 

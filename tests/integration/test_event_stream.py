@@ -1,4 +1,4 @@
-"""CONTRACT §8 live stream: SSE with resume, filters, heartbeats, bounded buffers,
+"""The live event stream: SSE with resume, filters, heartbeats, bounded buffers,
 revocation, and several service processes on one Neo4j."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""CONTRACT §8: every change writes exactly one event in its own transaction;
+"""The event log: every change writes exactly one event in its own transaction;
 failed changes write none; the log replays with filters."""
 
 from __future__ import annotations

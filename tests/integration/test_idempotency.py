@@ -1,4 +1,4 @@
-"""CONTRACT §1 Retries: Idempotency-Key on POST answers a repeat without redoing the work."""
+"""Retries: Idempotency-Key on POST answers a repeat without redoing the work."""
 
 from __future__ import annotations
 

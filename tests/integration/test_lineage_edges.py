@@ -1,4 +1,4 @@
-"""CONTRACT §3 writes: single and bulk edges, placeholders, strictness, idempotence."""
+"""Lineage writes: single and bulk edges, placeholders, strictness, idempotence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CONTRACT §3 reads: fewest-hop distances, cycles, limits, and cost that never
+"""Lineage reads: fewest-hop distances, cycles, limits, and cost that never
 follows the number of paths."""
 
 from __future__ import annotations

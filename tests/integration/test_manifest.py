@@ -1,5 +1,6 @@
-"""CONTRACT §4 on real manifests made by dbt: counts taken from each manifest's own
-`nodes`/`parent_map` (not from the code under test), prune, idempotence, bad input."""
+"""POST /lineage/manifest on real manifests written by dbt (our own project, built by a
+dbt release of every manifest schema from v4 to v12): counts taken from each manifest's
+own `nodes`/`parent_map` (not from the code under test), prune, idempotence, bad input."""
 
 from __future__ import annotations
 
@@ -13,81 +14,104 @@ import httpx
 import neo4j
 import pytest
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "dbt"
-ASSET_TYPES = ("model", "seed", "snapshot", "source", "exposure")
+from tests.support.dbt_fixtures import (
+    LINEAGE_TYPES,
+    NEWEST,
+    SCHEMAS,
+    json_bytes,
+    lineage_pairs,
+    manifest,
+    manifest_path,
+    prefix,
+    public,
+    public_manifests,
+)
 
 
-def load(name: str) -> dict[str, Any]:
-    raw = (FIXTURES / name).read_bytes()
-    return dict(json.loads(gzip.decompress(raw) if name.endswith(".gz") else raw))
-
-
-def expected(manifest: dict[str, Any]) -> dict[str, int]:
-    """Independent of the service: what the contract says the manifest holds."""
-    nodes = manifest["nodes"]
+def expected(document: dict[str, Any]) -> dict[str, int]:
+    """Independent of the service: what the manifest holds. A test that depends on no
+    node at all (it checks literal values) has no asset to become a rule of."""
+    nodes = document["nodes"]
     kinds = ("model", "seed", "snapshot", "analysis")
     enabled = [n for n in nodes.values() if n.get("config", {}).get("enabled", True)]
     assets = sum(1 for n in enabled if n["resource_type"] in kinds)
-    assets += len(manifest.get("sources", {})) + len(manifest.get("exposures", {}))
-    edges = {
-        (parent, child)
-        for child, parents in manifest["parent_map"].items()
-        for parent in parents
-        if child.split(".")[0] in ASSET_TYPES and parent.split(".")[0] in ASSET_TYPES
-    }
-    tests = sum(1 for n in enabled if n["resource_type"] == "test")
-    return {"assets": assets, "edges": len(edges), "tests": tests}
+    assets += len(document.get("sources", {})) + len(document.get("exposures", {}))
+    tests = [n for n in enabled if n["resource_type"] == "test"]
+    attachable = sum(1 for n in tests if n["depends_on"]["nodes"])
+    return {"assets": assets, "edges": len(lineage_pairs(document)), "tests": attachable}
 
 
-def upload(client: httpx.Client, manifest: Any, **params: Any) -> httpx.Response:
+def upload(client: httpx.Client, document: Any, **params: Any) -> httpx.Response:
     return client.post(
         "/lineage/manifest",
         params=params,
-        content=json.dumps(manifest),
+        content=json.dumps(document),
         headers={"content-type": "application/json"},
         timeout=300,
     )
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
+PUBLIC_JAFFLE = [
+    pytest.param(public(name), marks=public_manifests)
+    for name in (
         "gen_jaffle_shop_v4_dbt1.0.9_duckdb.json",
         "gen_jaffle_shop_v7_dbt1.3.8_duckdb.json",
         "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json",
         "gen_jaffle_shop_new_v12_dbt1.11.16_duckdb.json",
-    ],
+    )
+]
+
+
+@pytest.mark.parametrize(
+    "path", [*map(manifest_path, SCHEMAS), *PUBLIC_JAFFLE], ids=lambda p: p.name
 )
-def test_real_manifests_ingest_with_the_counts_they_hold(writer: httpx.Client, name: str) -> None:
-    manifest = load(name)
-    want = expected(manifest)
-    response = upload(writer, manifest)
+def test_real_manifests_ingest_with_the_counts_they_hold(writer: httpx.Client, path: Any) -> None:
+    document = json.loads(json_bytes(path))
+    want = expected(document)
+    response = upload(writer, document)
     assert response.status_code == 200, response.text
     summary = response.json()
     assert summary["assets"] == {"created": want["assets"], "updated": 0}
     assert summary["edges"]["created"] >= want["edges"] and summary["edges"]["removed"] == 0
     assert summary["quality_rules"]["created"] == want["tests"]
-    assert summary["dbt_version"] == manifest["metadata"]["dbt_version"]
+    assert summary["dbt_version"] == document["metadata"]["dbt_version"]
     dbt_edges = writer.get(
         "/lineage/edges", params={"origin": f"dbt:{summary['project']}", "limit": 500}
     ).json()
     pairs = {
         (e["source"], e["target"])
         for e in dbt_edges["items"]
-        if e["source"].split(".")[0] in ASSET_TYPES and e["target"].split(".")[0] in ASSET_TYPES
+        if prefix(e["source"]) in LINEAGE_TYPES and prefix(e["target"]) in LINEAGE_TYPES
     }
     assert len(pairs) == want["edges"]
 
 
-def test_the_large_gzipped_manifest_ingests(writer: httpx.Client) -> None:
-    raw = (FIXTURES / "gen_mattermost_analytics_v12_dbt1.11.16_snowflake.json.gz").read_bytes()
-    want = expected(json.loads(gzip.decompress(raw)))
-    response = writer.post(
+def _post_gzipped(client: httpx.Client, raw: bytes) -> httpx.Response:
+    return client.post(
         "/lineage/manifest",
         content=raw,
         timeout=600,
         headers={"content-type": "application/json", "content-encoding": "gzip"},
     )
+
+
+def test_a_gzipped_manifest_ingests(writer: httpx.Client) -> None:
+    raw = manifest_path(NEWEST).read_bytes()
+    assert raw[:2] == b"\x1f\x8b"
+    want = expected(manifest(NEWEST))
+    response = _post_gzipped(writer, raw)
+    assert response.status_code == 200, response.text
+    summary = response.json()
+    assert summary["assets"]["created"] == want["assets"]
+    assert summary["edges"]["created"] >= want["edges"]
+    assert summary["quality_rules"]["created"] == want["tests"]
+
+
+@public_manifests
+def test_the_large_gzipped_manifest_ingests(writer: httpx.Client) -> None:
+    raw = public("gen_mattermost_analytics_v12_dbt1.11.16_snowflake.json.gz").read_bytes()
+    want = expected(json.loads(gzip.decompress(raw)))
+    response = _post_gzipped(writer, raw)
     assert response.status_code == 200, response.text
     summary = response.json()
     assert summary["assets"]["created"] == want["assets"]
@@ -96,9 +120,9 @@ def test_the_large_gzipped_manifest_ingests(writer: httpx.Client) -> None:
 
 
 def test_the_same_manifest_twice_changes_nothing(writer: httpx.Client) -> None:
-    manifest = load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json")
-    first = upload(writer, manifest).json()
-    second = upload(writer, manifest).json()
+    document = manifest(NEWEST)
+    first = upload(writer, document).json()
+    second = upload(writer, document).json()
     assert second["assets"] == {"created": 0, "updated": 0}
     assert second["edges"]["created"] == 0 and second["edges"]["removed"] == 0
     assert second["edges"]["existing"] == first["edges"]["created"]
@@ -108,19 +132,20 @@ def test_the_same_manifest_twice_changes_nothing(writer: httpx.Client) -> None:
 
 
 def test_lineage_from_a_manifest_traverses(writer: httpx.Client) -> None:
-    upload(writer, load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"))
-    graph = writer.get("/lineage/model.jaffle_shop.orders/upstream", params={"depth": 5}).json()
+    upload(writer, manifest(NEWEST))
+    graph = writer.get("/lineage/model.corner_shop.orders/upstream", params={"depth": 5}).json()
     ids = {n["id"] for n in graph["nodes"]}
     assert {
-        "seed.jaffle_shop.raw_orders",
-        "seed.jaffle_shop.raw_payments",
-        "model.jaffle_shop.stg_orders",
+        "seed.corner_shop.raw_orders",
+        "seed.corner_shop.raw_payments",
+        "model.corner_shop.stg_orders",
+        "source.corner_shop.ext.stores",
     } <= ids
-    orders = writer.get("/assets/model.jaffle_shop.orders").json()
+    orders = writer.get("/assets/model.corner_shop.orders").json()
     assert orders["type"] == "model" and orders["platform"] == "duckdb"
-    assert orders["properties"]["dbt_project"] == "jaffle_shop"
+    assert orders["properties"]["dbt_project"] == "corner_shop"
     assert any(c["name"] == "order_id" for c in orders["columns"])
-    edge = writer.get("/lineage/edges", params={"target": "model.jaffle_shop.orders"}).json()[
+    edge = writer.get("/lineage/edges", params={"target": "model.corner_shop.orders"}).json()[
         "items"
     ][0]
     assert "select" in (edge["transformation"] or "").lower()
@@ -129,32 +154,32 @@ def test_lineage_from_a_manifest_traverses(writer: httpx.Client) -> None:
 def test_prune_removes_what_the_project_dropped_but_not_what_others_assert(
     writer: httpx.Client, driver: neo4j.Driver
 ) -> None:
-    manifest = load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json")
-    upload(writer, manifest)
+    document = manifest(NEWEST)
+    upload(writer, document)
     writer.post(
         "/lineage",
-        json={"source": "model.jaffle_shop.stg_orders", "target": "model.jaffle_shop.orders"},
+        json={"source": "model.corner_shop.stg_orders", "target": "model.corner_shop.orders"},
     )
-    changed = copy.deepcopy(manifest)
-    orders = changed["nodes"]["model.jaffle_shop.orders"]
+    changed = copy.deepcopy(document)
+    orders = changed["nodes"]["model.corner_shop.orders"]
     orders["depends_on"]["nodes"] = [
         n
         for n in orders["depends_on"]["nodes"]
-        if n not in ("model.jaffle_shop.stg_orders", "model.jaffle_shop.stg_payments")
+        if n not in ("model.corner_shop.stg_orders", "model.corner_shop.stg_payments")
     ]
-    test_id = next(k for k in changed["nodes"] if k.startswith("test.") and "orders" in k)
+    test_id = next(k for k in changed["nodes"] if k.startswith("test.corner_shop.unique_orders_"))
     del changed["nodes"][test_id]
     summary = upload(writer, changed).json()
     assert summary["edges"]["removed"] == 1  # stg_payments -> orders; stg_orders -> orders lives on
     assert summary["quality_rules"]["removed"] == 1
     kept = writer.get(
         "/lineage/edges",
-        params={"source": "model.jaffle_shop.stg_orders", "target": "model.jaffle_shop.orders"},
+        params={"source": "model.corner_shop.stg_orders", "target": "model.corner_shop.orders"},
     ).json()["items"]
     assert kept and kept[0]["origins"] == ["api"]
     gone = writer.get(
         "/lineage/edges",
-        params={"source": "model.jaffle_shop.stg_payments", "target": "model.jaffle_shop.orders"},
+        params={"source": "model.corner_shop.stg_payments", "target": "model.corner_shop.orders"},
     ).json()["items"]
     assert gone == []
     no_prune = upload(
@@ -169,7 +194,7 @@ def test_prune_removes_what_the_project_dropped_but_not_what_others_assert(
 
 
 def test_multipart_upload_and_project_override(writer: httpx.Client) -> None:
-    raw = (FIXTURES / "gen_jaffle_shop_v7_dbt1.3.8_duckdb.json").read_bytes()
+    raw = json_bytes(manifest_path("v7"))
     response = writer.post(
         "/lineage/manifest",
         params={"project": "shop"},
@@ -204,18 +229,18 @@ def test_bad_manifests_are_422_and_write_nothing(
 def test_truncated_and_deeply_wrong_manifests_write_nothing(
     writer: httpx.Client, driver: neo4j.Driver
 ) -> None:
-    raw = (FIXTURES / "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json").read_bytes()
+    raw = json_bytes(manifest_path(NEWEST))
     truncated = writer.post(
         "/lineage/manifest",
         content=raw[: len(raw) // 2],
         headers={"content-type": "application/json"},
     )
     assert truncated.status_code == 422
-    broken = load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json")
-    broken["nodes"]["model.jaffle_shop.orders"]["depends_on"]["nodes"] = "not a list"
+    broken = manifest(NEWEST)
+    broken["nodes"]["model.corner_shop.orders"]["depends_on"]["nodes"] = "not a list"
     response = upload(writer, broken)
     assert response.status_code == 422
-    assert "model.jaffle_shop.orders" in response.json()["errors"][0]["loc"]
+    assert "model.corner_shop.orders" in response.json()["errors"][0]["loc"]
     bad_gzip = writer.post(
         "/lineage/manifest",
         content=gzip.compress(raw)[:500],
@@ -253,29 +278,33 @@ def test_other_media_types_are_415_and_reads_need_write_scope(
 def test_dbt_tests_become_quality_rules_on_their_asset_and_column(
     writer: httpx.Client, reader: httpx.Client
 ) -> None:
-    upload(writer, load("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"))
+    document = manifest(NEWEST)
+    upload(writer, document)
     rules = reader.get(
-        "/quality/rules", params={"asset_id": "model.jaffle_shop.orders", "limit": 100}
+        "/quality/rules", params={"asset_id": "model.corner_shop.orders", "limit": 100}
     ).json()["items"]
     by_type = {r["type"] for r in rules}
     assert {"not_null", "unique", "accepted_values", "relationships"} <= by_type
     status = next(r for r in rules if r["type"] == "accepted_values")
     assert status["column"] == "status" and "placed" in status["params"]["values"]
-    assert status["origin"] == "dbt:jaffle_shop" and status["status"] == "unknown"
+    assert status["origin"] == "dbt:corner_shop" and status["status"] == "unknown"
     assert reader.get(f"/quality/rules/{status['id']}").json() == status
     assert reader.get("/quality/rules/test.nope").status_code == 404
     assert reader.get("/quality/rules", params={"status": "weird"}).status_code == 422
     everything = reader.get("/quality/rules", params={"limit": 500}).json()["items"]
-    assert len(everything) == 20
+    assert len(everything) == expected(document)["tests"]
 
 
-def test_the_cli_uploads_a_manifest(neo4j_target: object, live: object, tokens: object) -> None:
+def test_the_cli_uploads_a_manifest(
+    neo4j_target: object, live: object, tokens: object, tmp_path: Path
+) -> None:
     import os
     import subprocess
     import sys
 
     env = {**os.environ, "GOVERNANCE_URL": live.url, "GOVERNANCE_TOKEN": tokens.write}  # type: ignore[attr-defined]
-    path = FIXTURES / "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"
+    path = tmp_path / "manifest.json"  # as dbt leaves it in target/: the CLI compresses it
+    path.write_bytes(json_bytes(manifest_path(NEWEST)))
     result = subprocess.run(
         [sys.executable, "-m", "service", "ingest", "manifest", str(path)],
         env=env,
@@ -285,9 +314,10 @@ def test_the_cli_uploads_a_manifest(neo4j_target: object, live: object, tokens: 
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert json.loads(result.stdout)["assets"]["created"] == 8
+    assert json.loads(result.stdout)["assets"]["created"] == expected(manifest(NEWEST))["assets"]
+    gzipped = manifest_path(NEWEST)  # already compressed: sent as it is
     bad = subprocess.run(
-        [sys.executable, "-m", "service", "ingest", "manifest", str(path), "--token", "dgs_x"],
+        [sys.executable, "-m", "service", "ingest", "manifest", str(gzipped), "--token", "dgs_x"],
         env=env,
         capture_output=True,
         text=True,
@@ -298,10 +328,11 @@ def test_the_cli_uploads_a_manifest(neo4j_target: object, live: object, tokens: 
 
 
 def test_the_summary_reports_column_lineage_from_compiled_sql(writer: httpx.Client) -> None:
-    summary = upload(writer, load("gen_jaffle_shop_v7_dbt1.3.8_duckdb.json")).json()
+    summary = upload(writer, manifest("v7")).json()
+    # the 9 nodes and 46 column mappings traced by hand in tests/unit/test_column_sql.py
     assert summary["column_lineage"] == {
-        "nodes": 5,
-        "edges": {"created": 31, "existing": 0, "removed": 0},
+        "nodes": 9,
+        "edges": {"created": 46, "existing": 0, "removed": 0},
         "skipped": 0,
         "unresolved_columns": 0,
         "warnings": [],

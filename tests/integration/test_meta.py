@@ -1,4 +1,4 @@
-"""CONTRACT §10: service info, OpenAPI, health, readiness, metrics."""
+"""The service's own endpoints: service info, OpenAPI, health, readiness, metrics."""
 
 from __future__ import annotations
 

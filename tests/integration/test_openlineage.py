@@ -1,4 +1,4 @@
-"""CONTRACT §3 OpenLineage: events from the real `openlineage-python` client over its
+"""OpenLineage ingestion: events from the real `openlineage-python` client over its
 HTTP transport with default settings, the array form, run states, convergence of
 duplicated and reordered events, and bad events refused whole."""
 
@@ -32,7 +32,7 @@ def _schema(*names: str) -> schema_dataset.SchemaDatasetFacet:
 
 
 def _client_event(state: RunState, run_id: str, at: datetime) -> RunEvent:
-    """raw.orders -> stg.orders, with the facets the contract reads, as a client builds it."""
+    """raw.orders -> stg.orders, with the facets the service reads, as a client builds it."""
     lineage = column_lineage_dataset.ColumnLineageDatasetFacet(
         fields={
             "order_id": column_lineage_dataset.Fields(

@@ -1,4 +1,4 @@
-"""CONTRACT §5: each policy kind on a graph where it holds and one where it is
+"""Policies: each policy kind on a graph where it holds and one where it is
 broken, violations announced exactly once per change, and every 422."""
 
 from __future__ import annotations

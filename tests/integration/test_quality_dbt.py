@@ -1,5 +1,6 @@
-"""CONTRACT §6: dbt run_results.json made by dbt itself (tests/fixtures/dbt_quality,
-see its README for how) recorded against the rules a manifest upload made."""
+"""POST /quality/results/dbt: run_results.json files made by dbt itself (tests/fixtures/
+dbt_quality, and the builds in tests/fixtures/dbt_versions; see their READMEs for how)
+recorded against the rules a manifest upload made."""
 
 from __future__ import annotations
 
@@ -13,12 +14,20 @@ import httpx
 import neo4j
 import pytest
 
+from tests.support.dbt_fixtures import (
+    SCHEMAS,
+    load,
+    manifest_path,
+    public,
+    public_manifests,
+    run_results_path,
+)
+
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "dbt"
 
 
 def _load(path: Path) -> dict[str, Any]:
-    return dict(json.loads(path.read_text()))
+    return dict(load(path))
 
 
 def _post(client: httpx.Client, path: str, document: Any) -> httpx.Response:
@@ -136,13 +145,41 @@ def test_results_without_rules_are_reported_not_refused(
     assert count[0]["n"] == 0
 
 
-def test_a_real_jaffle_shop_run_records_every_test(writer: httpx.Client) -> None:
-    _ingest_manifest(writer, SHARED / "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json")
-    run = _load(SHARED / "run_results_jaffle_shop_dbt1.8.10.json")
+def _without_rule(manifest: dict[str, Any]) -> set[str]:
+    """Tests that depend on no node: they test literal values, no asset, so no rule."""
+    return {
+        uid
+        for uid, node in manifest["nodes"].items()
+        if node["resource_type"] == "test" and not node["depends_on"]["nodes"]
+    }
+
+
+@pytest.mark.parametrize(
+    ("manifest", "run_results"),
+    [
+        *((manifest_path(s), run_results_path(s)) for s in SCHEMAS),
+        pytest.param(
+            public("gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"),
+            public("run_results_jaffle_shop_dbt1.8.10.json"),
+            marks=public_manifests,
+        ),
+    ],
+    ids=lambda path: path.name,
+)
+def test_a_real_build_records_every_test(
+    writer: httpx.Client, manifest: Path, run_results: Path
+) -> None:
+    """Each dbt release's `dbt build` (run-results schema v4 to v6) against the manifest of
+    the same project and release."""
+    _ingest_manifest(writer, manifest)
+    run = _load(run_results)
     response = _post(writer, "/quality/results/dbt", run)
     assert response.status_code == 200, response.text
     tests = set().union(*_tests_by_status(run).values())
-    assert response.json()["recorded"] == len(tests) and response.json()["unmatched"] == []
+    without_rule = _without_rule(_load(manifest)) & tests
+    assert response.json()["recorded"] == len(tests - without_rule)
+    assert response.json()["unmatched"] == sorted(without_rule)
+    assert response.json()["failed"] == []
 
 
 def test_gzip_and_multipart_uploads(writer: httpx.Client) -> None:

@@ -1,4 +1,4 @@
-"""CONTRACT §6: quality rules through their whole life, results, and the alerts
+"""Quality rules through their whole life, results, and the alerts
 that a change of status raises exactly once."""
 
 from __future__ import annotations

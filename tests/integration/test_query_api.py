@@ -1,4 +1,4 @@
-"""CONTRACT §7, POST /query through the real HTTP stack: each construct, the README's
+"""POST /query through the real HTTP stack: each construct, the README's
 examples, paging, scopes, malformed queries, and cost that never follows the number
 of paths."""
 

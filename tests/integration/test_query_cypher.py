@@ -1,4 +1,4 @@
-"""CONTRACT §7, POST /query/cypher: an administrator's read-only Cypher. Every kind of
+"""POST /query/cypher: an administrator's read-only Cypher. Every kind of
 write, file or network access, system command and non-allowlisted procedure is
 refused before it runs, a runaway query is stopped, and the graph is unchanged."""
 

@@ -1,4 +1,4 @@
-"""CONTRACT §1 and §9: tokens are made, listed and revoked; the secret is shown once."""
+"""/tokens: tokens are made, listed and revoked; the secret is shown once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CONTRACT §8 webhooks: CRUD, signed at-least-once delivery, retries, disabling,
+"""Webhooks: CRUD, signed at-least-once delivery, retries, disabling,
 and the SSRF rules."""
 
 from __future__ import annotations

@@ -1,23 +1,21 @@
 """read_manifest on hand-made manifests: owners, disabled nodes, versions, projects, errors,
-and random damage to a real manifest (only ManifestError or a sound result may come out)."""
+and random damage to real manifests written by dbt (only ManifestError or a sound result
+may come out)."""
 
 from __future__ import annotations
 
 import copy
-import gzip
 import hashlib
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from service.domain.dbt_manifest import ManifestContents, ManifestError, read_manifest
+from tests.support import dbt_fixtures as fixtures
 
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "dbt"
-MATTERMOST = "gen_mattermost_analytics_v12_dbt1.11.16_snowflake.json.gz"
 SCHEMA = "https://schemas.getdbt.com/dbt/manifest/v{}.json"
 
 
@@ -448,8 +446,8 @@ def test_free_form_owners_of_any_shape_are_never_fatal() -> None:
 # ---- random damage ---------------------------------------------------------------------
 
 SECTIONS = {"nodes": 8, "sources": 3, "metadata": 1, "exposures": 1, "disabled": 1, "groups": 1}
-WORDS = ["", " ", "x", "ERROR", "warn", "model.jaffle_shop.orders", "source.jaffle_shop.ecom.raw_orders",
-         "test.jaffle_shop.x", "ref('orders')", "source('ecom', 'raw_orders')", "relationships",
+WORDS = ["", " ", "x", "ERROR", "warn", "model.corner_shop.orders", "source.corner_shop.ext.stores",
+         "test.corner_shop.x", "ref('orders')", "source('ext', 'stores')", "relationships",
          "https://schemas.getdbt.com/dbt/manifest/v99.json", "https://schemas.getdbt.com/dbt/catalog/v1.json"]  # fmt: skip
 KEYS = [
     "name",
@@ -530,12 +528,10 @@ def check_sound(got: ManifestContents) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "seed"),
-    [("gen_jaffle_shop_new_v12_dbt1.11.16_duckdb.json", s) for s in range(4)]
-    + [("gen_jaffle_shop_v4_dbt1.0.9_duckdb.json", s) for s in range(2)],
+    ("schema", "seed"), [(fixtures.NEWEST, s) for s in range(4)] + [("v4", s) for s in range(2)]
 )
-def test_random_damage_gives_manifest_error_or_a_sound_result(name: str, seed: int) -> None:
-    doc = json.loads((FIXTURES / name).read_bytes())
+def test_random_damage_gives_manifest_error_or_a_sound_result(schema: str, seed: int) -> None:
+    doc = fixtures.manifest(schema)
     pristine = copy.deepcopy(doc)
     rng = random.Random(seed)
     outcomes = {"ok": 0, "error": 0}
@@ -557,35 +553,17 @@ def test_random_damage_gives_manifest_error_or_a_sound_result(name: str, seed: i
     assert outcomes["ok"] > 200 and outcomes["error"] > 200, outcomes
 
 
-def slim_mattermost() -> dict[str, Any]:
-    """Every kind of entry the big manifest has, few of each, so one read takes milliseconds."""
-    doc = json.loads(gzip.decompress((FIXTURES / MATTERMOST).read_bytes()))
-    nodes = doc["nodes"]
-    keep = [u for u, n in nodes.items() if n["resource_type"] not in ("model", "seed", "test")]
-    keep += [
-        u for u, n in nodes.items() if n["resource_type"] == "test" and not n.get("attached_node")
-    ]
-    keep += [u for u in nodes if u.startswith("model.")][:30]
-    keep += [u for u in nodes if u.startswith("seed.")]
-    sources = dict(list(doc["sources"].items())[:30])
-    return {
-        "metadata": doc["metadata"],
-        "nodes": {u: nodes[u] for u in keep},
-        "sources": sources,
-        "exposures": doc["exposures"],
-        "disabled": doc["disabled"],
-        "groups": doc["groups"],
-    }
-
-
 def test_any_field_of_any_kind_of_entry_may_be_damaged() -> None:
-    doc = slim_mattermost()
+    """Every kind of entry a real manifest holds, each field of two of each kind."""
+    doc = fixtures.manifest(fixtures.NEWEST)
     rng = random.Random(7)
     kinds: dict[str, list[tuple[str, str]]] = {}
     for section in ("nodes", "sources", "exposures"):
         for uid, node in doc[section].items():
             kinds.setdefault(node["resource_type"], []).append((section, uid))
-    assert set(kinds) == {"model", "seed", "analysis", "operation", "test", "source", "exposure"}
+    assert set(kinds) == {
+        "model", "seed", "snapshot", "analysis", "operation", "test", "source", "exposure"
+    }  # fmt: skip
     reads = 0
     for entries in kinds.values():
         for section, uid in rng.sample(entries, min(2, len(entries))):

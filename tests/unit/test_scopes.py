@@ -21,7 +21,7 @@ from service.auth.scopes import Scope, highest
         ("POST", "/api/v1/query/cypher", Scope.ADMIN),
     ],
 )
-def test_required_scope_follows_the_contract(method: str, path: str, scope: Scope) -> None:
+def test_required_scope_follows_the_documented_scopes(method: str, path: str, scope: Scope) -> None:
     assert required_scope(method, path) is scope
 
 

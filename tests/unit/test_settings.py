@@ -3,7 +3,7 @@ import pytest
 from service.settings import Settings
 
 
-def test_defaults_follow_the_contract() -> None:
+def test_defaults_are_the_documented_ones() -> None:
     settings = Settings.from_env({})
     assert settings.neo4j_uri is None
     assert settings.port == 8080 and settings.host == "127.0.0.1"

@@ -1,7 +1,7 @@
 from service.auth import tokens
 
 
-def test_a_generated_token_has_the_contract_shape() -> None:
+def test_a_generated_token_has_the_documented_shape() -> None:
     token = tokens.generate()
     assert token.startswith("dgs_")
     assert len(token) == 4 + 36 + 6

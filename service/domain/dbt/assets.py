@@ -1,4 +1,4 @@
-"""One dbt node -> one DbtAsset (CONTRACT §4), and the node's lineage inputs."""
+"""One dbt node -> one DbtAsset, and the node's lineage inputs."""
 
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ class DbtColumn:
 
 @dataclass(frozen=True)
 class DbtAsset:
-    """One model, seed, snapshot, analysis, source or exposure, shaped like an asset (§2)."""
+    """One model, seed, snapshot, analysis, source or exposure, shaped like an asset."""
 
     id: str
     name: str
@@ -57,7 +57,7 @@ class DbtEdge:
 
 @dataclass(frozen=True)
 class DbtRule:
-    """One dbt data test, shaped like a quality rule (§6)."""
+    """One dbt data test, shaped like a quality rule."""
 
     id: str
     asset_id: str

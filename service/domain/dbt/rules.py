@@ -1,4 +1,5 @@
-"""One dbt data test -> one DbtRule (CONTRACT §4, §6), attached to the asset it tests."""
+"""One dbt data test -> one DbtRule (a quality rule of origin dbt), attached to the asset
+it tests."""
 
 from __future__ import annotations
 
