@@ -377,7 +377,7 @@ class AssetsLineageTokensIT {
     // so only the project's own edges are certain.
     ManifestSummary first = client.lineage().uploadManifest(manifest, project, true);
     assertEquals(project, first.project());
-    int edges = first.edges().created() + first.edges().existing();
+    long edges = first.edges().created() + first.edges().existing();
     assertTrue(edges > 0, "the manifest made no edges");
     assertNotNull(first.dbtVersion());
 
