@@ -20,6 +20,7 @@ from starlette.types import Scope
 
 from service.domain.decompress import Corrupt, TooLarge, gunzip
 from service.domain.preconditions import etag
+from service.ids import normalise
 from service.errors import (
     MAX_FIELD_ERRORS,
     PROBLEM_JSON,
@@ -212,12 +213,13 @@ def unprocessable_from(exc: ValidationError, loc_prefix: tuple[str | int, ...]) 
 
 
 def path_param(request: Request, name: str) -> str:
-    """Path parameters arrive percent-encoded (see `RawPathMiddleware`); decode once, here.
+    """Path parameters arrive percent-encoded (see `RawPathMiddleware`); decode once, here,
+    to the NFC spelling every stored id has.
 
     `%FF` or a lone surrogate byte sequence is the client's mistake: 400, never 500.
     """
     try:
-        return unquote(str(request.path_params[name]), errors="strict")
+        return normalise(unquote(str(request.path_params[name]), errors="strict"))
     except UnicodeDecodeError as exc:
         raise BadRequest(
             f"The path segment {name} is not valid percent-encoded UTF-8.",

@@ -13,13 +13,27 @@ def new_id(prefix: str) -> str:
     return f"{prefix}_{ULID()}"
 
 
+def normalise(value: str) -> str:
+    """The one spelling of an id: Unicode NFC, so `é` typed as one code point or as
+    `e` + a combining accent names the same asset."""
+    return unicodedata.normalize("NFC", value)
+
+
 def id_problem(value: str) -> str | None:
-    """Why `value` cannot be an asset id, or None when it can."""
+    """Why `value` cannot be an asset id, or None when it can.
+
+    Besides control characters, invisible format characters (zero-width spaces and
+    joiners, bidirectional overrides and isolates, the BOM: category Cf) are refused:
+    they make two ids that look the same, or an id that displays as another.
+    """
     if not 1 <= len(value) <= MAX_ID_LENGTH:
         return f"must be 1 to {MAX_ID_LENGTH} characters long"
     for ch in value:
         if ch.isspace():
             return "must not contain whitespace"
-        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn"):
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs", "Co", "Cn"):
             return "must not contain control characters"
+        if category == "Cf":
+            return f"must not contain invisible format characters (U+{ord(ch):04X})"
     return None

@@ -9,6 +9,7 @@ from starlette.routing import Route
 from service.api import deps
 from service.domain.preconditions import etag
 from service.errors import validation_error
+from service.ids import id_problem
 from service.http import (
     JSON,
     MERGE_PATCH_JSON,
@@ -63,6 +64,9 @@ async def get_asset(request: Request) -> Response:
 
 async def put_asset(request: Request) -> Response:
     asset_id = path_param(request, "asset_id")
+    problem = id_problem(asset_id)
+    if problem:  # PUT may create: the path id obeys the rules a POSTed id does
+        raise validation_error(("path", "asset_id"), f"id {problem}", "invalid_id")
     body = validate(AssetReplace, await read_json(request))
     if body.id is not None and body.id != asset_id:
         raise validation_error(("body", "id"), "id in the body differs from the id in the path")

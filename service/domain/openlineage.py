@@ -25,7 +25,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from service.domain.lineage import column_row
 from service.errors import FieldError, Unprocessable
-from service.ids import id_problem
+from service.ids import id_problem, normalise
 from service.models.assets import Column
 from service.models.openlineage import (
     ColumnLineageField,
@@ -188,7 +188,7 @@ class _Folder:
         return found
 
     def _id(self, namespace: str, name: str, loc: Loc) -> str | None:
-        dataset_id = f"{namespace}/{name}"
+        dataset_id = normalise(f"{namespace}/{name}")
         problem = id_problem(dataset_id)
         if problem:
             msg = f"dataset id {dataset_id[:100]!r} (namespace/name) {problem}"

@@ -6,7 +6,7 @@ from typing import Annotated, Generic, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
-from service.ids import id_problem
+from service.ids import id_problem, normalise
 
 T = TypeVar("T")
 
@@ -22,6 +22,7 @@ class ResponseModel(BaseModel):
 
 
 def _check_id(value: str) -> str:
+    value = normalise(value)
     problem = id_problem(value)
     if problem:
         raise ValueError(f"id {problem}")
