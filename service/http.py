@@ -20,7 +20,6 @@ from starlette.types import Scope
 
 from service.domain.decompress import Corrupt, TooLarge, gunzip
 from service.domain.preconditions import etag
-from service.ids import normalise
 from service.errors import (
     MAX_FIELD_ERRORS,
     PROBLEM_JSON,
@@ -33,6 +32,7 @@ from service.errors import (
     render,
     validation_error,
 )
+from service.ids import normalise
 
 M = TypeVar("M", bound=BaseModel)
 DEFAULT_BODY_LIMIT = 10 * 1024 * 1024

@@ -9,7 +9,6 @@ from starlette.routing import Route
 from service.api import deps
 from service.domain.preconditions import etag
 from service.errors import validation_error
-from service.ids import id_problem
 from service.http import (
     JSON,
     MERGE_PATCH_JSON,
@@ -20,6 +19,7 @@ from service.http import (
     validate,
     versioned,
 )
+from service.ids import id_problem
 from service.models.assets import Asset, AssetCreate, AssetPage, AssetReplace
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
