@@ -98,7 +98,13 @@ class Deliverer:
             return Outcome(None, f"no answer within {self.timeout_s:.0f} s", None)
         except httpcore.ConnectError as exc:
             return Outcome(None, f"connection failed: {exc}", None)
-        except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.TimeoutException) as exc:
+        except (
+            httpcore.NetworkError,
+            httpcore.ProtocolError,
+            httpcore.TimeoutException,
+            httpcore.UnsupportedProtocol,
+            UnicodeError,  # a host no resolver can encode: the delivery fails, the round goes on
+        ) as exc:
             return Outcome(None, f"{type(exc).__name__}: {exc}", None)
 
     async def close(self) -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 from service import clock
 from service.domain.event_types import parse_patterns
-from service.domain.webhook_targets import TargetRefused, check_url
+from service.domain.webhook_targets import TargetRefused, check_url, normalise_url
 from service.errors import NotFound, validation_error
 from service.events import signing
 from service.graph import Graph, Tx
@@ -26,14 +26,17 @@ def _not_found(webhook_id: str) -> NotFound:
     return NotFound(f"No webhook with id {webhook_id!r}.", code="webhook_not_found")
 
 
-def validate_target(url: str, types: list[str], allow_private: bool) -> None:
+def validate_target(url: str, types: list[str], allow_private: bool) -> str:
+    """The URL to store (host in IDNA form), once it and the types pass the rules."""
     try:
+        url = normalise_url(url)
         check_url(url, allow_private)
     except TargetRefused as exc:
         raise validation_error(("body", "url"), str(exc), "url_refused") from exc
     _, problem = parse_patterns(types)
     if problem:
         raise validation_error(("body", "types"), problem, "enum")
+    return url
 
 
 def _public(node: dict[str, Any]) -> Webhook:
@@ -41,12 +44,12 @@ def _public(node: dict[str, Any]) -> Webhook:
 
 
 async def create(graph: Graph, body: WebhookCreate, allow_private: bool) -> WebhookCreated:
-    validate_target(body.url, body.types, allow_private)
+    url = validate_target(body.url, body.types, allow_private)
     now = clock.now_iso()
     secret = signing.new_secret()
     props = {
         "id": new_id("whk"),
-        "url": body.url,
+        "url": url,
         "types": list(body.types),
         "enabled": body.enabled,
         "description": body.description,
@@ -95,7 +98,7 @@ async def update(
             if key in changes and changes[key] is None:
                 raise validation_error(("body", key), f"{key} cannot be null")
         props.update(changes)
-        validate_target(props["url"], props["types"], allow_private)
+        props["url"] = validate_target(props["url"], props["types"], allow_private)
         if changes.get("enabled") and not rows[0]["webhook"].get("enabled"):
             props.pop("failing_since", None)
             props.pop("disabled_reason", None)

@@ -6,7 +6,12 @@ import pytest
 from standardwebhooks import Webhook
 
 from service.domain.webhook_retry import DEFAULT_SCHEDULE, next_delay, parse_retry_after
-from service.domain.webhook_targets import TargetRefused, address_allowed, check_url
+from service.domain.webhook_targets import (
+    TargetRefused,
+    address_allowed,
+    check_url,
+    normalise_url,
+)
 from service.events import signing
 
 REFUSED_URLS = [
@@ -35,13 +40,37 @@ REFUSED_URLS = [
     "https://localhost/hook",
     "https://api.localhost/hook",
     "https://" + "a" * 2100 + ".com/",
+    "https://[::127.0.0.1]/hook",  # IPv4-compatible IPv6
+    "https://[::10.0.0.1]/hook",
+    "https://[::7f00:1]/hook",
+    "https://①②⑦.0.0.1/hook",  # circled digits: 127.0.0.1 once IDNA-mapped
+    "https://127。0。0。1/hook",  # ideographic full stops
+    "https://\uff11\uff12\uff17.\uff10.\uff10.\uff11/hook",  # full-width digits
+    "https://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/hook",
+    "https://exa\u200bmple..com/hook",
 ]
 
 
 @pytest.mark.parametrize("url", REFUSED_URLS)
 def test_refused_targets(url: str) -> None:
     with pytest.raises(TargetRefused):
-        check_url(url, allow_private=False)
+        check_url(normalise_url(url), allow_private=False)
+
+
+def test_a_host_that_is_not_ascii_must_be_normalised_first() -> None:
+    with pytest.raises(TargetRefused, match="IDNA"):
+        check_url("https://exämple.com/hook", allow_private=False)
+
+
+def test_international_hosts_are_stored_in_their_idna_form() -> None:
+    assert normalise_url("https://Exämple.com:8443/in?x=1") == (
+        "https://xn--exmple-cua.com:8443/in?x=1"
+    )
+    assert normalise_url("https://hooks.example.com/in") == "https://hooks.example.com/in"
+    assert check_url(normalise_url("https://bücher.example/in"), allow_private=False) == (
+        "xn--bcher-kva.example",
+        443,
+    )
 
 
 def test_public_https_targets_are_allowed() -> None:
