@@ -39,6 +39,17 @@ def normalize_memory(value: str, what: str) -> str:
     return normalized
 
 
+_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+def transaction_memory(heap: str) -> str:
+    """A quarter of the heap (in MiB, at least 16m): the cap on one transaction's memory."""
+    size = normalize_memory(heap, "heap")
+    unit = size[-1] if size[-1] in "kmg" else ""
+    number = int(size.rstrip("kmg"))
+    return f"{max(16, number * _UNITS[unit] // 4 // 1024**2)}m"
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     """The knobs a caller may turn; everything else is fixed hardening."""
@@ -102,6 +113,9 @@ def render_neo4j_conf(layout: InstanceLayout, settings: ServerSettings) -> str:
         f"server.memory.heap.initial_size={settings.heap}",
         f"server.memory.heap.max_size={settings.heap}",
         f"server.memory.pagecache.size={settings.pagecache}",
+        "# One transaction may hold at most a quarter of the heap, so one query that",
+        "# builds a huge list or string fails alone instead of filling the heap for all.",
+        f"db.memory.transaction.max={transaction_memory(settings.heap)}",
         "",
         "# Disk: a dev database need not keep days of transaction logs.",
         "db.tx_log.rotation.retention_policy=1 days 256M",

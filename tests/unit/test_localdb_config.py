@@ -7,7 +7,12 @@ from pathlib import Path
 import pytest
 
 from service.localdb import LocalNeo4jError
-from service.localdb.config import ServerSettings, jvm_options, render_neo4j_conf
+from service.localdb.config import (
+    ServerSettings,
+    jvm_options,
+    render_neo4j_conf,
+    transaction_memory,
+)
 from service.localdb.layout import InstanceLayout
 
 HOME = Path("/cache/instances/dev")
@@ -71,6 +76,14 @@ def test_memory_values_come_from_the_settings() -> None:
     assert conf["server.memory.heap.initial_size"] == "768m"
     assert conf["server.memory.heap.max_size"] == "768m"
     assert conf["server.memory.pagecache.size"] == "2g"
+    assert conf["db.memory.transaction.max"] == "192m"  # a quarter of the heap
+
+
+def test_one_transaction_may_use_a_quarter_of_the_heap() -> None:
+    assert transaction_memory("1g") == "256m"
+    assert transaction_memory("2G") == "512m"
+    assert transaction_memory("512000k") == "125m"
+    assert transaction_memory("32m") == "16m"  # never below 16 MiB
 
 
 def test_jvm_heap_matches_the_conf_and_neo4j_module_access_is_granted() -> None:
