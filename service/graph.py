@@ -5,21 +5,53 @@ routes them to followers), writes through managed write transactions whose
 functions the driver may retry, so they must be idempotent. The retry window is
 short on purpose: when Neo4j is down a client should get a 503 in seconds, not
 after the driver's default 30 s of retries.
+
+An `Observer` (the app's metrics) is told how long each named statement took and
+sees every exception that leaves a Neo4j call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import neo4j
-from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, Record
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, AsyncResult, Record
 
 from service.cypher import Queries
 from service.settings import Settings
 
 T = TypeVar("T")
+
+
+class Observer(Protocol):
+    """Told how long each named statement took and which exceptions left a Neo4j call
+    (`service.metrics.Metrics` is one)."""
+
+    def statement(self, name: str, seconds: float) -> None: ...
+
+    def driver_error(self, exc: Exception) -> None: ...
+
+
+class Unobserved:
+    def statement(self, name: str, seconds: float) -> None:
+        pass
+
+    def driver_error(self, exc: Exception) -> None:
+        pass
+
+
+async def _records(observer: Observer, name: str, running: Awaitable[AsyncResult]) -> list[Record]:
+    """Every record of a statement, timed from sending it to reading its last record."""
+    started = time.perf_counter()
+    try:
+        result = await running
+        return [record async for record in result]
+    finally:
+        observer.statement(name, time.perf_counter() - started)
 
 
 @dataclass
@@ -28,14 +60,14 @@ class Tx:
 
     _tx: AsyncManagedTransaction
     _queries: Queries
+    _observer: Observer
 
     async def run(
         self, name: str, bounds: Mapping[str, int] | None = None, /, **params: Any
     ) -> list[Record]:
         query = self._queries[name]
         query.check_params(params)
-        result = await self._tx.run(query.statement(bounds), params)
-        return [record async for record in result]
+        return await _records(self._observer, name, self._tx.run(query.statement(bounds), params))
 
 
 @dataclass
@@ -48,6 +80,7 @@ class Reader:
     _session: neo4j.AsyncSession
     _queries: Queries
     _timeout_s: float
+    _observer: Observer
 
     async def run(
         self, name: str, bounds: Mapping[str, int] | None = None, /, **params: Any
@@ -55,21 +88,28 @@ class Reader:
         query = self._queries[name]
         query.check_params(params)
         statement = neo4j.Query(query.statement(bounds), timeout=self._timeout_s)
-        result = await self._session.run(statement, params)
-        return [record async for record in result]
+        return await _records(self._observer, name, self._session.run(statement, params))
 
 
 class Graph:
     def __init__(
-        self, driver: AsyncDriver, queries: Queries, database: str, timeout_s: float
+        self,
+        driver: AsyncDriver,
+        queries: Queries,
+        database: str,
+        timeout_s: float,
+        observer: Observer | None = None,
     ) -> None:
         self.driver = driver
         self.queries = queries
         self.database = database
         self.timeout_s = timeout_s
+        self.observer = observer or Unobserved()
 
     @classmethod
-    def connect(cls, settings: Settings, queries: Queries, uri: str) -> Graph:
+    def connect(
+        cls, settings: Settings, queries: Queries, uri: str, observer: Observer | None = None
+    ) -> Graph:
         driver = AsyncGraphDatabase.driver(
             uri,
             auth=(settings.neo4j_username, settings.neo4j_password.get_secret_value()),
@@ -80,10 +120,21 @@ class Graph:
             user_agent="governance-service",
             notifications_min_severity="OFF",
         )
-        return cls(driver, queries, settings.neo4j_database, settings.limits.query_timeout_s)
+        return cls(
+            driver, queries, settings.neo4j_database, settings.limits.query_timeout_s, observer
+        )
 
     async def close(self) -> None:
         await self.driver.close()
+
+    @contextlib.contextmanager
+    def _observed(self) -> Iterator[None]:
+        """Whatever leaves a Neo4j call is shown to the observer (it counts driver errors)."""
+        try:
+            yield
+        except Exception as exc:
+            self.observer.driver_error(exc)
+            raise
 
     def _session(self, mode: str) -> neo4j.AsyncSession:
         return self.driver.session(
@@ -95,13 +146,15 @@ class Graph:
     async def read_session(self, work: Callable[[Reader], Awaitable[T]]) -> T:
         """Run read statements in one session; a connection that went stale (Neo4j
         restarted, a cluster member left) is retried once on a fresh one."""
-        for attempt in (1, 2):
-            try:
-                async with self._session(neo4j.READ_ACCESS) as session:
-                    return await work(Reader(session, self.queries, self.timeout_s))
-            except (neo4j.exceptions.SessionExpired, neo4j.exceptions.ServiceUnavailable):
-                if attempt == 2:
-                    raise
+        with self._observed():
+            for attempt in (1, 2):
+                try:
+                    async with self._session(neo4j.READ_ACCESS) as session:
+                        reader = Reader(session, self.queries, self.timeout_s, self.observer)
+                        return await work(reader)
+                except (neo4j.exceptions.SessionExpired, neo4j.exceptions.ServiceUnavailable):
+                    if attempt == 2:
+                        raise
         raise AssertionError("unreachable")
 
     async def read_unit(self, work: Callable[[neo4j.AsyncTransaction], Awaitable[T]]) -> T:
@@ -111,25 +164,27 @@ class Graph:
         It is rolled back, never committed: a read has nothing to commit, and rows the
         caller left unread are discarded instead of streamed. A stale connection is
         retried once, as in `read_session`."""
-        for attempt in (1, 2):
-            try:
-                async with self._session(neo4j.READ_ACCESS) as session:
-                    tx = await session.begin_transaction(timeout=self.timeout_s)
-                    try:
-                        return await work(tx)
-                    finally:
-                        await tx.close()
-            except (neo4j.exceptions.SessionExpired, neo4j.exceptions.ServiceUnavailable):
-                if attempt == 2:
-                    raise
+        with self._observed():
+            for attempt in (1, 2):
+                try:
+                    async with self._session(neo4j.READ_ACCESS) as session:
+                        tx = await session.begin_transaction(timeout=self.timeout_s)
+                        try:
+                            return await work(tx)
+                        finally:
+                            await tx.close()
+                except (neo4j.exceptions.SessionExpired, neo4j.exceptions.ServiceUnavailable):
+                    if attempt == 2:
+                        raise
         raise AssertionError("unreachable")
 
     async def write_tx(
         self, work: Callable[[Tx], Awaitable[T]], timeout_s: float | None = None
     ) -> T:
         """`timeout_s` overrides the query timeout for the rare large write (ingestion)."""
-        async with self._session(neo4j.WRITE_ACCESS) as session:
-            return await session.execute_write(self._unit(work, timeout_s))
+        with self._observed():
+            async with self._session(neo4j.WRITE_ACCESS) as session:
+                return await session.execute_write(self._unit(work, timeout_s))
 
     async def read(
         self, query: str, bounds: Mapping[str, int] | None = None, /, **params: Any
@@ -144,20 +199,21 @@ class Graph:
     def _unit(
         self, work: Callable[[Tx], Awaitable[T]], timeout_s: float | None = None
     ) -> Callable[[AsyncManagedTransaction], Awaitable[T]]:
-        queries = self.queries
+        queries, observer = self.queries, self.observer
 
         @neo4j.unit_of_work(timeout=timeout_s or self.timeout_s)
         async def run(tx: AsyncManagedTransaction) -> T:
-            return await work(Tx(tx, queries))
+            return await work(Tx(tx, queries, observer))
 
         return run
 
     async def apply_schema(self) -> None:
         """Run every `schema.*` statement in name order; each is `IF NOT EXISTS`."""
         for name in sorted(n for n in self.queries if n.startswith("schema.")):
-            async with self._session(neo4j.WRITE_ACCESS) as session:
-                result = await session.run(self.queries[name].statement())
-                await result.consume()
+            with self._observed():
+                async with self._session(neo4j.WRITE_ACCESS) as session:
+                    running = session.run(self.queries[name].statement())
+                    await _records(self.observer, name, running)
 
     async def ping(self) -> None:
         await self.read("meta.ping")

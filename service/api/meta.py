@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service import __version__
 from service.api import deps
-from service.errors import Unavailable, from_driver_error
+from service.errors import Unauthenticated, Unavailable, from_driver_error
+from service.events.broker import Broker
+from service.events.progress import progress
 from service.http import json_response
 from service.models.common import ResponseModel
 from service.openapi import Doc
+from service.routing import PUBLIC, Route
 
 SERVICE_NAME = "data-governance-service"
 
@@ -56,22 +59,52 @@ async def readyz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
-    return Response(generate_latest(request.state.metrics.registry), media_type=CONTENT_TYPE_LATEST)
+    """The outbox positions are read from Neo4j now; when it cannot answer, the other
+    series are still served and the outbox gauges keep their last values."""
+    _check_scraper(request)
+    observed = request.state.metrics
+    broker: Broker = request.state.broker
+    observed.sse_subscribers.set(broker.subscriber_count)
+    try:
+        seen = await progress(deps.graph(request), broker)
+    except Exception as exc:
+        if from_driver_error(exc) is None:
+            raise
+    else:
+        observed.outbox(seen.newest, seen.positions)
+    return Response(generate_latest(observed.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+def _check_scraper(request: Request) -> None:
+    """With GOVERNANCE_METRICS_TOKEN set, a scrape sends it as a bearer token."""
+    expected = deps.settings(request).observability.metrics_token
+    if expected is None:
+        return
+    scheme, _, sent = request.headers.get("authorization", "").partition(" ")
+    sent = sent.strip() if scheme.lower() == "bearer" else ""
+    if not hmac.compare_digest(sent.encode(), expected.get_secret_value().encode()):
+        challenge = 'Bearer realm="metrics"' + (', error="invalid_token"' if sent else "")
+        raise Unauthenticated(
+            "Metrics need the metrics token: send `Authorization: Bearer <token>`.",
+            code="invalid_token" if sent else "unauthenticated",
+            headers={"WWW-Authenticate": challenge},
+        )
 
 
 routes = [
-    Route("/api/v1", service_info, methods=["GET"], name="service_info"),
+    Route("/api/v1", service_info, methods=["GET"], name="service_info", policy=PUBLIC),
     Route(
         "/api/v1/",
         service_info,
         methods=["GET"],
         name="service_info_slash",
+        policy=PUBLIC,
         include_in_schema=False,
     ),
-    Route("/api/v1/openapi.json", openapi, methods=["GET"], name="openapi"),
-    Route("/healthz", healthz, methods=["GET"], name="healthz"),
-    Route("/readyz", readyz, methods=["GET"], name="readyz"),
-    Route("/metrics", metrics, methods=["GET"], name="metrics"),
+    Route("/api/v1/openapi.json", openapi, methods=["GET"], name="openapi", policy=PUBLIC),
+    Route("/healthz", healthz, methods=["GET"], name="healthz", policy=PUBLIC),
+    Route("/readyz", readyz, methods=["GET"], name="readyz", policy=PUBLIC),
+    Route("/metrics", metrics, methods=["GET"], name="metrics", policy=PUBLIC),
 ]
 
 docs = {
@@ -81,5 +114,11 @@ docs = {
     "readyz": Doc(
         "Neo4j is reachable and the schema applied", "meta", responses={200: Health}, errors=(503,)
     ),
-    "metrics": Doc("Prometheus metrics", "meta", responses={200: "Prometheus text format"}),
+    "metrics": Doc(
+        "Prometheus metrics",
+        "meta",
+        description="With GOVERNANCE_METRICS_TOKEN set, a scrape sends it as a bearer token.",
+        responses={200: "Prometheus text format"},
+        errors=(401,),
+    ),
 }

@@ -76,3 +76,11 @@ class Broker:
 
     def unsubscribe(self, subscription: Subscription) -> None:
         self._subscribers.discard(subscription)
+
+    @property
+    def subscriber_count(self) -> int:
+        return len(self._subscribers)
+
+    @property
+    def started(self) -> bool:
+        return self._started.is_set()

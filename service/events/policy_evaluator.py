@@ -18,6 +18,7 @@ from service import clock
 from service.domain.policies import TRIGGERS
 from service.events.lease import Lease
 from service.graph import Graph
+from service.metrics import Metrics
 from service.settings import PolicySettings
 from service.store import policies as store
 
@@ -26,10 +27,13 @@ LEASE = "policy-evaluator"
 
 
 class PolicyEvaluator:
-    def __init__(self, graph: Graph, settings: PolicySettings, max_depth: int) -> None:
+    def __init__(
+        self, graph: Graph, settings: PolicySettings, max_depth: int, metrics: Metrics
+    ) -> None:
         self.graph = graph
         self.settings = settings
         self.max_depth = max_depth
+        self.metrics = metrics
         self.lease = Lease(graph, LEASE, settings.lease_ttl_s)
 
     @property
@@ -78,7 +82,8 @@ class PolicyEvaluator:
 
     async def evaluate_all(self) -> None:
         for policy_id in await store.policy_ids(self.graph):
-            await store.evaluate(self.graph, policy_id, self.max_depth, self.settings.timeout_s)
+            with self.metrics.policy_evaluation.time():
+                await store.evaluate(self.graph, policy_id, self.max_depth, self.settings.timeout_s)
 
 
 def _parse(moment: str) -> datetime:

@@ -1,4 +1,5 @@
-"""Every response carries `X-Request-ID`: the client's, if it sent a sane one."""
+"""Every response carries `X-Request-ID`: the client's, if it sent a sane one. Every
+log line written while the request is handled carries it too (`service.logs`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import uuid
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service import logs
 
 _SANE = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
@@ -22,6 +25,9 @@ class RequestIdMiddleware:
         given = Headers(scope=scope).get("x-request-id", "")
         request_id = given if _SANE.match(given) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
+        # Not reset afterwards: the error handler logs outside this middleware, and each
+        # request runs in a task (a context) of its own.
+        logs.request_id.set(request_id)
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":

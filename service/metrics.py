@@ -1,0 +1,124 @@
+"""The service's Prometheus series, on a registry of its own per app.
+
+Every label takes values from a bounded set: route templates (never raw paths),
+named Cypher statements, Neo4j status codes, outcome words. An id never becomes a
+label value. docs/observability.md lists every series with its labels.
+"""
+
+from __future__ import annotations
+
+from neo4j.exceptions import DriverError, Neo4jError
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+
+from service.errors import from_driver_error
+
+PREFIX = "governance_"
+FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+SLOW = (0.01, 0.05, 0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 900.0)
+LAG = (0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 1800.0, 3600.0, 21600.0, 86400.0)
+BYTES = tuple(float(4**n) * 1024 for n in range(1, 10))  # 4 KiB .. 256 MiB, times four
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)
+        GCCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        # Requests
+        self.requests = self._counter(
+            "http_requests", "HTTP requests answered.", "method", "route", "status"
+        )
+        self.latency = self._histogram(
+            "http_request_duration_seconds", "Time to answer an HTTP request.", "method", "route"
+        )
+        # Neo4j
+        self.statements = self._histogram(
+            "neo4j_statement_duration_seconds",
+            "Time to run one named Cypher statement and read its records.",
+            "statement",
+            buckets=FAST,
+        )
+        self.neo4j_errors = self._counter(
+            "neo4j_errors",
+            "Neo4j driver errors that reached the service, by what clients were told.",
+            "kind",
+            "error",
+        )
+        # The outbox and who follows it
+        self.outbox_newest = self._gauge(
+            "outbox_newest_seq", "Sequence number of the newest event in the outbox."
+        )
+        self.outbox_position = self._gauge(
+            "outbox_consumer_seq", "The newest event each outbox consumer has acted on.", "consumer"
+        )
+        self.outbox_lag = self._gauge(
+            "outbox_lag_events", "Events in the outbox a consumer has not acted on yet.", "consumer"
+        )
+        self.sse_subscribers = self._gauge(
+            "sse_subscribers", "Live event streams (API and dashboard) this process is serving."
+        )
+        self.webhook_deliveries = self._counter(
+            "webhook_deliveries", "Webhook delivery attempts, by what became of them.", "outcome"
+        )
+        self.webhook_lag = self._histogram(
+            "webhook_delivery_lag_seconds",
+            "Time from an event to each attempt to deliver it.",
+            buckets=LAG,
+        )
+        # Policies, credentials, ingestion
+        self.policy_evaluation = self._histogram(
+            "policy_evaluation_duration_seconds",
+            "Time to evaluate one policy in the background evaluator.",
+            buckets=SLOW,
+        )
+        self.auth_failures = self._counter(
+            "auth_failures", "Refused credentials, by where and why.", "channel", "reason"
+        )
+        self.ingest_bytes = self._histogram(
+            "ingest_request_bytes",
+            "Size of an ingestion request body as received (compressed if sent so).",
+            "kind",
+            buckets=BYTES,
+        )
+        self.ingest_duration = self._histogram(
+            "ingest_duration_seconds",
+            "Time to answer an ingestion request.",
+            "kind",
+            "outcome",
+            buckets=SLOW,
+        )
+
+    def _counter(self, name: str, doc: str, *labels: str) -> Counter:
+        return Counter(PREFIX + name, doc, labels, registry=self.registry)
+
+    def _gauge(self, name: str, doc: str, *labels: str) -> Gauge:
+        return Gauge(PREFIX + name, doc, labels, registry=self.registry)
+
+    def _histogram(
+        self, name: str, doc: str, *labels: str, buckets: tuple[float, ...] = FAST
+    ) -> Histogram:
+        return Histogram(PREFIX + name, doc, labels, buckets=buckets, registry=self.registry)
+
+    def statement(self, name: str, seconds: float) -> None:
+        """One named statement ran (`service.graph` calls this)."""
+        self.statements.labels(name).observe(seconds)
+
+    def driver_error(self, exc: Exception) -> None:
+        """An exception left a Neo4j call; only driver errors are counted."""
+        if not isinstance(exc, Neo4jError | DriverError | ConnectionError | TimeoutError):
+            return
+        mapped = from_driver_error(exc)
+        kind = mapped.code if mapped is not None else "unmapped"
+        code = exc.code if isinstance(exc, Neo4jError) else None
+        self.neo4j_errors.labels(kind, code or type(exc).__name__).inc()
+
+    def outbox(self, newest: int, positions: dict[str, int | None]) -> None:
+        self.outbox_newest.set(newest)
+        for consumer, seq in positions.items():
+            if seq is not None:
+                self.outbox_position.labels(consumer).set(seq)
+                self.outbox_lag.labels(consumer).set(max(0, newest - seq))
