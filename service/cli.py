@@ -1,55 +1,133 @@
 """The `governance` console command.
 
-governance serve                       run the service (starts the local Neo4j if NEO4J_URI is unset)
+governance serve [--workers N]         run the service (starts the local Neo4j if NEO4J_URI is unset)
 governance token create --name N --scope S [--expires-in-days D]
 governance user create --username U --role R [--password-stdin]
 governance user set-password --username U [--password-stdin]
 governance neo4j start|stop|status     the local development Neo4j
+governance ingest manifest|run-results|openlineage PATH...   files sent to a running service
+governance openapi                     print the OpenAPI document
+governance --version
+
+A failure is one line on standard error and exit status 1 (2 for a usage error,
+130 when interrupted); `--debug` shows the traceback of an unexpected one.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pydantic import SecretStr
-
+from service import __version__, cli_database
+from service.cli_database import resolved_settings
+from service.cli_output import CliError, explain
 from service.settings import Settings
 
 if TYPE_CHECKING:
-    from service.graph import Graph
+    from starlette.applications import Starlette
+
+Commands = argparse._SubParsersAction  # argparse names no public type for it
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    if not hasattr(args, "run"):
-        parser.print_help()
-        return 2
+    if args.run is not _serve:  # serve sets up the service's own logging
+        _log_long_work()
     try:
-        result: int = args.run(args)
-    except (RuntimeError, ValueError) as exc:
-        print(f"governance: {exc}", file=sys.stderr)
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("governance: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if args.debug:
+            raise
+        print(f"governance: {explain(exc)}", file=sys.stderr)
         return 1
-    return result
+
+
+def _log_long_work() -> None:
+    """The local Neo4j's download and start take a while: say so on standard error."""
+    import logging
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("governance: %(message)s"))
+    local = logging.getLogger("service.localdb")
+    local.addHandler(handler)
+    local.setLevel(logging.INFO)
+    local.propagate = False
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="governance", description="Data governance service")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--debug", action="store_true", help="show the traceback of an unexpected error"
+    )
+    parser.set_defaults(run=lambda _: _help(parser))
     commands = parser.add_subparsers(title="commands")
+    _serve_command(commands)
+    _token_commands(commands)
+    _user_commands(commands)
+    _ingest_commands(commands)
+    neo4j = _group(commands, "neo4j", "the local development Neo4j")
+    for name, run, what in (
+        (
+            "start",
+            cli_database.neo4j_start,
+            "start it (provisioned from Maven Central on first use)",
+        ),
+        ("stop", cli_database.neo4j_stop, "stop it"),
+        ("status", cli_database.neo4j_status, "whether it runs (exit status 3 when it does not)"),
+    ):
+        neo4j.add_parser(name, help=what).set_defaults(run=run)
+    openapi = commands.add_parser("openapi", help="print the OpenAPI document (no database needed)")
+    openapi.set_defaults(run=_openapi)
+    return parser
 
+
+def _group(
+    commands: Commands[argparse.ArgumentParser], name: str, what: str
+) -> Commands[argparse.ArgumentParser]:
+    """A command made of subcommands; alone, it prints its own help (exit status 2)."""
+    group = commands.add_parser(name, help=what, description=what)
+    group.set_defaults(run=lambda _: _help(group))
+    return group.add_subparsers(title=f"{name} commands")
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def _serve_command(commands: Commands[argparse.ArgumentParser]) -> None:
     serve = commands.add_parser("serve", help="run the HTTP service")
     serve.add_argument("--host", help="default GOVERNANCE_HOST or 127.0.0.1")
-    serve.add_argument("--port", type=int, help="default GOVERNANCE_PORT or 8080")
-    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--port", type=int, help="default GOVERNANCE_PORT or 8080; 0: any free port")
+    serve.add_argument(
+        "--workers",
+        type=_positive,
+        default=1,
+        help="worker processes sharing the port, each with its own lifespan (default 1)",
+    )
+    serve.add_argument(
+        "--fd", type=int, help="serve on this inherited listening socket instead of host:port"
+    )
     serve.set_defaults(run=_serve)
 
-    token_parser = commands.add_parser("token", help="API tokens")
-    token = token_parser.add_subparsers(title="token commands")
+
+def _token_commands(commands: Commands[argparse.ArgumentParser]) -> None:
+    token = _group(commands, "token", "API tokens (straight on the database)")
     create = token.add_parser("create", help="create a token straight on the database, print it")
     create.add_argument("--name", required=True)
     create.add_argument(
@@ -60,253 +138,183 @@ def _parser() -> argparse.ArgumentParser:
         help="repeatable; a higher scope includes the lower ones",
     )
     create.add_argument("--expires-in-days", type=int)
-    create.set_defaults(run=_token_create)
+    create.set_defaults(run=cli_database.token_create)
 
-    user = commands.add_parser("user", help="dashboard users (straight on the database)")
-    user_commands = user.add_subparsers(title="user commands")
-    user_create = user_commands.add_parser("create", help="create a user; asks for the password")
+
+def _user_commands(commands: Commands[argparse.ArgumentParser]) -> None:
+    user = _group(commands, "user", "dashboard users (straight on the database)")
+    user_create = user.add_parser("create", help="create a user; asks for the password")
     user_create.add_argument("--username", required=True)
     user_create.add_argument("--role", required=True, choices=["viewer", "editor", "admin"])
     user_create.add_argument("--display-name")
-    user_create.set_defaults(run=_user_create)
-    set_password = user_commands.add_parser(
+    user_create.set_defaults(run=cli_database.user_create)
+    set_password = user.add_parser(
         "set-password", help="give a user a new password (ends their sessions); for recovery"
     )
     set_password.add_argument("--username", required=True)
-    set_password.set_defaults(run=_user_set_password)
+    set_password.set_defaults(run=cli_database.user_set_password)
     for command in (user_create, set_password):
         command.add_argument(
             "--password-stdin", action="store_true", help="read the password from standard input"
         )
-    user.set_defaults(run=lambda _: _help(user))
-    token_parser.set_defaults(run=lambda _: _help(token_parser))
-
-    ingest = commands.add_parser("ingest", help="send metadata to a running service")
-    ingest_kinds = ingest.add_subparsers(title="ingest commands")
-    manifest = ingest_kinds.add_parser("manifest", help="upload a dbt manifest.json (or .json.gz)")
-    manifest.add_argument("path")
-    manifest.add_argument(
-        "--url",
-        default=os.environ.get("GOVERNANCE_URL", "http://127.0.0.1:8080"),
-        help="the service (default GOVERNANCE_URL or http://127.0.0.1:8080)",
-    )
-    manifest.add_argument(
-        "--token",
-        default=os.environ.get("GOVERNANCE_TOKEN"),
-        help="an API token with scope write (default GOVERNANCE_TOKEN)",
-    )
-    manifest.add_argument("--project", help="default: the manifest's project name")
-    manifest.add_argument(
-        "--no-prune",
-        action="store_true",
-        help="keep edges and rules an earlier upload made that this one lacks",
-    )
-    manifest.set_defaults(run=_ingest_manifest)
-
-    neo4j = commands.add_parser("neo4j", help="the local development Neo4j").add_subparsers(
-        title="neo4j commands"
-    )
-    for name, run in (("start", _neo4j_start), ("stop", _neo4j_stop), ("status", _neo4j_status)):
-        neo4j.add_parser(name).set_defaults(run=run)
-    return parser
 
 
-def resolved_settings() -> Settings:
-    """Settings from the environment; without NEO4J_URI, the local development Neo4j."""
-    settings = Settings.from_env()
-    if settings.neo4j_uri:
-        return settings
-    from service.localdb import LocalNeo4j, default_cache_dir
+INGEST_KINDS = {
+    "manifest": "dbt manifest.json files (also .json.gz): assets, lineage, quality rules",
+    "run-results": "dbt run_results.json files: test results for the manifest's rules",
+    "openlineage": "OpenLineage run events: one per line (NDJSON) or a JSON array",
+}
 
-    info = LocalNeo4j(default_cache_dir()).start()
-    return settings.model_copy(
-        update={
-            "neo4j_uri": info.uri,
-            "neo4j_username": info.username,
-            "neo4j_password": SecretStr(info.password),
-        }
-    )
+
+def _ingest_commands(commands: Commands[argparse.ArgumentParser]) -> None:
+    ingest = _group(commands, "ingest", "send metadata files to a running service")
+    for kind, what in INGEST_KINDS.items():
+        command = ingest.add_parser(kind, help=what, description=what)
+        command.add_argument("paths", nargs="+", metavar="PATH")
+        command.add_argument(
+            "--url",
+            default=os.environ.get("GOVERNANCE_URL", "http://127.0.0.1:8080"),
+            help="the service (default GOVERNANCE_URL or http://127.0.0.1:8080)",
+        )
+        command.add_argument(
+            "--token",
+            default=os.environ.get("GOVERNANCE_TOKEN"),
+            help="an API token with scope write (default GOVERNANCE_TOKEN)",
+        )
+        command.add_argument(
+            "--json", action="store_true", help="print the service's answer, one line per PATH"
+        )
+        command.set_defaults(run=_ingest, kind=kind)
+        if kind == "manifest":
+            command.add_argument("--project", help="default: the manifest's project name")
+            command.add_argument(
+                "--no-prune",
+                action="store_true",
+                help="keep edges and rules an earlier upload made that this one lacks",
+            )
+        if kind == "openlineage":
+            command.add_argument(
+                "--batch-size",
+                type=_batch_size,
+                default=10_000,
+                help="events per request, at most 10,000 (the default)",
+            )
+
+
+def _batch_size(text: str) -> int:
+    value = _positive(text)
+    if value > 10_000:
+        raise argparse.ArgumentTypeError(f"at most 10,000 events per request, not {value}")
+    return value
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    from service import cli_ingest
+
+    return cli_ingest.run(args)
+
+
+def _openapi(args: argparse.Namespace) -> int:
+    import orjson
+
+    from service.app import openapi_document
+
+    sys.stdout.write(orjson.dumps(openapi_document(), option=orjson.OPT_INDENT_2).decode() + "\n")
+    return 0
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import contextlib
+    import logging
+    import socket
+
     import uvicorn
 
+    # Before anything else, so the local Neo4j's download and start are visible too.
+    _start_logging(Settings.from_env())
+    settings = resolved_settings()
+    _share_with_workers(settings)
+    # A listening socket handed over by the process that started this one (a
+    # supervisor, or a test that let the kernel pick a free port) is served as it is.
+    listener = socket.socket(fileno=args.fd) if args.fd is not None else None
+    if listener is not None and args.workers > 1:
+        raise CliError("--fd serves one process; for several use --workers with --host/--port")
+    host, port = (
+        listener.getsockname()[:2]
+        if listener
+        else (args.host or settings.host, settings.port if args.port is None else args.port)
+    )
+    if listener is None and port != 0:
+        _can_listen(host, port)
+    logging.getLogger("service").info(
+        "serving on http://%s:%s/api/v1 with %d worker process%s (Neo4j at %s)",
+        host,
+        port or "<a free port uvicorn names below>",
+        args.workers,
+        "" if args.workers == 1 else "es",
+        settings.neo4j_uri,
+    )
+    # Logging is ours (`service.logs`): uvicorn neither reconfigures it nor writes an
+    # access log of its own. Every worker process builds its app with `serve_app`.
+    options: dict[str, Any] = {
+        "factory": True,
+        "log_config": None,
+        "access_log": False,
+        "proxy_headers": False,
+        "server_header": False,
+        # Event streams never end by themselves: on SIGTERM they get this long, then
+        # are cancelled (their clients resume with Last-Event-ID elsewhere).
+        "timeout_graceful_shutdown": SHUTDOWN_GRACE_S,
+    }
+    if listener is None:
+        uvicorn.run(APP_FACTORY, host=host, port=port, workers=args.workers, **options)
+    else:
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C is a normal stop, as in uvicorn.run
+            uvicorn.Server(uvicorn.Config(APP_FACTORY, **options)).run(sockets=[listener])
+    return 0
+
+
+APP_FACTORY = "service.cli:serve_app"
+SHUTDOWN_GRACE_S = 10
+
+
+def serve_app() -> Starlette:
+    """The application of one `governance serve` process. uvicorn calls it in every
+    worker process it starts; each reads the same environment (`_serve` put the local
+    Neo4j's address there) and runs its own lifespan."""
     from service.app import create_app
 
-    settings = resolved_settings()
-    host = args.host or settings.host
-    port = args.port or settings.port
-    print(
-        f"governance: serving on http://{host}:{port}/api/v1 (Neo4j at {settings.neo4j_uri})",
-        flush=True,
-    )
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_level="info",
-        proxy_headers=False,
-        server_header=False,
-    )
-    return 0
+    settings = Settings.from_env()
+    _start_logging(settings)
+    return create_app(settings)
 
 
-def _token_create(args: argparse.Namespace) -> int:
-    from service.models.tokens import TokenCreate
-    from service.store import tokens
+def _start_logging(settings: Settings) -> None:
+    from service import logs
 
-    request = TokenCreate(name=args.name, scopes=args.scope, expires_in_days=args.expires_in_days)
-
-    async def create(graph: Graph) -> str:
-        made = await tokens.create(graph, request, created_by=f"cli:{os.getenv('USER', 'unknown')}")
-        return made.token
-
-    print(_on_database(create))
-    return 0
+    chosen = settings.observability
+    logs.configure(chosen.log_format, chosen.log_level)
 
 
-def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return 2
+def _share_with_workers(settings: Settings) -> None:
+    """Worker processes read their settings from the environment: name the Neo4j
+    `resolved_settings` found (the local development one) there."""
+    os.environ["NEO4J_URI"] = settings.neo4j_uri or ""
+    os.environ["NEO4J_USERNAME"] = settings.neo4j_username
+    os.environ["NEO4J_PASSWORD"] = settings.neo4j_password.get_secret_value()
 
 
-def _read_password(from_stdin: bool) -> str:
-    """From standard input with --password-stdin (scripts), else asked twice on the terminal."""
-    if from_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
-    import getpass
+def _can_listen(host: str, port: int) -> None:
+    """Fail with one line now rather than in uvicorn's start-up when the port is taken."""
+    import socket
 
-    first = getpass.getpass("Password: ")
-    if getpass.getpass("Again: ") != first:
-        raise ValueError("the two passwords differ")
-    return first
-
-
-def _on_database(work: Callable[[Graph], Awaitable[str]]) -> str:
-    """Run `work` against the configured (or local development) Neo4j, schema applied."""
-    from service import cypher
-    from service.graph import Graph
-
-    settings = resolved_settings()
-
-    async def run() -> str:
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            await graph.apply_schema()
-            return await work(graph)
-        finally:
-            await graph.close()
-
-    return asyncio.run(run())
-
-
-def _user_create(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
-    from service.errors import Conflict
-    from service.models.users import UserCreate
-    from service.store import users
-
-    try:
-        request = UserCreate(
-            username=args.username,
-            password=_read_password(args.password_stdin),
-            role=args.role,
-            display_name=args.display_name,
-        )
-    except ValidationError as exc:
-        raise ValueError(_first_problem(exc)) from exc
-
-    async def create(graph: Graph) -> str:
-        try:
-            made = await users.create(graph, request)
-        except Conflict as exc:
-            raise ValueError(exc.detail) from exc
-        return f"created {made.username} ({made.role}), id {made.id}"
-
-    print(_on_database(create))
-    return 0
-
-
-def _user_set_password(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
-    from service.models.users import UserPatch
-    from service.store import users
-
-    try:
-        patch = UserPatch(password=_read_password(args.password_stdin))
-    except ValidationError as exc:
-        raise ValueError(_first_problem(exc)) from exc
-
-    async def set_password(graph: Graph) -> str:
-        found = await users.find_by_username(graph, args.username)
-        if found is None:
-            raise ValueError(f"no user named {args.username!r}")
-        await users.update(graph, found.id, patch, frozenset())
-        return f"new password set for {found.username}; their sessions have ended"
-
-    print(_on_database(set_password))
-    return 0
-
-
-def _first_problem(exc: Any) -> str:
-    error = exc.errors(include_url=False)[0]
-    return f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}"
-
-
-def _ingest_manifest(args: argparse.Namespace) -> int:
-    import gzip
-    from pathlib import Path
-
-    import httpx
-
-    if not args.token:
-        raise ValueError("an API token is needed: --token or GOVERNANCE_TOKEN")
-    raw = Path(args.path).read_bytes()
-    body = raw if raw[:2] == b"\x1f\x8b" else gzip.compress(raw, compresslevel=5)
-    params = {"prune": "false" if args.no_prune else "true"}
-    if args.project:
-        params["project"] = args.project
-    base = args.url.rstrip("/").removesuffix("/api/v1")
-    response = httpx.post(
-        base + "/api/v1/lineage/manifest",
-        content=body,
-        params=params,
-        timeout=900,
-        headers={
-            "Authorization": f"Bearer {args.token}",
-            "Content-Type": "application/json",
-            "Content-Encoding": "gzip",
-        },
-    )
-    print(response.text)
-    return 0 if response.status_code == 200 else 1
-
-
-def _neo4j_start(args: argparse.Namespace) -> int:
-    from service.localdb import LocalNeo4j, default_cache_dir
-
-    info = LocalNeo4j(default_cache_dir()).start()
-    print(f"neo4j running at {info.uri} (user {info.username}; password in the instance folder)")
-    return 0
-
-
-def _neo4j_stop(args: argparse.Namespace) -> int:
-    from service.localdb import LocalNeo4j, default_cache_dir
-
-    LocalNeo4j(default_cache_dir()).stop()
-    print("neo4j stopped")
-    return 0
-
-
-def _neo4j_status(args: argparse.Namespace) -> int:
-    from service.localdb import LocalNeo4j, default_cache_dir
-
-    status = LocalNeo4j(default_cache_dir()).status()
-    state = f"running (pid {status.pid})" if status.running else "stopped"
-    print(f"neo4j {state} at {status.uri}; home {status.home}")
-    return 0 if status.running else 3
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
 
 
 if __name__ == "__main__":

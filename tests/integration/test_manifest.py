@@ -306,7 +306,7 @@ def test_the_cli_uploads_a_manifest(
     path = tmp_path / "manifest.json"  # as dbt leaves it in target/: the CLI compresses it
     path.write_bytes(json_bytes(manifest_path(NEWEST)))
     result = subprocess.run(
-        [sys.executable, "-m", "service", "ingest", "manifest", str(path)],
+        [sys.executable, "-m", "service", "ingest", "manifest", str(path), "--json"],
         env=env,
         capture_output=True,
         text=True,
@@ -324,7 +324,8 @@ def test_the_cli_uploads_a_manifest(
         timeout=120,
         check=False,
     )
-    assert bad.returncode == 1 and "invalid_token" in bad.stdout
+    assert bad.returncode == 1 and bad.stdout == ""
+    assert "401" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_the_summary_reports_column_lineage_from_compiled_sql(writer: httpx.Client) -> None:
