@@ -10,98 +10,274 @@ from __future__ import annotations
 import builtins
 import os
 from collections.abc import Mapping
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 MIB = 1024 * 1024
+LogFormat = Literal["auto", "json", "text"]
+LogLevel = Literal["debug", "info", "warning", "error"]
+
+
+def env(name: str, default: Any, description: str) -> Any:
+    """A field read from the environment variable `name`. Its default and description
+    are what docs/configuration.md is generated from (`python -m service.settings_doc`),
+    and a unit test checks that `from_env` reads `name` into this field with this default."""
+    return Field(default, description=description, json_schema_extra={"env": name})
 
 
 class Limits(BaseModel):
+    """Request sizes, traversal bounds and time limits."""
+
     model_config = ConfigDict(frozen=True)
 
-    max_body_bytes: int = 10 * MIB
-    max_manifest_bytes: int = 256 * MIB
-    max_bulk_edges: int = 10_000
-    max_lineage_depth: int = 50
+    max_body_bytes: int = env(
+        "GOVERNANCE_MAX_BODY_BYTES",
+        10 * MIB,
+        "Largest JSON request body in bytes (10 MiB), counted after gzip is inflated; "
+        "a larger one is 413.",
+    )
+    max_manifest_bytes: int = env(
+        "GOVERNANCE_MAX_MANIFEST_BYTES",
+        256 * MIB,
+        "Largest dbt upload (manifest.json or run_results.json, through the API or the "
+        "dashboard's Ingest page) in bytes after decompression (256 MiB); past it 413.",
+    )
+    max_bulk_edges: int = env(
+        "GOVERNANCE_MAX_BULK_EDGES",
+        10_000,
+        "Most edges in one `POST /lineage/bulk` request, and most OpenLineage events in "
+        "one request.",
+    )
+    max_lineage_depth: int = env(
+        "GOVERNANCE_MAX_LINEAGE_DEPTH",
+        50,
+        "Deepest a walk may go, in hops: lineage reads, queries, policy walks and the "
+        "downstream impact of quality alerts.",
+    )
     default_lineage_depth: int = 5
-    max_lineage_nodes: int = 10_000
+    max_lineage_nodes: int = env(
+        "GOVERNANCE_MAX_LINEAGE_NODES",
+        10_000,
+        "Most assets a lineage answer may hold (the upper bound of `limit`), most items "
+        "in a query page, and most paths a path query enumerates.",
+    )
     default_lineage_nodes: int = 2_000
     max_page_size: int = 500
     default_page_size: int = 50
-    query_timeout_s: float = 10.0
+    query_timeout_s: float = env(
+        "GOVERNANCE_QUERY_TIMEOUT",
+        10.0,
+        "Seconds one Neo4j transaction may run. A query stopped by it is 422 "
+        "`query_timeout`; a write stopped by it is 503 `neo4j_busy` and wrote nothing.",
+    )
     max_json_depth: int = 200
-    # Results each quality rule keeps (newest first); older ones are dropped.
-    quality_history: int = 100
+    quality_history: int = env(
+        "GOVERNANCE_QUALITY_HISTORY",
+        100,
+        "Results each quality rule keeps, newest first; older ones are dropped.",
+    )
 
 
 class EventSettings(BaseModel):
+    """The event log and live streams."""
+
     model_config = ConfigDict(frozen=True)
 
-    # How often each process looks for new events in the outbox (live streams).
-    poll_interval_s: float = 0.25
-    heartbeat_s: float = 15.0
-    # Events a stream may fall behind by before it is disconnected.
-    subscriber_buffer: int = 1_000
-    retention_days: int = 30
+    poll_interval_s: float = env(
+        "GOVERNANCE_EVENT_POLL_INTERVAL",
+        0.25,
+        "Seconds between each process's looks at the outbox for new events: the longest "
+        "a live stream waits for an event written through another process.",
+    )
+    heartbeat_s: float = env(
+        "GOVERNANCE_SSE_HEARTBEAT",
+        15.0,
+        "Seconds between keep-alive comments on an event stream, so proxies keep it open.",
+    )
+    subscriber_buffer: int = env(
+        "GOVERNANCE_SSE_BUFFER",
+        1_000,
+        "Events a stream may fall behind by before it is disconnected (the reader "
+        "resumes with `Last-Event-ID`).",
+    )
+    retention_days: int = env(
+        "GOVERNANCE_EVENT_RETENTION_DAYS",
+        30,
+        "Days the event log keeps an event; older ones are removed by the hourly housekeeping.",
+    )
 
 
 class WebhookSettings(BaseModel):
+    """Webhook delivery."""
+
     model_config = ConfigDict(frozen=True)
 
-    # Whether this process takes part in dispatch (one process at a time leads).
-    dispatch: bool = True
-    allow_private: bool = False
-    timeout_s: float = 15.0
-    # Seconds after the 1st, 2nd, ... failure (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h).
-    retry_schedule: tuple[float, ...] = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 86400.0)
-    disable_after_s: float = 86400.0
-    poll_interval_s: float = 1.0
+    dispatch: bool = env(
+        "GOVERNANCE_WEBHOOK_DISPATCH",
+        True,
+        "Whether this process takes part in webhook dispatch (one process at a time "
+        "leads, under a lease in Neo4j); false: it serves the API only.",
+    )
+    allow_private: bool = env(
+        "GOVERNANCE_WEBHOOK_ALLOW_PRIVATE",
+        False,
+        "Let webhooks target loopback, private and link-local addresses, and plain "
+        "http (tests, closed networks).",
+    )
+    timeout_s: float = env("GOVERNANCE_WEBHOOK_TIMEOUT", 15.0, "Seconds one delivery may take.")
+    retry_schedule: tuple[float, ...] = env(
+        "GOVERNANCE_WEBHOOK_RETRY_SCHEDULE",
+        (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 86400.0),
+        "Seconds to wait after the 1st, 2nd, ... failed attempt, comma-separated (about "
+        "5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h), each with ±20% jitter; a longer "
+        "`Retry-After` from the receiver wins. When it is spent, the delivery fails.",
+    )
+    disable_after_s: float = env(
+        "GOVERNANCE_WEBHOOK_DISABLE_AFTER",
+        86400.0,
+        "Seconds a webhook may keep failing before it is disabled (`webhook.disabled`).",
+    )
+    poll_interval_s: float = env(
+        "GOVERNANCE_WEBHOOK_POLL_INTERVAL",
+        1.0,
+        "Seconds the dispatcher rests, when it found nothing to do, before it looks "
+        "again for new events and due retries.",
+    )
     lease_ttl_s: float = 15.0
 
 
 class PolicySettings(BaseModel):
+    """Background policy evaluation."""
+
     model_config = ConfigDict(frozen=True)
 
-    # Whether this process re-evaluates policies after changes (one process at a time leads).
-    evaluate: bool = True
-    # Quiet time after the last change before evaluating, and the longest a change waits.
-    debounce_s: float = 1.0
-    max_delay_s: float = 10.0
+    evaluate: bool = env(
+        "GOVERNANCE_POLICY_EVALUATION",
+        True,
+        "Whether this process re-evaluates policies after changes (one process at a "
+        "time leads, under a lease in Neo4j).",
+    )
+    debounce_s: float = env(
+        "GOVERNANCE_POLICY_DEBOUNCE",
+        1.0,
+        "Seconds of quiet after the last change before policies are re-evaluated.",
+    )
+    max_delay_s: float = env(
+        "GOVERNANCE_POLICY_MAX_DELAY",
+        10.0,
+        "Longest a change waits for re-evaluation, in seconds, however busy the writes.",
+    )
     lease_ttl_s: float = 15.0
-    # One policy's evaluation may take this long (it walks the whole governed graph).
-    timeout_s: float = 300.0
+    timeout_s: float = env(
+        "GOVERNANCE_POLICY_TIMEOUT",
+        300.0,
+        "Seconds one policy's evaluation may take (it walks the whole governed graph).",
+    )
 
 
 class RateLimit(BaseModel):
+    """Rate limits and sign-in throttling. Each process counts on its own, so N
+    processes allow N times these rates."""
+
     model_config = ConfigDict(frozen=True)
 
-    per_second: float = 100.0
-    burst: int = 200
-    auth_failures_per_minute: int = 30
-    # Failed dashboard sign-ins per username per minute (per client address, the above).
-    sign_in_failures_per_minute: int = 5
+    per_second: float = env(
+        "GOVERNANCE_RATE_LIMIT_PER_SECOND",
+        100.0,
+        "Requests per second each token may make; past it 429 with `Retry-After`.",
+    )
+    burst: int = env(
+        "GOVERNANCE_RATE_LIMIT_BURST",
+        200,
+        "Requests a token may make at once before the per-second rate applies.",
+    )
+    auth_failures_per_minute: int = env(
+        "GOVERNANCE_AUTH_FAILURES_PER_MINUTE",
+        30,
+        "Failed authentications (API or dashboard sign-in) per client address per "
+        "minute; past it further failures answer 429, while a valid token from the same "
+        "address still works.",
+    )
+    sign_in_failures_per_minute: int = env(
+        "GOVERNANCE_SIGN_IN_FAILURES_PER_MINUTE",
+        5,
+        "Failed dashboard sign-ins per username per minute.",
+    )
+
+
+class Observability(BaseModel):
+    """Logs and metrics. docs/observability.md describes the log lines and every series."""
+
+    model_config = ConfigDict(frozen=True)
+
+    log_format: LogFormat = env(
+        "GOVERNANCE_LOG_FORMAT",
+        "auto",
+        "`json`: one JSON object per line; `text`: lines for people; `auto`: text when "
+        "standard output is a terminal, JSON otherwise (a pipe, a file, a container).",
+    )
+    log_level: LogLevel = env(
+        "GOVERNANCE_LOG_LEVEL",
+        "info",
+        "Lowest level the service and uvicorn log at: `debug`, `info`, `warning` or "
+        "`error`. Other libraries log their warnings and errors only.",
+    )
+    metrics_token: SecretStr | None = env(
+        "GOVERNANCE_METRICS_TOKEN",
+        None,
+        "When set, `GET /metrics` answers only a scrape that sends it as "
+        "`Authorization: Bearer <token>` (401 otherwise); unset, `/metrics` is open.",
+    )
 
 
 class Settings(BaseModel):
+    """Neo4j and the HTTP server."""
+
     model_config = ConfigDict(frozen=True)
 
-    neo4j_uri: str | None = None
-    neo4j_username: str = "neo4j"
-    neo4j_password: SecretStr = SecretStr("")
-    neo4j_database: str = "neo4j"
-    # How long a request waits for a Neo4j connection before answering 503.
-    neo4j_connect_timeout_s: float = 3.0
-    host: str = "127.0.0.1"
-    port: int = 8080
-    cors_origins: tuple[str, ...] = ()
-    # The first admin's password when the service starts with no user; when unset, a
-    # generated one is printed once on standard output.
-    admin_password: SecretStr | None = None
+    neo4j_uri: str | None = env(
+        "NEO4J_URI",
+        None,
+        "The Neo4j to use: `bolt://host:7687` for one server, `neo4j://host:7687` for a "
+        "cluster (routing). Unset, `governance serve` starts the local development Neo4j.",
+    )
+    neo4j_username: str = env("NEO4J_USERNAME", "neo4j", "The user the service signs in as.")
+    neo4j_password: SecretStr = env(
+        "NEO4J_PASSWORD", SecretStr(""), "That user's password (a secret: never printed)."
+    )
+    neo4j_database: str = env("NEO4J_DATABASE", "neo4j", "The database that holds the graph.")
+    neo4j_connect_timeout_s: float = env(
+        "NEO4J_CONNECT_TIMEOUT",
+        3.0,
+        "Seconds a request waits for a Neo4j connection, and the driver retries a "
+        "failed transaction, before answering 503 with `Retry-After`.",
+    )
+    host: str = env(
+        "GOVERNANCE_HOST",
+        "127.0.0.1",
+        "Address the HTTP server listens on (`0.0.0.0`: every interface; the container "
+        "image sets it).",
+    )
+    port: int = env("GOVERNANCE_PORT", 8080, "TCP port the HTTP server listens on.")
+    cors_origins: tuple[str, ...] = env(
+        "GOVERNANCE_CORS_ORIGINS",
+        (),
+        "Comma-separated origins whose pages may call the API from a browser (CORS); "
+        "empty: no CORS headers at all.",
+    )
+    admin_password: SecretStr | None = env(
+        "GOVERNANCE_ADMIN_PASSWORD",
+        None,
+        "The first admin's password, read only when the service starts with no user at "
+        "all; unset, a generated one is printed once on standard output.",
+    )
     limits: Limits = Field(default_factory=Limits)
     rate_limit: RateLimit = Field(default_factory=RateLimit)
     events: EventSettings = Field(default_factory=EventSettings)
     webhooks: WebhookSettings = Field(default_factory=WebhookSettings)
     policies: PolicySettings = Field(default_factory=PolicySettings)
+    observability: Observability = Field(default_factory=Observability)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -157,6 +333,11 @@ class Settings(BaseModel):
                 auth_failures_per_minute=g.int("GOVERNANCE_AUTH_FAILURES_PER_MINUTE", 30),
                 sign_in_failures_per_minute=g.int("GOVERNANCE_SIGN_IN_FAILURES_PER_MINUTE", 5),
             ),
+            observability=Observability(
+                log_format=g.choice("GOVERNANCE_LOG_FORMAT", "auto", get_args(LogFormat)),
+                log_level=g.choice("GOVERNANCE_LOG_LEVEL", "info", get_args(LogLevel)),
+                metrics_token=g.secret("GOVERNANCE_METRICS_TOKEN"),
+            ),
         )
 
 
@@ -202,3 +383,9 @@ class _Reader:
     def secret(self, name: str) -> SecretStr | None:
         raw = self._env.get(name)
         return SecretStr(raw) if raw else None
+
+    def choice(self, name: str, default: str, allowed: tuple[str, ...]) -> Any:
+        raw = (self._env.get(name) or default).strip().lower()
+        if raw not in allowed:
+            raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {raw!r}")
+        return raw

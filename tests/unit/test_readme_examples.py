@@ -1,4 +1,4 @@
-"""The README's query examples are the ones the integration tests run, verbatim."""
+"""The query guide's examples are the ones the integration tests run, verbatim."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from tests.integration.test_query_api import (
     EXAMPLE_SHORTEST_PATH,
 )
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "api" / "query.md"
 
 
 def test_the_five_query_examples_match_the_tested_ones() -> None:
-    bodies = re.findall(r"^\s*q '(\{.*?\})'\s*$", README.read_text(), re.MULTILINE | re.DOTALL)
+    bodies = re.findall(r"^\s*q '(\{.*?\})'\s*$", GUIDE.read_text(), re.MULTILINE | re.DOTALL)
     assert [json.loads(b) for b in bodies] == [
         EXAMPLE_DASHBOARDS,
         EXAMPLE_PII_FEEDING_LOOKER,
