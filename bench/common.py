@@ -9,7 +9,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.support.neo4j_server import Neo4jTarget  # noqa: E402
-from tests.support.server import free_port  # noqa: E402
+from tests.support.process import LOGS, ServiceProcess  # noqa: E402
 
 BENCH_INSTANCE = "bench"
 BENCH_PORT = 17695
@@ -75,58 +74,11 @@ class Service:
 
 @contextlib.contextmanager
 def running_service(target: Neo4jTarget) -> Iterator[Service]:
-    env = {
-        **os.environ,
-        "NEO4J_URI": target.uri,
-        "NEO4J_USERNAME": target.username,
-        "NEO4J_PASSWORD": target.password,
-        "NEO4J_DATABASE": target.database,
-        "GOVERNANCE_RATE_LIMIT_PER_SECOND": "100000",
-        "GOVERNANCE_RATE_LIMIT_BURST": "100000",
-    }
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service", "serve", "--port", str(port)],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_ready(url)
-        token = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "service",
-                "token",
-                "create",
-                "--name",
-                "bench",
-                "--scope",
-                "admin",
-            ],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        yield Service(url, token, process)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
-def _wait_ready(url: str) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        with contextlib.suppress(httpx.TransportError):
-            if httpx.get(url + "/readyz", timeout=2).status_code == 200:
-                return
-        time.sleep(0.2)
-    raise RuntimeError("service did not become ready")
+    env = {"GOVERNANCE_RATE_LIMIT_PER_SECOND": "100000", "GOVERNANCE_RATE_LIMIT_BURST": "100000"}
+    log = LOGS / "bench-service.log"
+    with ServiceProcess(target, env, log).start(timeout=120) as service:
+        assert service.process is not None
+        yield Service(service.url, service.admin_token("bench"), service.process)
 
 
 def driver_for(target: Neo4jTarget) -> neo4j.Driver:

@@ -99,10 +99,10 @@ def traverse_raw(
 
     def work(tx: neo4j.Session) -> int:
         """Auto-commit statements in one session, as the service runs its reads."""
-        reached = tx.run(walk, id=root, limit=NODE_LIMIT).single()["reached"]
+        reached = tx.run(walk, id=root, limit=NODE_LIMIT).single(strict=True)["reached"]
         ids = [root] + [r["node"]["id"] for r in reached]
         down, up = (ids, []) if side == "downstream" else ([], ids)
-        answer = tx.run(adjacent, id=root, down_ids=down, up_ids=up).single()
+        answer = tx.run(adjacent, id=root, down_ids=down, up_ids=up).single(strict=True)
         return len(answer["edges"]) + len(ids) if answer["root"] else 0
 
     with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:

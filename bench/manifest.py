@@ -14,7 +14,7 @@ import gzip
 import random
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, LiteralString
 
 import neo4j
 import orjson
@@ -44,7 +44,7 @@ def generate(models: int, sources: int, sql_kb: int, seed: int = 11) -> dict[str
     for layer, ids in enumerate(names):
         for unique_id in ids:
             if layer == 0:
-                parents = rng.sample(source_ids, rng.randint(1, 2))
+                parents = set(rng.sample(source_ids, rng.randint(1, 2)))
             else:
                 parents = {
                     names[layer - 1 if rng.random() < 0.7 else rng.randrange(layer)][
@@ -147,7 +147,7 @@ def raw_write(driver: neo4j.Driver, queries: cypher.Queries, manifest: dict[str,
     ids = {a.id for a in contents.assets}
     rules = plan_rules(contents.rules, {}, ids, f"dbt:{PROJECT}", now)
     edges = manifest_edges(contents, ids)
-    work = [
+    work: list[tuple[str, dict[str, Any]]] = [
         *(("manifest.write_assets", {"rows": rows}) for rows in batches(assets.rows, asset_size)),
         *(
             ("lineage.merge_edges", {"edges": chunk, "origin": f"dbt:{PROJECT}", "now": now})
@@ -158,9 +158,14 @@ def raw_write(driver: neo4j.Driver, queries: cypher.Queries, manifest: dict[str,
     started = time.perf_counter()
     with driver.session() as session:
         for name, params in work:
-            statement = queries[name].statement()
-            session.execute_write(lambda tx, s=statement, p=params: tx.run(s, p).consume())
+            session.execute_write(_consume, queries[name].statement(), params)
     return time.perf_counter() - started
+
+
+def _consume(
+    tx: neo4j.ManagedTransaction, statement: LiteralString, params: dict[str, Any]
+) -> None:
+    tx.run(statement, params).consume()
 
 
 def clear_rules(driver: neo4j.Driver) -> None:

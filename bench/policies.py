@@ -94,7 +94,7 @@ def raw_evaluate(driver: neo4j.Driver, queries: cypher.Queries) -> tuple[float, 
             flowing = [n for n in flows.reached if flows.nearest(n, other_than=n)]
             rows = run("policies.governed", ids=flowing, selector=pii)
             return flowing_into(flows, (r["id"] for r in rows))
-        extra = {"types": []} if kind == "require_quality_rule" else {}
+        extra: dict[str, list[str]] = {"types": []} if kind == "require_quality_rule" else {}
         rows = run(f"policies.eval_{kind}", selector=every, **extra)
         return [Finding(r["asset_id"], r["reason"]) for r in rows]
 

@@ -29,7 +29,10 @@ CLEAR_GRAPH = "MATCH (n) WHERE NOT n:EventCounter AND NOT n:Lease DETACH DELETE 
 # Test servers do not dispatch webhooks unless a test says so, so that the
 # webhook tests know which process delivers.
 # Background evaluation reacts within a fraction of a second, so tests can wait for it.
-POLICIES_FOR_TESTS = PolicySettings(debounce_s=0.1, max_delay_s=1.0)
+# Background evaluation is off in test servers unless a test asks for it: an evaluator
+# racing a test's explicit `POST /policies/evaluate` would open its violations first.
+POLICIES_FOR_TESTS = PolicySettings(evaluate=False, debounce_s=0.1, max_delay_s=1.0)
+EVALUATING = POLICIES_FOR_TESTS.model_copy(update={"evaluate": True})
 WEBHOOKS_FOR_TESTS = WebhookSettings(
     dispatch=False,
     allow_private=True,

@@ -9,7 +9,7 @@ import neo4j
 import pytest
 
 from service.app import create_app
-from service.auth import tokens as token_format
+from service.domain.access import tokens as token_format
 from service.settings import RateLimit, Settings
 from tests.conftest import Tokens, make_tokens
 from tests.support.server import LiveServer

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import concurrent.futures
+from typing import Any
 
 import httpx
 import neo4j
 
 
-def _race(client: httpx.Client, n: int, body: dict) -> list[int]:
+def _race(client: httpx.Client, n: int, body: dict[str, Any]) -> list[int]:
     def post(i: int) -> int:
         return client.post("/assets", json={**body, "name": f"writer {i}"}).status_code
 

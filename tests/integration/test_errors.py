@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import httpx
 
 from tests.support.server import LiveServer
@@ -9,10 +12,10 @@ from tests.support.server import LiveServer
 PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "code", "request_id"}
 
 
-def _is_problem(response: httpx.Response, status: int, code: str) -> dict:
+def _is_problem(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.text
     assert response.headers["content-type"] == "application/problem+json"
-    body = response.json()
+    body: dict[str, Any] = response.json()
     assert set(body) >= PROBLEM_KEYS and body["code"] == code and body["status"] == status
     assert body["request_id"] == response.headers["x-request-id"]
     return body
@@ -56,7 +59,7 @@ def test_a_body_over_the_limit_is_413(writer: httpx.Client) -> None:
 
 
 def test_a_chunked_body_over_the_limit_is_413(writer: httpx.Client) -> None:
-    def chunks():
+    def chunks() -> Iterator[bytes]:
         yield b'{"id": "a", "name": "'
         for _ in range(11):
             yield b"x" * (1024 * 1024)

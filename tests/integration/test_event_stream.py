@@ -4,17 +4,20 @@ revocation, and several service processes on one Neo4j."""
 from __future__ import annotations
 
 import socket
-import time
 from collections.abc import Callable, Iterator
 
 import httpx
+import neo4j
 import pytest
 
 from service.app import create_app
+from service.events.broker import Broker
 from service.settings import EventSettings, Settings
 from tests.conftest import Tokens, make_tokens
+from tests.support.progress import newest_event
 from tests.support.server import LiveServer
 from tests.support.sse import SseReader
+from tests.support.waiting import eventually
 
 
 def _asset(client: httpx.Client, asset_id: str, **extra: object) -> None:
@@ -116,7 +119,7 @@ EVENTS = 200
 
 
 def test_a_reader_that_falls_behind_is_disconnected(
-    tuned_server: tuple[LiveServer, Settings],
+    tuned_server: tuple[LiveServer, Settings], driver: neo4j.Driver
 ) -> None:
     """The buffer is 5 events. A reader that stops reading while 12 MB of events are
     produced fills the socket buffers (a few MB), then its 5-event buffer; the server
@@ -132,19 +135,25 @@ def test_a_reader_that_falls_behind_is_disconnected(
         with httpx.Client(base_url=server.url + "/api/v1", headers=headers) as client:
             for i in range(EVENTS):
                 _asset(client, f"big{i}", description="x" * 60_000)
-        time.sleep(1)  # let the follower deliver the last events
+        follower: Broker = server.app_state["broker"]
+        newest = newest_event(driver)
+        eventually(lambda: follower.last_seq >= newest, what="the follower passed the last events")
         sock.settimeout(10)
-        received = b""
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            chunk = sock.recv(1 << 20)
-            if not chunk:
-                break
-            received += chunk
-        else:
-            pytest.fail("the stream never ended")
+        received = _read_to_end(sock, timeout=30)
     delivered = received.count(b"event: asset.created")
     assert 0 < delivered < EVENTS, delivered
+
+
+def _read_to_end(sock: socket.socket, timeout: float) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    chunks: list[bytes] = []
+
+    def closed() -> bool:
+        chunks.append(sock.recv(1 << 20))
+        return not chunks[-1]
+
+    eventually(closed, timeout=timeout, interval=0, what="the server ended the stream")
+    return b"".join(chunks)
 
 
 def test_an_event_written_through_one_process_reaches_a_stream_on_another(

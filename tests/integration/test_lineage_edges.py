@@ -166,7 +166,8 @@ def test_concurrent_identical_bulks_leave_one_node_and_one_edge_each(
     def post(_: int) -> dict[str, int]:
         response = writer.post("/lineage/bulk", json=items)
         assert response.status_code == 200, response.text
-        return response.json()
+        counts: dict[str, int] = response.json()
+        return counts
 
     with concurrent.futures.ThreadPoolExecutor(32) as pool:
         results = list(pool.map(post, range(32)))

@@ -4,6 +4,7 @@ follows the number of paths."""
 from __future__ import annotations
 
 import time
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -17,7 +18,7 @@ def _edges(client: httpx.Client, pairs: list[tuple[str, str]]) -> None:
     assert response.status_code == 200, response.text
 
 
-def _nodes(graph: dict) -> dict[str, tuple[int, str]]:
+def _nodes(graph: dict[str, Any]) -> dict[str, tuple[int, str]]:
     return {n["id"]: (n["distance"], n["direction"]) for n in graph["nodes"]}
 
 

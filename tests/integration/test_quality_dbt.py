@@ -197,8 +197,8 @@ def test_gzip_and_multipart_uploads(writer: httpx.Client) -> None:
 
 
 def _with(document: dict[str, Any], path: list[Any], value: Any) -> dict[str, Any]:
-    copy = json.loads(json.dumps(document))
-    target = copy
+    copy: dict[str, Any] = json.loads(json.dumps(document))
+    target: Any = copy
     for step in path[:-1]:
         target = target[step]
     target[path[-1]] = value

@@ -1,5 +1,5 @@
-"""POST /query through the real HTTP stack: each construct, the README's
-examples, paging, scopes, malformed queries, and cost that never follows the number
+"""POST /query through the real HTTP stack: each construct, the documented
+examples (docs/api/query.md), paging, scopes, malformed queries, and cost that never follows the number
 of paths."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ EDGES = [
     ("dash.finance", "export.sheet"),
 ]
 
-# The README's five examples (its "Query facility" section), verbatim: each is run below.
+# The five examples of docs/api/query.md, verbatim: each is run below.
 EXAMPLE_DASHBOARDS = {
     "start": {"ids": ["warehouse.orders"]},
     "traverse": {"direction": "downstream", "max_depth": 10, "where": {"type": "dashboard"}},
@@ -106,7 +106,7 @@ def _pairs(result: dict[str, Any]) -> set[tuple[str, str]]:
     return {(e["source"], e["target"]) for e in result["edges"]}
 
 
-# The README's examples
+# The documented examples
 
 
 def test_every_dashboard_downstream_of_a_table_within_10_hops(

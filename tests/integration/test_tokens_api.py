@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import time
-
 import httpx
 import neo4j
 
-from service.auth import tokens as token_format
+from service.domain.access import tokens as token_format
 from tests.support.server import LiveServer
+from tests.support.waiting import eventually
 
 
 def test_create_shows_the_secret_once_and_stores_only_its_hash(
@@ -57,10 +56,11 @@ def test_last_used_at_is_recorded(admin: httpx.Client, live: LiveServer) -> None
     assert made["last_used_at"] is None
     url = live.url + "/api/v1/assets"
     assert httpx.get(url, headers={"Authorization": f"Bearer {made['token']}"}).status_code == 200
-    deadline = time.monotonic() + 5
-    while admin.get(f"/tokens/{made['id']}").json()["last_used_at"] is None:
-        assert time.monotonic() < deadline, "last_used_at never recorded"
-        time.sleep(0.05)
+    eventually(
+        lambda: admin.get(f"/tokens/{made['id']}").json()["last_used_at"],
+        timeout=5,
+        what="last_used_at recorded",
+    )
 
 
 def test_revoke_keeps_the_record_and_the_first_revocation_time(admin: httpx.Client) -> None:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import time
+from pathlib import Path
+from typing import Any
 
 import httpx
 
 from tests.conftest import Tokens
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.process import ServiceProcess
-from tests.support.receiver import Receiver
-from tests.support.server import free_port
+from tests.support.receiver import Receiver, reserved_port
+from tests.support.waiting import eventually
 
 ENV = {
     "GOVERNANCE_WEBHOOK_ALLOW_PRIVATE": "true",
@@ -20,32 +21,31 @@ ENV = {
 
 
 def test_deliveries_pending_at_a_kill_are_delivered_after_restart(
-    neo4j_target: Neo4jTarget, tokens: Tokens
+    neo4j_target: Neo4jTarget, tokens: Tokens, tmp_path: Path
 ) -> None:
-    port = free_port()  # the receiver is down at first: every attempt fails
-    first = ServiceProcess(neo4j_target, ENV).start()
+    down = reserved_port()  # the receiver is down at first: every attempt is refused
+    first = ServiceProcess(neo4j_target, ENV, tmp_path / "first.log").start()
     try:
         with httpx.Client(
             base_url=first.url + "/api/v1", headers={"Authorization": f"Bearer {tokens.admin}"}
         ) as client:
-            hook = client.post(
-                "/webhooks",
-                json={"url": f"http://127.0.0.1:{port}/hook", "types": ["asset.created"]},
-            ).json()
+            url = f"http://127.0.0.1:{down.getsockname()[1]}/hook"
+            hook = client.post("/webhooks", json={"url": url, "types": ["asset.created"]}).json()
             for i in range(5):
                 client.post("/assets", json={"id": f"k{i}", "name": "n", "type": "table"})
-            deadline = time.monotonic() + 20
-            while True:
-                log = client.get(f"/webhooks/{hook['id']}/deliveries").json()["items"]
-                if len(log) == 5 and all(d["attempts"] >= 1 for d in log):
-                    break
-                assert time.monotonic() < deadline, log
-                time.sleep(0.2)
+
+            def every_one_attempted() -> list[dict[str, Any]]:
+                response = client.get(f"/webhooks/{hook['id']}/deliveries")
+                log: list[dict[str, Any]] = response.json()["items"]
+                assert len(log) == 5 and all(d["attempts"] >= 1 for d in log), log
+                return log
+
+            log = eventually(every_one_attempted, timeout=20)
         assert all(d["state"] == "pending" for d in log)
     finally:
         first.kill()
-    with Receiver(port=port) as receiver:
-        second = ServiceProcess(neo4j_target, ENV).start()
+    with Receiver(on=down) as receiver:
+        second = ServiceProcess(neo4j_target, ENV, tmp_path / "second.log").start()
         try:
             received = receiver.wait_for(5, timeout=40)  # the dead holder's lease expires first
         finally:

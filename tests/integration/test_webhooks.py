@@ -19,8 +19,10 @@ from service.app import create_app
 from service.events.delivery import GuardedBackend
 from service.settings import Settings
 from tests.conftest import WEBHOOKS_FOR_TESTS, Tokens, client_for
+from tests.support.progress import WEBHOOK_DISPATCHER, caught_up
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
+from tests.support.waiting import eventually
 
 
 @pytest.fixture(scope="module")
@@ -58,10 +60,7 @@ def _asset(client: httpx.Client, asset_id: str) -> None:
 
 
 def _wait(predicate: Callable[[], bool], timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition never held"
-        time.sleep(0.1)
+    eventually(predicate, timeout=timeout, what="the webhook's delivery state")
 
 
 def test_crud_shows_the_secret_once(admin: httpx.Client, writer: httpx.Client) -> None:
@@ -197,20 +196,34 @@ def test_every_event_is_delivered_once_with_two_processes(
     live: LiveServer,
     admin: httpx.Client,
     writer: httpx.Client,
+    driver: neo4j.Driver,
 ) -> None:
-    other = LiveServer(create_app(make_settings())).start()
+    hooks = WEBHOOKS_FOR_TESTS.model_copy(update={"dispatch": True})
+    other = LiveServer(create_app(make_settings(webhooks=hooks))).start()
     try:
         with Receiver() as receiver:
-            _hook(admin, receiver.url, ["asset.created"])
+            made = _hook(admin, receiver.url, ["asset.created"])
             for i in range(20):
                 _asset(writer, f"twice-{i}")
             received = receiver.wait_for(20)
-            time.sleep(1.5)  # a second dispatcher would deliver again by now
+            # Every event fanned out and every delivery recorded as done: a second
+            # delivery of any of them would have been sent before its record.
+            _wait(
+                lambda: (
+                    caught_up(driver, WEBHOOK_DISPATCHER)
+                    and _states(admin, made["id"]) == ["delivered"] * 20
+                )
+            )
             ids = [orjson.loads(r.body)["data"]["id"] for r in receiver.received]
     finally:
         other.stop()
     assert sorted(ids) == sorted(f"twice-{i}" for i in range(20))
     assert len(received) == 20
+
+
+def _states(admin: httpx.Client, hook_id: str) -> list[str]:
+    items = admin.get(f"/webhooks/{hook_id}/deliveries", params={"limit": 100}).json()["items"]
+    return [str(item["state"]) for item in items]
 
 
 def test_a_host_resolving_to_a_private_address_is_refused_at_connect_time() -> None:

@@ -1,57 +1,70 @@
-"""The real HTTP stack for tests: the app under uvicorn on a loopback port."""
+"""The real HTTP stack for tests: the app under uvicorn on a loopback port.
+
+The listening socket is bound here, to port 0, before uvicorn starts: the kernel
+picks a free port and nobody else can take it between choosing and binding.
+"""
 
 from __future__ import annotations
 
 import socket
 import threading
-import time
+from typing import Any
 
 import httpx
 import uvicorn
 from starlette.applications import Starlette
 
+from tests.support.waiting import eventually
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+
+def loopback_listener() -> socket.socket:
+    """A listening TCP socket on 127.0.0.1, on a port the kernel chose."""
+    return socket.create_server(("127.0.0.1", 0))
+
+
+def answers(url: str, path: str = "/readyz") -> bool:
+    """Whether the service at `url` answers 200 on `path` (readiness by default)."""
+    return httpx.get(url + path, timeout=2).status_code == 200
 
 
 class LiveServer:
     def __init__(self, app: Starlette) -> None:
-        self.port = free_port()
-        config = uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            lifespan="on",
-            server_header=False,
-        )
+        self._socket = loopback_listener()
+        self.port: int = self._socket.getsockname()[1]
+        config = uvicorn.Config(app, log_level="warning", lifespan="on", server_header=False)
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
+        )
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, ready: bool = True, timeout: float = 60.0) -> LiveServer:
+    @property
+    def app_state(self) -> dict[str, Any]:
+        """What the app's lifespan made (the graph, the event broker, ...), for tests
+        that wait on the service's own progress."""
+        state: dict[str, Any] = self._server.lifespan.state
+        return state
+
+    def start(self, timeout: float = 60.0) -> LiveServer:
+        """Start serving and return once the service is ready."""
         self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError("test server did not start")
-            time.sleep(0.02)
-        if ready:
-            self.wait_ready(deadline)
+        eventually(
+            self._ready,
+            timeout=timeout,
+            what=f"test server on {self.url} ready",
+            retry_on=(httpx.TransportError,),
+        )
         return self
 
-    def wait_ready(self, deadline: float) -> None:
-        while httpx.get(self.url + "/readyz").status_code != 200:
-            if time.monotonic() > deadline:
-                raise RuntimeError("test server never became ready")
-            time.sleep(0.1)
+    def _ready(self) -> bool:
+        if not self._thread.is_alive():
+            raise RuntimeError("test server stopped while starting (see its log above)")
+        return answers(self.url)
 
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(timeout=10)
+        self._socket.close()

@@ -11,8 +11,6 @@ from typing import Any
 import httpx
 import orjson
 
-CLOSED = object()
-
 
 @dataclass
 class Frame:
@@ -37,7 +35,7 @@ class SseReader:
             params=params,
             headers={"Authorization": f"Bearer {token}", **(headers or {})},
         )
-        self.frames: queue.Queue[Any] = queue.Queue()
+        self.frames: queue.Queue[Frame | None] = queue.Queue()  # None: the stream ended
         self.status: int | None = None
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
@@ -80,13 +78,13 @@ class SseReader:
             if response is not None:
                 response.close()
             self._ready.set()
-            self.frames.put(CLOSED)
+            self.frames.put(None)
 
     def next_event(self, timeout: float = 10) -> Frame:
         """The next frame with an event, skipping comments; fails on close or timeout."""
         while True:
             frame = self.frames.get(timeout=timeout)
-            if frame is CLOSED:
+            if frame is None:
                 raise AssertionError("stream closed")
             if frame.event:
                 return frame
@@ -97,13 +95,13 @@ class SseReader:
     def wait_closed(self, timeout: float = 10) -> None:
         while True:
             frame = self.frames.get(timeout=timeout)
-            if frame is CLOSED:
+            if frame is None:
                 return
 
     def next_comment(self, timeout: float = 10) -> str:
         while True:
             frame = self.frames.get(timeout=timeout)
-            if frame is CLOSED:
+            if frame is None:
                 raise AssertionError("stream closed")
             if frame.comments and not frame.event:
                 return frame.comments[-1]

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from service.domain.dbt_manifest import read_manifest
-from tests.support.dbt_fixtures import public_manifests
+from tests.support.dbt_fixtures import prefix, public_manifests
 from tests.unit.test_dbt_manifest import (
     JAFFLE_NEW,
     JAFFLE_V4,
@@ -19,7 +19,6 @@ from tests.unit.test_dbt_manifest import (
     assets,
     contents,
     document,
-    prefix,
     rule,
 )
 

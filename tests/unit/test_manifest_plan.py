@@ -1,6 +1,8 @@
 """Deciding created / updated / unchanged for a manifest, without a database."""
 
+import dataclasses
 import gzip
+from typing import Any
 
 import pytest
 
@@ -11,20 +13,19 @@ from service.domain.manifest_plan import plan_assets, plan_rules
 NOW = "2026-11-21T00:00:00.000Z"
 
 
-def asset(asset_id: str = "model.p.a", **over: object) -> DbtAsset:
-    values = {
-        "id": asset_id,
-        "name": "a",
-        "type": "model",
-        "platform": "duckdb",
-        "description": None,
-        "owners": (),
-        "tags": ("Daily",),
-        "columns": (DbtColumn("id", "int", None, ()),),
-        "properties": {"schema": "main"},
-    }
-    values.update(over)
-    return DbtAsset(**values)  # type: ignore[arg-type]
+def asset(asset_id: str = "model.p.a", **over: Any) -> DbtAsset:
+    made = DbtAsset(
+        id=asset_id,
+        name="a",
+        type="model",
+        platform="duckdb",
+        description=None,
+        owners=(),
+        tags=("Daily",),
+        columns=(DbtColumn("id", "int", None, ()),),
+        properties={"schema": "main"},
+    )
+    return dataclasses.replace(made, **over)
 
 
 def test_new_assets_are_created_then_unchanged_then_updated() -> None:

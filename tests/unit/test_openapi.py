@@ -1,3 +1,5 @@
+from typing import Any
+
 import pytest
 from starlette.routing import Route
 
@@ -5,7 +7,7 @@ from service.app import MODULES
 from service.openapi import Doc, UndocumentedRoute, build
 
 
-def _document() -> dict:
+def _document() -> dict[str, Any]:
     routes = [r for m in MODULES for r in m.routes]
     docs = {k: v for m in MODULES for k, v in m.docs.items()}
     return build(routes, docs, {"title": "t", "version": "1"})

@@ -15,7 +15,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality"
 SCHEMA = "https://schemas.getdbt.com/dbt/run-results/v6.json"
 
 
-def _doc(*results: dict[str, Any]) -> dict[str, Any]:
+def _doc(*results: object) -> dict[str, Any]:
     return {
         "metadata": {
             "dbt_schema_version": SCHEMA,
