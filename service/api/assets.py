@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
+from service.domain.access.scopes import Scope
 from service.domain.preconditions import etag
 from service.errors import validation_error
 from service.http import (
@@ -16,13 +16,14 @@ from service.http import (
     quote_segment,
     read_json,
     read_merge_patch,
-    validate,
     versioned,
 )
 from service.ids import id_problem
 from service.models.assets import Asset, AssetCreate, AssetPage, AssetReplace
+from service.models.validation import validate
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
+from service.routing import Replay, Route, bearer
 from service.store import assets as store
 from service.store.assets import AssetFilter
 
@@ -98,12 +99,42 @@ async def delete_asset(request: Request) -> Response:
 
 
 routes = [
-    Route(BASE, list_assets, methods=["GET"], name="list_assets"),
-    Route(BASE, create_asset, methods=["POST"], name="create_asset"),
-    Route(BASE + "/{asset_id:path}", get_asset, methods=["GET"], name="get_asset"),
-    Route(BASE + "/{asset_id:path}", put_asset, methods=["PUT"], name="put_asset"),
-    Route(BASE + "/{asset_id:path}", patch_asset, methods=["PATCH"], name="patch_asset"),
-    Route(BASE + "/{asset_id:path}", delete_asset, methods=["DELETE"], name="delete_asset"),
+    Route(BASE, list_assets, methods=["GET"], name="list_assets", policy=bearer(Scope.READ)),
+    Route(
+        BASE,
+        create_asset,
+        methods=["POST"],
+        name="create_asset",
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+    ),
+    Route(
+        BASE + "/{asset_id:path}",
+        get_asset,
+        methods=["GET"],
+        name="get_asset",
+        policy=bearer(Scope.READ),
+    ),
+    Route(
+        BASE + "/{asset_id:path}",
+        put_asset,
+        methods=["PUT"],
+        name="put_asset",
+        policy=bearer(Scope.WRITE),
+    ),
+    Route(
+        BASE + "/{asset_id:path}",
+        patch_asset,
+        methods=["PATCH"],
+        name="patch_asset",
+        policy=bearer(Scope.WRITE),
+    ),
+    Route(
+        BASE + "/{asset_id:path}",
+        delete_asset,
+        methods=["DELETE"],
+        name="delete_asset",
+        policy=bearer(Scope.WRITE),
+    ),
 ]
 
 _IF_MATCH = Param(

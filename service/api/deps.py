@@ -6,7 +6,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from service.auth.principal import Principal
+from service.domain.access.principal import Principal
 from service.domain.preconditions import Expected, parse_if_match
 from service.graph import Graph
 from service.params import Paging

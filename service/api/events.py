@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import orjson
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service import clock
 from service.api import deps
+from service.domain.access.scopes import Scope
 from service.domain.event_types import TypeFilter, parse_patterns
 from service.errors import validation_error
 from service.events.broker import Broker, Subscription
@@ -21,6 +21,7 @@ from service.graph import Graph
 from service.models.events import Event, EventPage
 from service.openapi import Doc, Param
 from service.params import Params
+from service.routing import Route, bearer
 from service.store import events as store
 from service.store import tokens as token_store
 from service.store import users as user_store
@@ -137,7 +138,10 @@ async def _live(
     or its credential is revoked or expires."""
     while not subscription.overflowed.is_set():
         try:
-            event = await asyncio.wait_for(subscription.queue.get(), timeout=heartbeat_s)
+            # Not `asyncio.wait_for`: on Python 3.11 it can swallow a cancellation that
+            # arrives as the queue yields, and the stream would outlive its connection.
+            async with asyncio.timeout(heartbeat_s):
+                event = await subscription.queue.get()
         except TimeoutError:
             if not await liveness.alive():
                 return
@@ -167,8 +171,14 @@ def _frame(event: Event) -> bytes:
 
 
 routes = [
-    Route(BASE, list_events, methods=["GET"], name="list_events"),
-    Route(BASE + "/stream", stream_events, methods=["GET"], name="stream_events"),
+    Route(BASE, list_events, methods=["GET"], name="list_events", policy=bearer(Scope.READ)),
+    Route(
+        BASE + "/stream",
+        stream_events,
+        methods=["GET"],
+        name="stream_events",
+        policy=bearer(Scope.READ),
+    ),
 ]
 
 _TYPES = Param(

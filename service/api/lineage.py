@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps, openlineage
+from service.domain.access.scopes import Scope
 from service.domain.lineage import validate_edges
 from service.errors import FieldError, Unprocessable, validation_error
-from service.http import json_response, path_param, read_json, validate
+from service.http import json_response, path_param, read_json
 from service.models.lineage import BulkResult, ColumnGraph, Edge, EdgeIn, EdgePage, LineageGraph
 from service.models.openlineage import EdgeOrOpenLineageResult, EdgeOrRunEvent
+from service.models.validation import validate
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
+from service.routing import Replay, Route, bearer
 from service.store import lineage as store
 
 BASE = "/api/v1/lineage"
@@ -125,25 +127,65 @@ async def column_downstream(request: Request) -> Response:
 
 
 routes = [
-    Route(BASE, post_edge, methods=["POST"], name="post_edge"),
-    Route(BASE + "/bulk", post_bulk, methods=["POST"], name="post_bulk"),
-    Route(BASE + "/edges", list_edges, methods=["GET"], name="list_edges"),
-    Route(BASE + "/edges", delete_edge, methods=["DELETE"], name="delete_edge"),
-    Route(BASE + "/{asset_id}/upstream", upstream, methods=["GET"], name="lineage_upstream"),
-    Route(BASE + "/{asset_id}/downstream", downstream, methods=["GET"], name="lineage_downstream"),
+    Route(
+        BASE,
+        post_edge,
+        methods=["POST"],
+        name="post_edge",
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+    ),
+    Route(
+        BASE + "/bulk",
+        post_bulk,
+        methods=["POST"],
+        name="post_bulk",
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+    ),
+    Route(
+        BASE + "/edges", list_edges, methods=["GET"], name="list_edges", policy=bearer(Scope.READ)
+    ),
+    Route(
+        BASE + "/edges",
+        delete_edge,
+        methods=["DELETE"],
+        name="delete_edge",
+        policy=bearer(Scope.WRITE),
+    ),
+    Route(
+        BASE + "/{asset_id}/upstream",
+        upstream,
+        methods=["GET"],
+        name="lineage_upstream",
+        policy=bearer(Scope.READ),
+    ),
+    Route(
+        BASE + "/{asset_id}/downstream",
+        downstream,
+        methods=["GET"],
+        name="lineage_downstream",
+        policy=bearer(Scope.READ),
+    ),
     Route(
         BASE + "/{asset_id}/columns/{column}/upstream",
         column_upstream,
         methods=["GET"],
         name="column_lineage_upstream",
+        policy=bearer(Scope.READ),
     ),
     Route(
         BASE + "/{asset_id}/columns/{column}/downstream",
         column_downstream,
         methods=["GET"],
         name="column_lineage_downstream",
+        policy=bearer(Scope.READ),
     ),
-    Route(BASE + "/{asset_id:path}", lineage, methods=["GET"], name="lineage"),
+    Route(
+        BASE + "/{asset_id:path}",
+        lineage,
+        methods=["GET"],
+        name="lineage",
+        policy=bearer(Scope.READ),
+    ),
 ]
 
 _STRICT = Param(

@@ -7,16 +7,17 @@ import asyncio
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
 from service.api.uploads import parse_upload, read_upload
+from service.domain.access.scopes import Scope
 from service.domain.dbt_manifest import ManifestContents, ManifestError, read_manifest
 from service.errors import FieldError, Unprocessable
 from service.http import json_response
 from service.models.manifest import ManifestSummary
 from service.openapi import Doc, Param
 from service.params import Params
+from service.routing import Body, Replay, Route, bearer
 from service.store import manifest as store
 
 PATH = "/api/v1/lineage/manifest"
@@ -56,7 +57,15 @@ async def upload_manifest(request: Request) -> Response:
     return json_response(summary)
 
 
-routes = [Route(PATH, upload_manifest, methods=["POST"], name="upload_manifest")]
+routes = [
+    Route(
+        PATH,
+        upload_manifest,
+        methods=["POST"],
+        name="upload_manifest",
+        policy=bearer(Scope.WRITE, body=Body.MANIFEST, replay=Replay.KEPT),
+    )
+]
 
 docs = {
     "upload_manifest": Doc(

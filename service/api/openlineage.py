@@ -7,13 +7,14 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
+from service.domain.access.scopes import Scope
 from service.domain.openlineage import parse_events, plan_events
 from service.http import json_response, read_json
 from service.models.openlineage import OpenLineageResult, RunEvents
 from service.openapi import Doc
+from service.routing import Replay, Route, bearer
 from service.store import openlineage as store
 
 PATH = "/api/v1/lineage/openlineage"
@@ -38,7 +39,15 @@ async def post_events(request: Request) -> Response:
     return await ingest(request, await read_json(request))
 
 
-routes = [Route(PATH, post_events, methods=["POST"], name="post_openlineage")]
+routes = [
+    Route(
+        PATH,
+        post_events,
+        methods=["POST"],
+        name="post_openlineage",
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+    )
+]
 
 MAPPING = (
     "Each input -> output dataset pair of a COMPLETE event becomes an edge with origin "

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service import clock
 from service.api import deps
+from service.domain.access.scopes import Scope
 from service.errors import validation_error
 from service.http import (
     JSON,
@@ -17,7 +17,6 @@ from service.http import (
     quote_segment,
     read_json,
     read_merge_patch,
-    validate,
     versioned,
 )
 from service.models.policies import (
@@ -29,8 +28,10 @@ from service.models.policies import (
     PolicyReplace,
     Violations,
 )
+from service.models.validation import validate
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
+from service.routing import Replay, Route, bearer
 from service.store import policies as store
 
 BASE = "/api/v1/policies"
@@ -128,14 +129,34 @@ async def evaluate_all(request: Request) -> Response:
 
 _ONE = BASE + "/{policy_id}"
 routes = [
-    Route(BASE, list_policies, methods=["GET"], name="list_policies"),
-    Route(BASE, create_policy, methods=["POST"], name="create_policy"),
-    Route(BASE + "/evaluate", evaluate_all, methods=["POST"], name="evaluate_policies"),
-    Route(_ONE, get_policy, methods=["GET"], name="get_policy"),
-    Route(_ONE, put_policy, methods=["PUT"], name="put_policy"),
-    Route(_ONE, patch_policy, methods=["PATCH"], name="patch_policy"),
-    Route(_ONE, delete_policy, methods=["DELETE"], name="delete_policy"),
-    Route(_ONE + "/violations", list_violations, methods=["GET"], name="list_policy_violations"),
+    Route(BASE, list_policies, methods=["GET"], name="list_policies", policy=bearer(Scope.READ)),
+    Route(
+        BASE,
+        create_policy,
+        methods=["POST"],
+        name="create_policy",
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+    ),
+    Route(
+        BASE + "/evaluate",
+        evaluate_all,
+        methods=["POST"],
+        name="evaluate_policies",
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+    ),
+    Route(_ONE, get_policy, methods=["GET"], name="get_policy", policy=bearer(Scope.READ)),
+    Route(_ONE, put_policy, methods=["PUT"], name="put_policy", policy=bearer(Scope.WRITE)),
+    Route(_ONE, patch_policy, methods=["PATCH"], name="patch_policy", policy=bearer(Scope.WRITE)),
+    Route(
+        _ONE, delete_policy, methods=["DELETE"], name="delete_policy", policy=bearer(Scope.WRITE)
+    ),
+    Route(
+        _ONE + "/violations",
+        list_violations,
+        methods=["GET"],
+        name="list_policy_violations",
+        policy=bearer(Scope.READ),
+    ),
 ]
 
 _IF_MATCH = Param(

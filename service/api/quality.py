@@ -6,11 +6,11 @@ import asyncio
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service import clock
 from service.api import deps
 from service.api.uploads import parse_upload, read_upload
+from service.domain.access.scopes import Scope
 from service.domain.dbt.contents import ManifestError
 from service.domain.dbt.run_results import RunResults, read_run_results
 from service.errors import FieldError, Unprocessable, validation_error
@@ -22,7 +22,6 @@ from service.http import (
     quote_segment,
     read_json,
     read_merge_patch,
-    validate,
     versioned,
 )
 from service.models.quality import (
@@ -36,8 +35,10 @@ from service.models.quality import (
     QualityRuleReplace,
     ResultCreate,
 )
+from service.models.validation import validate
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
+from service.routing import Body, Replay, Route, bearer
 from service.store import quality as store
 
 BASE = "/api/v1/quality/rules"
@@ -185,15 +186,47 @@ async def upload_dbt_results(request: Request) -> Response:
 
 _RULE = BASE + "/{rule_id}"
 routes = [
-    Route(BASE, list_rules, methods=["GET"], name="list_quality_rules"),
-    Route(BASE, create_rule, methods=["POST"], name="create_quality_rule"),
-    Route(_RULE, get_rule, methods=["GET"], name="get_quality_rule"),
-    Route(_RULE, put_rule, methods=["PUT"], name="put_quality_rule"),
-    Route(_RULE, patch_rule, methods=["PATCH"], name="patch_quality_rule"),
-    Route(_RULE, delete_rule, methods=["DELETE"], name="delete_quality_rule"),
-    Route(_RULE + "/results", record_result, methods=["POST"], name="record_quality_result"),
-    Route(_RULE + "/results", list_results, methods=["GET"], name="list_quality_results"),
-    Route(DBT_RESULTS, upload_dbt_results, methods=["POST"], name="upload_dbt_results"),
+    Route(BASE, list_rules, methods=["GET"], name="list_quality_rules", policy=bearer(Scope.READ)),
+    Route(
+        BASE,
+        create_rule,
+        methods=["POST"],
+        name="create_quality_rule",
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+    ),
+    Route(_RULE, get_rule, methods=["GET"], name="get_quality_rule", policy=bearer(Scope.READ)),
+    Route(_RULE, put_rule, methods=["PUT"], name="put_quality_rule", policy=bearer(Scope.WRITE)),
+    Route(
+        _RULE, patch_rule, methods=["PATCH"], name="patch_quality_rule", policy=bearer(Scope.WRITE)
+    ),
+    Route(
+        _RULE,
+        delete_rule,
+        methods=["DELETE"],
+        name="delete_quality_rule",
+        policy=bearer(Scope.WRITE),
+    ),
+    Route(
+        _RULE + "/results",
+        record_result,
+        methods=["POST"],
+        name="record_quality_result",
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+    ),
+    Route(
+        _RULE + "/results",
+        list_results,
+        methods=["GET"],
+        name="list_quality_results",
+        policy=bearer(Scope.READ),
+    ),
+    Route(
+        DBT_RESULTS,
+        upload_dbt_results,
+        methods=["POST"],
+        name="upload_dbt_results",
+        policy=bearer(Scope.WRITE, body=Body.MANIFEST, replay=Replay.KEPT),
+    ),
 ]
 
 _IF_MATCH = Param(

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
+from service.domain.access.scopes import Scope
+from service.domain.cursor import decode_cursor
 from service.domain.query import Bounds, compile_query
 from service.errors import validation_error
-from service.http import decode_cursor, json_response, read_json, validate
+from service.http import json_response, read_json
 from service.models.query import CypherQuery, CypherResult, Query, QueryResult
+from service.models.validation import validate
 from service.openapi import Doc
+from service.routing import Replay, Route, bearer
 from service.store import query as store
 
 BASE = "/api/v1/query"
@@ -36,8 +39,20 @@ async def post_cypher(request: Request) -> Response:
 
 
 routes = [
-    Route(BASE, post_query, methods=["POST"], name="post_query"),
-    Route(BASE + "/cypher", post_cypher, methods=["POST"], name="post_cypher"),
+    Route(
+        BASE,
+        post_query,
+        methods=["POST"],
+        name="post_query",
+        policy=bearer(Scope.READ, replay=Replay.READ_ONLY),
+    ),
+    Route(
+        BASE + "/cypher",
+        post_cypher,
+        methods=["POST"],
+        name="post_cypher",
+        policy=bearer(Scope.ADMIN, replay=Replay.READ_ONLY),
+    ),
 ]
 
 docs = {

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
+from service.domain.access.scopes import Scope
 from service.http import (
     created_with_secret,
     json_response,
     path_param,
     quote_segment,
     read_json,
-    validate,
 )
 from service.models.tokens import Token, TokenCreate, TokenCreated, TokenPage
+from service.models.validation import validate
 from service.openapi import PAGING, Doc
+from service.routing import Replay, Route, bearer
 from service.store import tokens as store
 
 BASE = "/api/v1/tokens"
@@ -48,10 +49,28 @@ async def revoke_token(request: Request) -> Response:
 
 
 routes = [
-    Route(BASE, list_tokens, methods=["GET"], name="list_tokens"),
-    Route(BASE, create_token, methods=["POST"], name="create_token"),
-    Route(BASE + "/{token_id}", get_token, methods=["GET"], name="get_token"),
-    Route(BASE + "/{token_id}", revoke_token, methods=["DELETE"], name="revoke_token"),
+    Route(BASE, list_tokens, methods=["GET"], name="list_tokens", policy=bearer(Scope.ADMIN)),
+    Route(
+        BASE,
+        create_token,
+        methods=["POST"],
+        name="create_token",
+        policy=bearer(Scope.ADMIN, replay=Replay.SECRET),
+    ),
+    Route(
+        BASE + "/{token_id}",
+        get_token,
+        methods=["GET"],
+        name="get_token",
+        policy=bearer(Scope.ADMIN),
+    ),
+    Route(
+        BASE + "/{token_id}",
+        revoke_token,
+        methods=["DELETE"],
+        name="revoke_token",
+        policy=bearer(Scope.ADMIN),
+    ),
 ]
 
 docs = {

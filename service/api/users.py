@@ -6,9 +6,9 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
+from service.domain.access.scopes import Scope
 from service.errors import FieldError, Unprocessable
 from service.http import (
     JSON,
@@ -18,10 +18,11 @@ from service.http import (
     quote_segment,
     read_json,
     read_merge_patch,
-    validate,
 )
 from service.models.users import Me, User, UserCreate, UserPage, UserPatch
+from service.models.validation import validate
 from service.openapi import PAGING, Doc
+from service.routing import Replay, Route, bearer
 from service.store import tokens as token_store
 from service.store import users as store
 
@@ -83,12 +84,32 @@ async def me(request: Request) -> Response:
 
 
 routes = [
-    Route(BASE, list_users, methods=["GET"], name="list_users"),
-    Route(BASE, create_user, methods=["POST"], name="create_user"),
-    Route(BASE + "/{user_id}", get_user, methods=["GET"], name="get_user"),
-    Route(BASE + "/{user_id}", patch_user, methods=["PATCH"], name="patch_user"),
-    Route(BASE + "/{user_id}", delete_user, methods=["DELETE"], name="delete_user"),
-    Route("/api/v1/me", me, methods=["GET"], name="get_me"),
+    Route(BASE, list_users, methods=["GET"], name="list_users", policy=bearer(Scope.ADMIN)),
+    Route(
+        BASE,
+        create_user,
+        methods=["POST"],
+        name="create_user",
+        policy=bearer(Scope.ADMIN, replay=Replay.KEPT),
+    ),
+    Route(
+        BASE + "/{user_id}", get_user, methods=["GET"], name="get_user", policy=bearer(Scope.ADMIN)
+    ),
+    Route(
+        BASE + "/{user_id}",
+        patch_user,
+        methods=["PATCH"],
+        name="patch_user",
+        policy=bearer(Scope.ADMIN),
+    ),
+    Route(
+        BASE + "/{user_id}",
+        delete_user,
+        methods=["DELETE"],
+        name="delete_user",
+        policy=bearer(Scope.ADMIN),
+    ),
+    Route("/api/v1/me", me, methods=["GET"], name="get_me", policy=bearer(Scope.READ)),
 ]
 
 _PATCH_TYPES = (MERGE_PATCH_JSON, JSON)

@@ -8,11 +8,11 @@ import time
 import orjson
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service import clock
 from service.api import deps
-from service.events import signing
+from service.domain import webhook_signing as signing
+from service.domain.access.scopes import Scope
 from service.events.delivery import Deliverer
 from service.http import (
     created_with_secret,
@@ -20,9 +20,9 @@ from service.http import (
     path_param,
     quote_segment,
     read_json,
-    validate,
 )
 from service.ids import new_id
+from service.models.validation import validate
 from service.models.webhooks import (
     DeliveryPage,
     TestResult,
@@ -33,6 +33,7 @@ from service.models.webhooks import (
     WebhookUpdate,
 )
 from service.openapi import PAGING, Doc
+from service.routing import Replay, Route, bearer
 from service.store import webhooks as store
 
 BASE = "/api/v1/webhooks"
@@ -112,14 +113,48 @@ async def list_deliveries(request: Request) -> Response:
 
 
 routes = [
-    Route(BASE, list_webhooks, methods=["GET"], name="list_webhooks"),
-    Route(BASE, create_webhook, methods=["POST"], name="create_webhook"),
-    Route(BASE + "/{webhook_id}", get_webhook, methods=["GET"], name="get_webhook"),
-    Route(BASE + "/{webhook_id}", patch_webhook, methods=["PATCH"], name="patch_webhook"),
-    Route(BASE + "/{webhook_id}", delete_webhook, methods=["DELETE"], name="delete_webhook"),
-    Route(BASE + "/{webhook_id}/test", test_webhook, methods=["POST"], name="test_webhook"),
+    Route(BASE, list_webhooks, methods=["GET"], name="list_webhooks", policy=bearer(Scope.ADMIN)),
     Route(
-        BASE + "/{webhook_id}/deliveries", list_deliveries, methods=["GET"], name="list_deliveries"
+        BASE,
+        create_webhook,
+        methods=["POST"],
+        name="create_webhook",
+        policy=bearer(Scope.ADMIN, replay=Replay.SECRET),
+    ),
+    Route(
+        BASE + "/{webhook_id}",
+        get_webhook,
+        methods=["GET"],
+        name="get_webhook",
+        policy=bearer(Scope.ADMIN),
+    ),
+    Route(
+        BASE + "/{webhook_id}",
+        patch_webhook,
+        methods=["PATCH"],
+        name="patch_webhook",
+        policy=bearer(Scope.ADMIN),
+    ),
+    Route(
+        BASE + "/{webhook_id}",
+        delete_webhook,
+        methods=["DELETE"],
+        name="delete_webhook",
+        policy=bearer(Scope.ADMIN),
+    ),
+    Route(
+        BASE + "/{webhook_id}/test",
+        test_webhook,
+        methods=["POST"],
+        name="test_webhook",
+        policy=bearer(Scope.ADMIN, replay=Replay.KEPT),
+    ),
+    Route(
+        BASE + "/{webhook_id}/deliveries",
+        list_deliveries,
+        methods=["GET"],
+        name="list_deliveries",
+        policy=bearer(Scope.ADMIN),
     ),
 ]
 

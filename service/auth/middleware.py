@@ -1,4 +1,5 @@
-"""Bearer authentication, scope checks and rate limits for everything under /api/v1.
+"""Bearer authentication, scope checks and rate limits for every route whose
+policy asks for a token (`service.routing`).
 
 A pure ASGI middleware, so that no route can forget it. A token with a bad
 checksum is refused before any database look-up; a client address that keeps
@@ -14,9 +15,8 @@ from typing import Any
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.auth import tokens as token_format
-from service.auth.principal import needs_token, required_scope
 from service.auth.ratelimit import FailureWindow, TokenBuckets
+from service.domain.access import tokens as token_format
 from service.errors import (
     InsufficientScope,
     RateLimited,
@@ -25,6 +25,7 @@ from service.errors import (
     from_driver_error,
 )
 from service.http import problem_response
+from service.routing import Access, Policy, policy_of
 from service.settings import RateLimit
 from service.store import tokens as token_store
 
@@ -48,11 +49,12 @@ class AuthMiddleware:
         self._background: set[asyncio.Task[None]] = set()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not needs_token(scope["method"], scope["path"]):
+        policy = policy_of(scope) if scope["type"] == "http" else None
+        if policy is None or policy.access is not Access.TOKEN:
             await self.app(scope, receive, send)
             return
         try:
-            headers = await self._authorise(scope)
+            headers = await self._authorise(scope, policy)
         except ServiceError as exc:
             await problem_response(exc, scope)(scope, receive, send)
             return
@@ -67,7 +69,7 @@ class AuthMiddleware:
 
         await self.app(scope, receive, send_with_headers)
 
-    async def _authorise(self, scope: Scope) -> dict[str, str]:
+    async def _authorise(self, scope: Scope, policy: Policy) -> dict[str, str]:
         secret = _bearer(Headers(scope=scope).get("authorization"))
         if secret is None:
             raise Unauthenticated(
@@ -79,7 +81,7 @@ class AuthMiddleware:
         if found is None:
             raise self._failed(scope)
         principal, stale = found
-        needed = required_scope(scope["method"], scope["path"])
+        needed = policy.needs
         if principal.scope < needed:
             raise InsufficientScope(
                 f"This operation needs the {needed.label!r} scope.",

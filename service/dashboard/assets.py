@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
-from service.dashboard.render import html, page
-from service.http import decode_cursor, encode_cursor, path_param
+from service.dashboard.render import html, page_route
+from service.domain.access.scopes import Scope
+from service.domain.cursor import decode_cursor, encode_cursor
+from service.http import path_param
 from service.models.assets import KNOWN_TYPES
+from service.routing import signed_in
 from service.store import assets as asset_store
 from service.store import dashboard as dashboard_store
 from service.store import lineage as lineage_store
@@ -68,12 +70,14 @@ async def asset_page(request: Request, session: Session) -> Response:
 
 
 routes = [
-    Route("/assets", page(search), methods=["GET"], name="assets_page", include_in_schema=False),
-    Route(
+    page_route(
+        "/assets", search, methods=["GET"], name="assets_page", policy=signed_in(Scope.READ)
+    ),
+    page_route(
         "/assets/{asset_id}",
-        page(asset_page),
+        asset_page,
         methods=["GET"],
         name="asset_page",
-        include_in_schema=False,
+        policy=signed_in(Scope.READ),
     ),
 ]

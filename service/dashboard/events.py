@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
 from service.api.events import Liveness, event_stream
 from service.dashboard.present import subject_asset, summary
-from service.dashboard.render import html, page
-from service.dashboard.session_json import session_json
+from service.dashboard.render import html, page_route
+from service.dashboard.session_json import session_json_route
+from service.domain.access.scopes import Scope
+from service.routing import signed_in
 from service.store import dashboard as store
 from service.store import sessions
 from service.store.sessions import Session
@@ -44,12 +45,8 @@ async def stream(request: Request) -> Response:
 
 
 routes = [
-    Route("/events", page(feed), methods=["GET"], name="events_page", include_in_schema=False),
-    Route(
-        "/ui/events/stream",
-        session_json(stream),
-        methods=["GET"],
-        name="ui_event_stream",
-        include_in_schema=False,
+    page_route("/events", feed, methods=["GET"], name="events_page", policy=signed_in(Scope.READ)),
+    session_json_route(
+        "/ui/events/stream", stream, name="ui_event_stream", policy=signed_in(Scope.READ)
     ),
 ]

@@ -6,11 +6,12 @@ from collections import defaultdict
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
-from service.dashboard.render import html, page
+from service.dashboard.render import html, page_route
+from service.domain.access.scopes import Scope
 from service.domain.quality import STATUS_OF_RESULT
+from service.routing import signed_in
 from service.store import dashboard as dashboard_store
 from service.store import policies as policy_store
 from service.store import quality as quality_store
@@ -56,8 +57,10 @@ async def quality(request: Request, session: Session) -> Response:
 
 
 routes = [
-    Route(
-        "/policies", page(policies), methods=["GET"], name="policies_page", include_in_schema=False
+    page_route(
+        "/policies", policies, methods=["GET"], name="policies_page", policy=signed_in(Scope.READ)
     ),
-    Route("/quality", page(quality), methods=["GET"], name="quality_page", include_in_schema=False),
+    page_route(
+        "/quality", quality, methods=["GET"], name="quality_page", policy=signed_in(Scope.READ)
+    ),
 ]

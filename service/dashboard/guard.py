@@ -17,8 +17,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from service.api import deps
-from service.auth import sessions as rules
-from service.auth.scopes import ROLE_SCOPE, Scope
+from service.domain.access import sessions as rules
+from service.domain.access.scopes import ROLE_SCOPE, Scope
 from service.store import sessions
 from service.store.sessions import Session
 

@@ -7,13 +7,13 @@ import asyncio
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
 from service.api.manifest import read_contents
-from service.auth.scopes import Scope
-from service.dashboard.render import html, page
+from service.dashboard.render import html, page_route
+from service.domain.access.scopes import Scope
 from service.errors import validation_error
+from service.routing import Body, signed_in
 from service.store import manifest as manifest_store
 from service.store.sessions import Session
 
@@ -45,18 +45,12 @@ async def upload(request: Request, session: Session) -> Response:
 
 
 routes = [
-    Route(
+    page_route("/ingest", form, methods=["GET"], name="ingest_page", policy=signed_in(Scope.WRITE)),
+    page_route(
         "/ingest",
-        page(form, Scope.WRITE),
-        methods=["GET"],
-        name="ingest_page",
-        include_in_schema=False,
-    ),
-    Route(
-        "/ingest",
-        page(upload, Scope.WRITE),
+        upload,
         methods=["POST"],
         name="ingest",
-        include_in_schema=False,
+        policy=signed_in(Scope.WRITE, body=Body.MANIFEST),
     ),
 ]

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import assets as assets_api
 from service.api import deps
 from service.api import lineage as lineage_api
-from service.dashboard.render import html, page
-from service.dashboard.session_json import session_json
+from service.dashboard.render import html, page_route
+from service.dashboard.session_json import session_json_route
+from service.domain.access.scopes import Scope
 from service.http import path_param
 from service.params import Params
+from service.routing import signed_in
 from service.store import assets as asset_store
 from service.store import lineage as lineage_store
 from service.store.assets import AssetFilter
@@ -55,40 +56,35 @@ async def graph_page(request: Request, session: Session) -> Response:
 
 
 routes = [
-    Route("/lineage", page(pick), methods=["GET"], name="lineage_pick", include_in_schema=False),
-    Route(
+    page_route(
+        "/lineage", pick, methods=["GET"], name="lineage_pick", policy=signed_in(Scope.READ)
+    ),
+    page_route(
         "/lineage/{asset_id}",
-        page(graph_page),
+        graph_page,
         methods=["GET"],
         name="lineage_page",
-        include_in_schema=False,
+        policy=signed_in(Scope.READ),
     ),
-    Route(
-        "/ui/assets/{asset_id}",
-        session_json(assets_api.get_asset),
-        methods=["GET"],
-        name="ui_asset",
-        include_in_schema=False,
+    session_json_route(
+        "/ui/assets/{asset_id}", assets_api.get_asset, name="ui_asset", policy=signed_in(Scope.READ)
     ),
-    Route(
+    session_json_route(
         "/ui/lineage/{asset_id}",
-        session_json(lineage_api.lineage),
-        methods=["GET"],
+        lineage_api.lineage,
         name="ui_lineage",
-        include_in_schema=False,
+        policy=signed_in(Scope.READ),
     ),
-    Route(
+    session_json_route(
         "/ui/lineage/{asset_id}/columns/{column}/upstream",
-        session_json(lineage_api.column_upstream),
-        methods=["GET"],
+        lineage_api.column_upstream,
         name="ui_column_upstream",
-        include_in_schema=False,
+        policy=signed_in(Scope.READ),
     ),
-    Route(
+    session_json_route(
         "/ui/lineage/{asset_id}/columns/{column}/downstream",
-        session_json(lineage_api.column_downstream),
-        methods=["GET"],
+        lineage_api.column_downstream,
         name="ui_column_downstream",
-        include_in_schema=False,
+        policy=signed_in(Scope.READ),
     ),
 ]

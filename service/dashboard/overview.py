@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from service.api import deps
 from service.dashboard.present import subject_asset, summary
-from service.dashboard.render import html, page
+from service.dashboard.render import html, page_route
+from service.domain.access.scopes import Scope
+from service.routing import signed_in
 from service.store import dashboard as store
 from service.store.sessions import Session
 
@@ -33,4 +34,6 @@ async def overview(request: Request, session: Session) -> Response:
     return html(request, "overview.html", context, session)
 
 
-routes = [Route("/", page(overview), methods=["GET"], name="overview", include_in_schema=False)]
+routes = [
+    page_route("/", overview, methods=["GET"], name="overview", policy=signed_in(Scope.READ)),
+]

@@ -14,9 +14,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from service.auth.scopes import Scope
 from service.dashboard import guard, present
+from service.domain.access.scopes import Scope
 from service.errors import ServiceError, from_driver_error
+from service.routing import Access, Policy, PolicyError, Route
 from service.store.sessions import Session
 
 HERE = Path(__file__).resolve().parent
@@ -87,7 +88,28 @@ _TITLES = {
 }
 
 
-def page(handler: Handler, needs: Scope = Scope.READ) -> Endpoint:
+def page_route(
+    path: str, handler: Handler, *, methods: list[str], name: str, policy: Policy
+) -> Route:
+    """A page for signed-in visitors whose role reaches the policy's scope."""
+    return Route(
+        path,
+        page(handler, signed_in_scope(policy, name)),
+        methods=methods,
+        name=name,
+        policy=policy,
+        include_in_schema=False,
+    )
+
+
+def signed_in_scope(policy: Policy, name: str) -> Scope:
+    """The role a session route needs; any other policy is a mistake in the route table."""
+    if policy.access is not Access.SESSION:
+        raise PolicyError(f"dashboard route {name} must declare a signed-in policy")
+    return policy.needs
+
+
+def page(handler: Handler, needs: Scope) -> Endpoint:
     """A page for signed-in visitors whose role reaches `needs`; POSTs need CSRF."""
 
     async def endpoint(request: Request) -> Response:
@@ -105,6 +127,7 @@ async def _guarded(request: Request, handler: Handler, needs: Scope) -> Response
         session = await guard.current(request)
         if session is None:
             return guard.sign_in_redirect(request)
+        request.state.session = session  # for the access log's user_id
         guard.require(session, needs)
         if request.method == "POST":
             await guard.check_csrf(request, session.csrf)

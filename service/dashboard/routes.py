@@ -8,7 +8,7 @@ is what a compression side channel (BREACH) needs.
 from __future__ import annotations
 
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.routing import BaseRoute, Mount
+from starlette.routing import BaseRoute
 from starlette.staticfiles import StaticFiles
 
 from service.dashboard import (
@@ -22,6 +22,7 @@ from service.dashboard import (
     signin,
 )
 from service.dashboard.render import HERE
+from service.routing import PUBLIC, Mount
 
 MODULES = (signin, overview, assets, lineage, governance, events, ingest, settings_pages)
 
@@ -30,4 +31,4 @@ def routes() -> list[BaseRoute]:
     static = StaticFiles(directory=HERE / "static", follow_symlink=False)
     pages: list[BaseRoute] = [route for module in MODULES for route in module.routes]
     gzipped = GZipMiddleware(static, minimum_size=1024)
-    return [*pages, Mount("/static", app=gzipped, name="static")]
+    return [*pages, Mount("/static", app=gzipped, name="static", policy=PUBLIC)]

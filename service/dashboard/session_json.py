@@ -12,15 +12,23 @@ from collections.abc import Awaitable, Callable
 from starlette.requests import Request
 from starlette.responses import Response
 
-from service.auth.scopes import Scope
 from service.dashboard import guard
+from service.dashboard.render import signed_in_scope
+from service.domain.access.scopes import Scope
 from service.errors import InsufficientScope, Unauthenticated
 from service.http import problem_response
+from service.routing import Policy, Route
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
-def session_json(handler: Endpoint, needs: Scope = Scope.READ) -> Endpoint:
+def session_json_route(path: str, handler: Endpoint, *, name: str, policy: Policy) -> Route:
+    """A GET for the pages' scripts, for sessions whose role reaches the policy's scope."""
+    endpoint = session_json(handler, signed_in_scope(policy, name))
+    return Route(path, endpoint, methods=["GET"], name=name, policy=policy, include_in_schema=False)
+
+
+def session_json(handler: Endpoint, needs: Scope) -> Endpoint:
     async def endpoint(request: Request) -> Response:
         session = await guard.current(request)
         if session is None:

@@ -13,17 +13,18 @@ from pydantic import ValidationError
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import Route
 
 from service.api import deps
 from service.api.users import parse_patch
-from service.auth.scopes import ROLES, Scope, scopes_allowed
 from service.dashboard import guard
-from service.dashboard.render import html, page
+from service.dashboard.render import html, page_route
+from service.domain.access.scopes import ROLES, Scope, scopes_allowed
 from service.errors import Conflict, Unprocessable
-from service.http import path_param, unprocessable_from
+from service.http import path_param
 from service.models.tokens import TokenCreate
 from service.models.users import UserCreate
+from service.models.validation import unprocessable_from
+from service.routing import signed_in
 from service.store import tokens as token_store
 from service.store import users as user_store
 from service.store.sessions import Session
@@ -175,16 +176,54 @@ async def settings_home(request: Request, session: Session) -> Response:
     return RedirectResponse("/settings/tokens", status_code=303)
 
 
-def _route(path: str, handler: Any, method: str, name: str, needs: Scope = Scope.READ) -> Route:
-    return Route(path, page(handler, needs), methods=[method], name=name, include_in_schema=False)
-
-
 routes = [
-    _route("/settings", settings_home, "GET", "settings_page"),
-    _route("/settings/tokens", tokens, "GET", "settings_tokens"),
-    _route("/settings/tokens", create_token, "POST", "settings_create_token"),
-    _route("/settings/tokens/{token_id}/revoke", revoke_token, "POST", "settings_revoke_token"),
-    _route("/settings/users", users, "GET", "settings_users", Scope.ADMIN),
-    _route("/settings/users", create_user, "POST", "settings_create_user", Scope.ADMIN),
-    _route("/settings/users/{user_id}", change_user, "POST", "settings_change_user", Scope.ADMIN),
+    page_route(
+        "/settings",
+        settings_home,
+        methods=["GET"],
+        name="settings_page",
+        policy=signed_in(Scope.READ),
+    ),
+    page_route(
+        "/settings/tokens",
+        tokens,
+        methods=["GET"],
+        name="settings_tokens",
+        policy=signed_in(Scope.READ),
+    ),
+    page_route(
+        "/settings/tokens",
+        create_token,
+        methods=["POST"],
+        name="settings_create_token",
+        policy=signed_in(Scope.READ),
+    ),
+    page_route(
+        "/settings/tokens/{token_id}/revoke",
+        revoke_token,
+        methods=["POST"],
+        name="settings_revoke_token",
+        policy=signed_in(Scope.READ),
+    ),
+    page_route(
+        "/settings/users",
+        users,
+        methods=["GET"],
+        name="settings_users",
+        policy=signed_in(Scope.ADMIN),
+    ),
+    page_route(
+        "/settings/users",
+        create_user,
+        methods=["POST"],
+        name="settings_create_user",
+        policy=signed_in(Scope.ADMIN),
+    ),
+    page_route(
+        "/settings/users/{user_id}",
+        change_user,
+        methods=["POST"],
+        name="settings_change_user",
+        policy=signed_in(Scope.ADMIN),
+    ),
 ]

@@ -14,13 +14,13 @@ import secrets
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import Route
 
 from service.api import deps
-from service.auth import sessions as rules
 from service.auth.ratelimit import FailureWindow
 from service.dashboard import guard
 from service.dashboard.render import error_page, html
+from service.domain.access import sessions as rules
+from service.routing import PUBLIC, Route
 from service.settings import RateLimit
 from service.store import sessions
 from service.store import users as user_store
@@ -134,8 +134,21 @@ async def sign_out(request: Request) -> Response:
     return response
 
 
+# Public: signing in is how a visitor gets a session; signing out checks the
+# session's CSRF token itself and ends only that session.
 routes = [
-    Route("/login", show_login, methods=["GET"], name="login_page", include_in_schema=False),
-    Route("/login", sign_in, methods=["POST"], name="login", include_in_schema=False),
-    Route("/logout", sign_out, methods=["POST"], name="logout", include_in_schema=False),
+    Route(
+        "/login",
+        show_login,
+        methods=["GET"],
+        name="login_page",
+        policy=PUBLIC,
+        include_in_schema=False,
+    ),
+    Route(
+        "/login", sign_in, methods=["POST"], name="login", policy=PUBLIC, include_in_schema=False
+    ),
+    Route(
+        "/logout", sign_out, methods=["POST"], name="logout", policy=PUBLIC, include_in_schema=False
+    ),
 ]

@@ -14,22 +14,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
 
 from service import clock
+from service.domain import webhook_signing as signing
 from service.domain.event_types import parse_patterns
 from service.domain.webhook_retry import next_delay
-from service.events import signing
 from service.events.delivery import Deliverer, Outcome
 from service.events.lease import Lease
-from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.ids import new_id
+from service.metrics import Metrics
 from service.settings import WebhookSettings
 from service.store import events as event_store
+from service.store.outbox import emit
 
 log = logging.getLogger(__name__)
 LEASE = "webhook-dispatcher"
@@ -40,10 +41,13 @@ ACTOR = "system:webhooks"
 
 
 class Dispatcher:
-    def __init__(self, graph: Graph, settings: WebhookSettings, deliverer: Deliverer) -> None:
+    def __init__(
+        self, graph: Graph, settings: WebhookSettings, deliverer: Deliverer, metrics: Metrics
+    ) -> None:
         self.graph = graph
         self.settings = settings
         self.deliverer = deliverer
+        self.metrics = metrics
         self.lease = Lease(graph, LEASE, settings.lease_ttl_s)
 
     @property
@@ -120,6 +124,7 @@ class Dispatcher:
         body = delivery["payload"].encode()
         headers = signing.headers(webhook["secret"], delivery["event_id"], int(time.time()), body)
         outcome = await self.deliverer.post(webhook["url"], headers, body)
+        self.metrics.webhook_lag.observe(_age(delivery["payload"]))
         attempts = int(delivery["attempts"]) + 1
         if outcome.ok:
             await self._record(delivery, "delivered", None, outcome)
@@ -138,6 +143,7 @@ class Dispatcher:
     async def _record(
         self, delivery: dict[str, Any], state: str, next_at: str | None, outcome: Outcome
     ) -> None:
+        self.metrics.webhook_deliveries.labels("retrying" if state == "pending" else state).inc()
         await self.graph.write(
             "webhooks.record_attempt",
             id=delivery["id"],
@@ -169,3 +175,9 @@ class Dispatcher:
                 )
 
         await self.graph.write_tx(work)
+
+
+def _age(payload: str) -> float:
+    """Seconds since the event a delivery carries happened."""
+    occurred = datetime.fromisoformat(orjson.loads(payload)["occurred_at"])
+    return max(0.0, (clock.now() - occurred).total_seconds())

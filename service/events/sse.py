@@ -29,6 +29,7 @@ class EventStreamResponse:
         self.frames = frames
         self.overflowed = overflowed
         self.on_close = on_close
+        self.closing = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
@@ -38,6 +39,7 @@ class EventStreamResponse:
         try:
             await asyncio.wait({pump, gone, overflow}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            self.closing = True  # the pump stops even if a cancellation gets lost
             for task in (pump, gone, overflow):
                 task.cancel()
             await asyncio.gather(pump, gone, overflow, return_exceptions=True)
@@ -49,6 +51,8 @@ class EventStreamResponse:
 
     async def _pump(self, send: Send) -> None:
         async for frame in self.frames:
+            if self.closing:
+                return
             await send({"type": "http.response.body", "body": frame, "more_body": True})
 
     @staticmethod

@@ -1,25 +1,28 @@
-"""Refuse bodies over the configured size, before and while they are read."""
+"""Refuse bodies over the ceiling the route's policy names, before and while they
+are read."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.errors import PayloadTooLarge
 from service.http import problem_response
+from service.routing import Body, policy_of
 
 
 class BodyLimitMiddleware:
-    def __init__(self, app: ASGIApp, default_limit: int, limits_by_path: dict[str, int]) -> None:
+    def __init__(self, app: ASGIApp, limits: Mapping[Body, int]) -> None:
         self.app = app
-        self.default_limit = default_limit
-        self.limits_by_path = limits_by_path
+        self.limits = dict(limits)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.limits_by_path.get(scope["path"], self.default_limit)
+        limit = self.limits[policy_of(scope).body]
         scope.setdefault("state", {})["body_limit"] = limit  # gzip bodies inflate up to it
         declared = Headers(scope=scope).get("content-length")
         if declared and declared.isdigit() and int(declared) > limit:

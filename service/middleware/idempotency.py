@@ -1,9 +1,11 @@
 """`Idempotency-Key` on POST: a repeat with the same key and body within 24 h gets
-the first answer again and the work is not done twice (README.md, Retries and
-idempotency).
+the first answer again and the work is not done twice (docs/api/README.md, Retries
+and idempotency).
 
-Keys are scoped to the calling token. A repeat while the first is still running
-gets 409 `idempotency_key_in_use`; the same key with another body 422
+Only on routes whose policy says `Replay.KEPT`: an answer that holds a secret
+shown once, or a POST that only reads, is never kept (`service.routing`). Keys are
+scoped to the calling token. A repeat while the first is still running gets 409
+`idempotency_key_in_use`; the same key with another body 422
 `idempotency_key_reused`. Answers of 5xx are not kept, so a retry redoes the work.
 """
 
@@ -25,13 +27,10 @@ from service.errors import (
     validation_error,
 )
 from service.http import problem_response
-from service.openapi import NOT_REPLAYED
+from service.routing import Replay, policy_of
 from service.store import idempotency as store
 
 HEADER = "idempotency-key"
-# Answers that hold a secret shown once (a token, a webhook secret) are never kept,
-# so a key on these requests is ignored: storing the answer would store the secret.
-NEVER_KEPT = NOT_REPLAYED
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 KEPT_HEADERS = ("content-type", "location", "etag")
 
@@ -47,7 +46,7 @@ class IdempotencyMiddleware:
             key is None
             or scope["method"] != "POST"
             or principal is None
-            or scope["path"] in NEVER_KEPT
+            or policy_of(scope).replay is not Replay.KEPT
         ):
             await self.app(scope, receive, send)
             return

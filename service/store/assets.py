@@ -15,12 +15,12 @@ from service.domain import merge_patch
 from service.domain.assets import from_node, node_properties, writable_document
 from service.domain.preconditions import Expected
 from service.errors import Conflict, NotFound, PreconditionFailed, validation_error
-from service.events.outbox import emit
 from service.graph import Graph, Tx
-from service.http import validate
 from service.models.assets import Asset, AssetFields
+from service.models.validation import validate
 from service.store import lineage, quality
 from service.store.locking import locked
+from service.store.outbox import emit
 
 
 @dataclass(frozen=True)

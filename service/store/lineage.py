@@ -20,7 +20,6 @@ from service.domain.lineage import (
     fold,
 )
 from service.errors import FieldError, NotFound, Unprocessable
-from service.events.outbox import emit
 from service.graph import Graph, Reader, Tx
 from service.models.lineage import (
     BulkResult,
@@ -31,6 +30,7 @@ from service.models.lineage import (
     LineageGraph,
     MappingCounts,
 )
+from service.store.outbox import emit
 
 API_ORIGIN = "api"
 WALKS = {"upstream": "lineage.upstream", "downstream": "lineage.downstream"}

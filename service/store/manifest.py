@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 from service import clock
 from service.domain.dbt_manifest import ManifestContents
 from service.domain.manifest_plan import plan_assets, plan_column_edges, plan_rules
-from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.models.manifest import (
     AssetCounts,
@@ -25,6 +24,7 @@ from service.models.manifest import (
     ManifestSummary,
     RuleCounts,
 )
+from service.store.outbox import emit
 
 BATCH_ROWS = 5_000
 BATCH_BYTES = 16 * 1024 * 1024

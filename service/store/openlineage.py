@@ -12,11 +12,11 @@ from __future__ import annotations
 from service import clock
 from service.domain.assets import from_node
 from service.domain.openlineage import Plan
-from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.models.openlineage import AssetChanges, Counts, OpenLineageResult
 from service.store import lineage as lineage_store
 from service.store.lineage import Merged
+from service.store.outbox import emit
 
 
 async def ingest(graph: Graph, plan: Plan, actor: str) -> OpenLineageResult:

@@ -18,9 +18,7 @@ from service.domain.policies import Finding, reconcile
 from service.domain.preconditions import Expected
 from service.domain.walks import Walk, flowing_into, lacking_tag
 from service.errors import NotFound, validation_error
-from service.events.outbox import Pending, emit, emit_many
 from service.graph import Graph, Tx
-from service.http import validate
 from service.ids import new_id
 from service.models.policies import (
     PARAMS,
@@ -30,7 +28,9 @@ from service.models.policies import (
     Selector,
     Violation,
 )
+from service.models.validation import validate
 from service.store.locking import locked
+from service.store.outbox import Pending, emit, emit_many
 
 WRITABLE = ("name", "description", "kind", "enabled", "severity", "selector", "params")
 EVALUATOR = "system:policy-evaluator"

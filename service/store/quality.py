@@ -17,9 +17,7 @@ from service.domain import merge_patch
 from service.domain.preconditions import Expected
 from service.domain.quality import ALERT_STATUS, outcome, params_problems
 from service.errors import NotFound, validation_error
-from service.events.outbox import Pending, emit, emit_many
 from service.graph import Graph, Tx
-from service.http import validate
 from service.ids import new_id
 from service.models.quality import (
     DbtResultsSummary,
@@ -27,7 +25,9 @@ from service.models.quality import (
     QualityRule,
     QualityRuleFields,
 )
+from service.models.validation import validate
 from service.store.locking import locked
+from service.store.outbox import Pending, emit, emit_many
 
 WRITABLE = ("asset_id", "column", "name", "type", "params", "severity", "enabled")
 STATE = ("status", "last_result", "last_run_at", "alerting", "origin")

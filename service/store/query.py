@@ -12,13 +12,13 @@ from typing import Any, LiteralString, cast
 
 import neo4j
 
+from service.domain.cursor import encode_cursor
 from service.domain.query import Compiled
 from service.domain.query.guard import refusal
-from service.domain.query.values import to_json
 from service.errors import FieldError, Unprocessable
 from service.graph import Graph
-from service.http import encode_cursor
 from service.models.query import CypherQuery, CypherResult, QueryResult
+from service.store.cypher_values import to_json
 
 _STATEMENT_ERRORS = ("Neo.ClientError.Statement.", "Neo.ClientError.Procedure.")
 

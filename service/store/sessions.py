@@ -6,7 +6,7 @@ import secrets
 from dataclasses import dataclass
 
 from service import clock
-from service.auth import sessions as rules
+from service.domain.access import sessions as rules
 from service.graph import Graph, Tx
 from service.models.users import User
 

@@ -8,14 +8,14 @@ from datetime import timedelta
 from typing import Any
 
 from service import clock
-from service.auth import tokens as token_format
-from service.auth.principal import Principal
-from service.auth.scopes import ROLE_SCOPE, Scope, highest
+from service.domain.access import tokens as token_format
+from service.domain.access.principal import Principal
+from service.domain.access.scopes import ROLE_SCOPE, Scope, highest
 from service.errors import NotFound
-from service.events.outbox import emit
 from service.graph import Graph, Tx
 from service.ids import new_id
 from service.models.tokens import Token, TokenCreate, TokenCreated
+from service.store.outbox import emit
 
 TOUCH_INTERVAL = timedelta(seconds=60)
 

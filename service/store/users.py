@@ -13,7 +13,7 @@ from typing import Any
 from neo4j.exceptions import ConstraintError
 
 from service import clock
-from service.auth import passwords
+from service.domain.access import passwords
 from service.errors import Conflict, NotFound
 from service.graph import Graph, Tx
 from service.ids import new_id

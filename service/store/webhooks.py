@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from service import clock
+from service.domain import webhook_signing as signing
 from service.domain.event_types import parse_patterns
 from service.domain.webhook_targets import TargetRefused, check_url, normalise_url
 from service.errors import NotFound, validation_error
-from service.events import signing
 from service.graph import Graph, Tx
 from service.ids import new_id
 from service.models.webhooks import (

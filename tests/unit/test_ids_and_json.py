@@ -1,7 +1,8 @@
 import pytest
 
+from service.domain.cursor import decode_cursor, encode_cursor
 from service.errors import BadRequest
-from service.http import decode_cursor, encode_cursor, parse_json_bytes
+from service.http import parse_json_bytes
 from service.ids import id_problem, new_id
 
 

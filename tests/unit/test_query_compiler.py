@@ -12,8 +12,8 @@ import pytest
 from service import cypher
 from service.domain.query import Bounds, Compiled, compile_query
 from service.errors import BadRequest, Unprocessable
-from service.http import validate
 from service.models.query import Query
+from service.models.validation import validate
 
 BOUNDS = Bounds(max_depth=50, max_limit=10_000, path_cap=10_000)
 

@@ -13,7 +13,7 @@ from neo4j.spatial import CartesianPoint, WGS84Point
 from neo4j.time import Date, DateTime, Duration
 
 from service.domain.query.guard import ALLOWED_PROCEDURES, refusal
-from service.domain.query.values import to_json
+from service.store.cypher_values import to_json
 
 
 def op(kind: str, details: str = "", *children: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-from service.auth import tokens
+from service.domain.access import tokens
 
 
 def test_a_generated_token_has_the_documented_shape() -> None:

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 import pytest
 from standardwebhooks import Webhook
 
+from service.domain import webhook_signing as signing
 from service.domain.webhook_retry import DEFAULT_SCHEDULE, next_delay, parse_retry_after
 from service.domain.webhook_targets import (
     TargetRefused,
@@ -12,7 +13,6 @@ from service.domain.webhook_targets import (
     check_url,
     normalise_url,
 )
-from service.events import signing
 
 REFUSED_URLS = [
     "http://example.com/hook",  # not https
