@@ -10,9 +10,10 @@ from datetime import UTC, datetime, timedelta
 
 
 def format_time(moment: datetime) -> str:
-    return (
-        moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-    )
+    """`moment` in UTC, e.g. `2026-03-01T10:00:00.123Z`: always a 4-digit year (strftime's
+    `%Y` gives `5` for year 5 on Linux, which would sort after `2026`), microseconds cut."""
+    utc = moment.astimezone(UTC).replace(tzinfo=None)
+    return utc.isoformat(timespec="milliseconds") + "Z"
 
 
 def now() -> datetime:

@@ -98,11 +98,12 @@ def parse_events(body: Any, max_events: int) -> list[Located]:
 
 
 def normalise_time(value: str) -> str:
-    """UTC with microseconds and `Z`; a time without offset is read as UTC."""
+    """UTC with microseconds and `Z`; a time without offset is read as UTC. The year has
+    4 digits (unlike strftime's `%Y` on Linux), so these strings sort like the instants."""
     moment = datetime.fromisoformat(value)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def order_key(event: RunEvent) -> str:

@@ -10,7 +10,7 @@ dataset facets are read; they are validated in full.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, StringConstraints
@@ -36,9 +36,14 @@ def _uuid(value: str) -> str:
 
 def _date_time(value: str) -> str:
     try:
-        datetime.fromisoformat(value)
+        moment = datetime.fromisoformat(value)
     except ValueError:
         raise ValueError("eventTime must be an RFC 3339 date-time") from None
+    try:  # the service orders events by their UTC time
+        if moment.tzinfo is not None:
+            moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("eventTime must fall within the years 1 to 9999 in UTC") from None
     return value
 
 

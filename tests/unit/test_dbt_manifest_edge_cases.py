@@ -433,8 +433,16 @@ def test_deeply_nested_test_arguments_do_not_overflow_the_stack() -> None:
     node = data_test(
         "t", "model.shop.a", "model.shop.a", test_metadata={"name": "x", "kwargs": {"v": deep}}
     )
+    # Too deep to be stored as JSON text (orjson writes 254 levels): refused, not a 500.
+    with pytest.raises(ManifestError, match="nested deeper than 200 levels") as caught:
+        read(manifest(model("a"), node))
+    assert caught.value.loc == ("nodes", "test.shop.t", "test_metadata", "kwargs")
+    shallow: Any = "bottom"
+    for _ in range(150):
+        shallow = [shallow]
+    node["test_metadata"]["kwargs"]["v"] = shallow
     (rule,) = read(manifest(model("a"), node)).rules
-    assert rule.params["v"] is not deep
+    assert rule.params["v"] == shallow and rule.params["v"] is not shallow
 
 
 def test_free_form_owners_of_any_shape_are_never_fatal() -> None:

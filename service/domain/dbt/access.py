@@ -12,6 +12,9 @@ from typing import Any, NoReturn
 from service.domain.dbt.contents import Loc, ManifestError
 
 MAX_COPY_VALUES = 1_000_000
+# A copied value is stored as JSON text, and orjson writes at most 254 levels; the API
+# reads at most 200 (service.http.MAX_JSON_DEPTH), so a copy may be that deep too.
+MAX_COPY_DEPTH = 200
 
 
 def fail(loc: Loc, msg: str) -> NoReturn:
@@ -81,6 +84,8 @@ def json_copy(value: Any, loc: Loc) -> Any:
         seen += 1
         if seen > MAX_COPY_VALUES:
             fail(loc, "holds too many values")
+        if len(where) - len(loc) > MAX_COPY_DEPTH:
+            fail(loc, f"is nested deeper than {MAX_COPY_DEPTH} levels")
         if isinstance(src, dict):
             str_keys(src, where)
             dest[slot] = new = dict.fromkeys(src)

@@ -140,4 +140,7 @@ def _time(parent: dict[str, Any], key: str, loc: Loc) -> str | None:
         fail((*loc, key), f"is not an ISO 8601 time: {value[:64]!r}")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=clock.now().tzinfo)
-    return clock.format_time(moment)
+    try:
+        return clock.format_time(moment)
+    except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00 is before year 1 in UTC
+        fail((*loc, key), f"is outside the years 1 to 9999 in UTC: {value[:64]!r}")

@@ -62,19 +62,28 @@ def refusal(query_type: str | None, plan: Mapping[str, Any] | None) -> str | Non
 
 
 def _operators(plan: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    stack = [plan]
+    """Every operator of the plan; a part that is not an operator (a plan of an unknown
+    shape) is yielded as an empty one, which `_operator_refusal` refuses."""
+    stack: list[Any] = [plan]
     while stack:
         operator = stack.pop()
+        if not isinstance(operator, Mapping):
+            yield {}
+            continue
         yield operator
-        stack.extend(operator.get("children") or [])
+        children = operator.get("children") or []
+        stack.extend(children if isinstance(children, list) else [None])
 
 
 def _operator_refusal(operator: Mapping[str, Any]) -> str | None:
+    if not operator:
+        return "Neo4j gave a plan of an unknown shape"
     name, _, database = str(operator.get("operatorType", "")).partition("@")
     if database == "system":
         return "the query acts on the system database"
     if name == "ProcedureCall":
-        details = str((operator.get("args") or {}).get("Details", ""))
+        args = operator.get("args")
+        details = str(args.get("Details", "")) if isinstance(args, Mapping) else ""
         match = _PROCEDURE.match(details)
         procedure = match.group(1) if match else "(unknown)"
         if procedure not in ALLOWED_PROCEDURES:
