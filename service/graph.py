@@ -163,18 +163,23 @@ class Graph:
         admin's guarded Cypher (`POST /query/cypher`). Neo4j refuses a write in it.
         It is rolled back, never committed: a read has nothing to commit, and rows the
         caller left unread are discarded instead of streamed. A stale connection is
-        retried once, as in `read_session`."""
+        retried once, as in `read_session`, but only while beginning the transaction
+        (the driver sends BEGIN and waits for its answer): once `work` has started, a
+        lost connection may be Neo4j failing under that very query (out of memory, a
+        timeout), and running it a second time would only do that again."""
         with self._observed():
             for attempt in (1, 2):
+                started = False
                 try:
                     async with self._session(neo4j.READ_ACCESS) as session:
                         tx = await session.begin_transaction(timeout=self.timeout_s)
+                        started = True
                         try:
                             return await work(tx)
                         finally:
                             await tx.close()
                 except (neo4j.exceptions.SessionExpired, neo4j.exceptions.ServiceUnavailable):
-                    if attempt == 2:
+                    if started or attempt == 2:
                         raise
         raise AssertionError("unreachable")
 

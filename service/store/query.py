@@ -14,6 +14,7 @@ import neo4j
 
 from service.domain.cursor import encode_cursor
 from service.domain.query import Compiled
+from service.domain.query.bounds import size_refusal
 from service.domain.query.guard import refusal
 from service.errors import FieldError, Unprocessable
 from service.graph import Graph
@@ -32,7 +33,7 @@ async def run(graph: Graph, compiled: Compiled) -> QueryResult:
     try:
         row = await graph.read_unit(work)
     except neo4j.exceptions.Neo4jError as exc:
-        mapped = _timeout(exc, graph.timeout_s)
+        mapped = _timeout(exc, graph.timeout_s) or _out_of_memory(exc)
         if mapped is None:
             raise
         raise mapped from exc
@@ -53,6 +54,9 @@ async def run_cypher(graph: Graph, request: CypherQuery) -> CypherResult:
         reason = refusal(explained.query_type, explained.plan)
         if reason:
             raise _forbidden(reason)
+        too_large = size_refusal(request.query, explained.plan)
+        if too_large:
+            raise _too_large(too_large)
         result = await tx.run(text, request.parameters)
         columns = list(result.keys())
         rows: list[list[Any]] = []
@@ -65,7 +69,7 @@ async def run_cypher(graph: Graph, request: CypherQuery) -> CypherResult:
     try:
         return await graph.read_unit(work)
     except neo4j.exceptions.Neo4jError as exc:
-        mapped = _timeout(exc, graph.timeout_s) or _statement_error(exc)
+        mapped = _timeout(exc, graph.timeout_s) or _out_of_memory(exc) or _statement_error(exc)
         if mapped is None:
             raise
         raise mapped from exc
@@ -78,6 +82,23 @@ def _timeout(exc: neo4j.exceptions.Neo4jError, timeout_s: float) -> Unprocessabl
         f"The query ran longer than the {timeout_s:g} s limit and was stopped; "
         "narrow it (fewer start assets, a smaller depth, a stricter filter).",
         code="query_timeout",
+    )
+
+
+def _out_of_memory(exc: neo4j.exceptions.Neo4jError) -> Unprocessable | None:
+    """Neo4j ran out of memory for this query (its transaction limit, a memory pool or
+    the heap): running it again would do the same, so it is the request to change."""
+    if not (exc.code or "").endswith("OutOfMemoryError"):
+        return None
+    return _too_large(f"Neo4j ran out of memory running it ({exc.code})")
+
+
+def _too_large(reason: str) -> Unprocessable:
+    return Unprocessable(
+        f"The query could use more memory than Neo4j can give it: {reason}; "
+        "make it build smaller lists or return fewer values.",
+        code="query_too_large",
+        errors=[FieldError(("body", "query"), reason, "query_too_large")],
     )
 
 
