@@ -3,13 +3,11 @@ lineage and quality rules."""
 
 from __future__ import annotations
 
-import asyncio
-
 from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
-from service.api.uploads import parse_upload, read_upload
+from service.api.uploads import parse_off_loop, parse_upload, read_upload
 from service.domain.access.scopes import Scope
 from service.domain.dbt_manifest import ManifestContents, ManifestError, read_manifest
 from service.errors import FieldError, Unprocessable
@@ -50,7 +48,9 @@ async def upload_manifest(request: Request) -> Response:
     limit = deps.settings(request).limits.max_manifest_bytes
     raw, gzipped = await read_upload(request, "manifest")
     columns = params.flag("column_lineage") is not False
-    contents = await asyncio.to_thread(read_contents, raw, limit, gzipped, project, columns)
+    contents = await parse_off_loop(
+        request, raw, gzipped, read_contents, raw, limit, gzipped, project, columns
+    )
     summary = await store.ingest(
         deps.graph(request), contents, prune=prune is not False, actor=deps.actor(request)
     )

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from starlette.requests import Request
 from starlette.responses import Response
 
 from service import clock
 from service.api import deps
-from service.api.uploads import parse_upload, read_upload
+from service.api.uploads import parse_off_loop, parse_upload, read_upload
 from service.domain.access.scopes import Scope
 from service.domain.dbt.contents import ManifestError
 from service.domain.dbt.run_results import RunResults, read_run_results
@@ -163,7 +161,7 @@ def _read_results(raw: bytes, limit: int, gzipped: bool) -> RunResults:
 async def upload_dbt_results(request: Request) -> Response:
     raw, gzipped = await read_upload(request, "run_results.json")
     limit = deps.settings(request).limits.max_manifest_bytes
-    run = await asyncio.to_thread(_read_results, raw, limit, gzipped)
+    run = await parse_off_loop(request, raw, gzipped, _read_results, raw, limit, gzipped)
     source = f"dbt:{run.invocation_id}" if run.invocation_id else "dbt"
     entries = [
         store.Entry(

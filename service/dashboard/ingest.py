@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
 from service.api.manifest import read_contents
+from service.api.uploads import parse_off_loop
 from service.dashboard.render import html, page_route
 from service.domain.access.scopes import Scope
 from service.errors import validation_error
@@ -30,7 +29,9 @@ async def upload(request: Request, session: Session) -> Response:
         raise validation_error(("body", "file"), "choose a manifest.json file to upload", "missing")
     raw = await sent.read()
     limit = deps.settings(request).limits.max_manifest_bytes
-    contents = await asyncio.to_thread(read_contents, raw, limit, False, None, True)
+    contents = await parse_off_loop(
+        request, raw, False, read_contents, raw, limit, False, None, True
+    )
     del raw
     summary = await manifest_store.ingest(
         deps.graph(request), contents, prune=True, actor=f"user:{session.user.id}"
