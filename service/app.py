@@ -34,6 +34,7 @@ from service.api import (
     users,
     webhooks,
 )
+from service.api.uploads import InflationBudget
 from service.auth.middleware import AuthMiddleware
 from service.dashboard import routes as dashboard
 from service.dashboard.signin import SignInThrottle
@@ -130,6 +131,9 @@ def create_app(settings: Settings) -> Starlette:
                 "broker": broker,
                 "deliverer": deliverer,
                 "signin_throttle": SignInThrottle(settings.rate_limit),
+                "inflation": InflationBudget(
+                    settings.limits.max_concurrent_inflations, settings.limits.inflation_wait_s
+                ),
             }
         finally:
             for task in tasks:
@@ -166,6 +170,7 @@ def create_app(settings: Settings) -> Starlette:
                 Body.STANDARD: settings.limits.max_body_bytes,
                 Body.MANIFEST: settings.limits.max_manifest_bytes,
             },
+            timeout_s=settings.limits.body_timeout_s,
         ),
         Middleware(AuthMiddleware, rate_limit=settings.rate_limit),
         Middleware(IdempotencyMiddleware),

@@ -246,6 +246,11 @@ def _serve(args: argparse.Namespace) -> int:
     )
     if listener is None and port != 0:
         _can_listen(host, port)
+    if not settings.webhooks.secret_keys:
+        raise CliError(
+            "GOVERNANCE_SECRET_KEY is not set: with NEO4J_URI the service needs a key to "
+            "encrypt webhook secrets at rest (see docs/operations.md)"
+        )
     logging.getLogger("service").info(
         "serving on http://%s:%s/api/v1 with %d worker process%s (Neo4j at %s)",
         host,
@@ -302,6 +307,8 @@ def _share_with_workers(settings: Settings) -> None:
     os.environ["NEO4J_URI"] = settings.neo4j_uri or ""
     os.environ["NEO4J_USERNAME"] = settings.neo4j_username
     os.environ["NEO4J_PASSWORD"] = settings.neo4j_password.get_secret_value()
+    keys = settings.webhooks.secret_keys
+    os.environ["GOVERNANCE_SECRET_KEY"] = ",".join(key.get_secret_value() for key in keys)
 
 
 def _can_listen(host: str, port: int) -> None:

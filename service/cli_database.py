@@ -21,18 +21,26 @@ if TYPE_CHECKING:
 
 
 def resolved_settings() -> Settings:
-    """Settings from the environment; without NEO4J_URI, the local development Neo4j."""
+    """Settings from the environment; without NEO4J_URI, the local development Neo4j,
+    and (unless GOVERNANCE_SECRET_KEY names one) the secret key kept in its folder."""
     settings = Settings.from_env()
     if settings.neo4j_uri:
         return settings
     from service.localdb import LocalNeo4j, default_cache_dir
+    from service.localdb.secret_key import load_or_create_key
 
-    info = LocalNeo4j(default_cache_dir()).start()
+    local = LocalNeo4j(default_cache_dir())
+    info = local.start()
+    webhooks = settings.webhooks
+    if not webhooks.secret_keys:
+        key = load_or_create_key(local.layout.secret_key_file)
+        webhooks = webhooks.model_copy(update={"secret_keys": (SecretStr(key),)})
     return settings.model_copy(
         update={
             "neo4j_uri": info.uri,
             "neo4j_username": info.username,
             "neo4j_password": SecretStr(info.password),
+            "webhooks": webhooks,
         }
     )
 
@@ -44,7 +52,7 @@ def token_create(args: argparse.Namespace) -> int:
     request = TokenCreate(name=args.name, scopes=args.scope, expires_in_days=args.expires_in_days)
 
     async def create(graph: Graph) -> str:
-        made = await tokens.create(graph, request, created_by=f"cli:{os.getenv('USER', 'unknown')}")
+        made = await tokens.create(graph, request, created_by=_cli_actor())
         return made.token
 
     print(on_database(create))
@@ -106,7 +114,7 @@ def user_create(args: argparse.Namespace) -> int:
 
     async def create(graph: Graph) -> str:
         try:
-            made = await users.create(graph, request)
+            made = await users.create(graph, request, actor=_cli_actor())
         except Conflict as exc:
             raise ValueError(exc.detail) from exc
         return f"created {made.username} ({made.role}), id {made.id}"
@@ -130,11 +138,16 @@ def user_set_password(args: argparse.Namespace) -> int:
         found = await users.find_by_username(graph, args.username)
         if found is None:
             raise ValueError(f"no user named {args.username!r}")
-        await users.update(graph, found.id, patch, frozenset())
+        await users.update(graph, found.id, patch, frozenset(), actor=_cli_actor())
         return f"new password set for {found.username}; their sessions have ended"
 
     print(on_database(set_password))
     return 0
+
+
+def _cli_actor() -> str:
+    """Who the audit trail names for a command run on the server."""
+    return f"cli:{os.getenv('USER', 'unknown')}"
 
 
 def _first_problem(exc: Any) -> str:

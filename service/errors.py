@@ -6,13 +6,14 @@
     ├── InsufficientScope                403   insufficient_scope
     ├── NotFound                         404   not_found
     ├── MethodNotAllowed                 405   method_not_allowed
+    ├── RequestTimeout                   408   body_timeout
     ├── Conflict                         409   already_exists, idempotency_key_in_use
     ├── PreconditionFailed               412   precondition_failed
     ├── PayloadTooLarge                  413   payload_too_large
     ├── UnsupportedMediaType             415   unsupported_media_type
     ├── Unprocessable                    422   validation_error, too_many_items, ...
     ├── RateLimited                      429   rate_limited          (+ Retry-After)
-    └── Unavailable                      503   neo4j_unavailable     (+ Retry-After)
+    └── Unavailable                      503   neo4j_unavailable, server_busy (+ Retry-After)
 
 Driver exceptions are translated here too (`from_driver_error`), so handlers
 never catch Neo4j errors themselves. A 5xx body carries a fixed sentence: never
@@ -86,6 +87,10 @@ class Conflict(ServiceError):
     status, code, title = 409, "conflict", "Conflict"
 
 
+class RequestTimeout(ServiceError):
+    status, code, title = 408, "request_timeout", "Request timeout"
+
+
 class PreconditionFailed(ServiceError):
     status, code, title = 412, "precondition_failed", "Precondition failed"
 
@@ -134,7 +139,7 @@ def render(exc: ServiceError, *, instance: str, request_id: str) -> Problem:
         "type": f"/problems/{exc.code}",
         "title": exc.title,
         "status": exc.status,
-        "detail": exc.detail if exc.status < 500 else _FIXED_5XX.get(exc.status, exc.title),
+        "detail": exc.detail if exc.status < 500 else _fixed_detail(exc),
         "instance": instance,
         "code": exc.code,
         "request_id": request_id,
@@ -151,6 +156,20 @@ _FIXED_5XX = {
     500: "The server failed to handle the request; the request id identifies it in the logs.",
     503: "The graph database is unreachable or busy; retry after the indicated delay.",
 }
+
+# A 5xx whose cause is not the graph says so in its own fixed sentence.
+_FIXED_BY_CODE = {
+    "server_busy": "The server is busy with other uploads; retry after the indicated delay.",
+    "secret_key_missing": "Webhook secrets are encrypted at rest and no "
+    "GOVERNANCE_SECRET_KEY is configured.",
+    "secret_key_mismatch": "The webhook's secret cannot be decrypted with any configured "
+    "GOVERNANCE_SECRET_KEY; a key that sealed it is missing from the list.",
+}
+
+
+def _fixed_detail(exc: ServiceError) -> str:
+    return _FIXED_BY_CODE.get(exc.code) or _FIXED_5XX.get(exc.status, exc.title)
+
 
 NEO4J_RETRY_AFTER_S = 2
 

@@ -7,6 +7,8 @@ the same settings as every other Neo4j tool; the service's own knobs are
 
 from __future__ import annotations
 
+import base64
+import binascii
 import builtins
 import os
 from collections.abc import Mapping
@@ -42,6 +44,24 @@ class Limits(BaseModel):
         256 * MIB,
         "Largest dbt upload (manifest.json or run_results.json, through the API or the "
         "dashboard's Ingest page) in bytes after decompression (256 MiB); past it 413.",
+    )
+    body_timeout_s: float = env(
+        "GOVERNANCE_BODY_TIMEOUT",
+        30.0,
+        "Seconds a client has to send a whole request body; a body still arriving after "
+        "it is 408 `body_timeout` and nothing is written.",
+    )
+    max_concurrent_inflations: int = env(
+        "GOVERNANCE_MAX_CONCURRENT_INFLATIONS",
+        2,
+        "Most gzip dbt uploads one process inflates and parses at once (each may take up "
+        "to the manifest limit in memory); others wait their turn.",
+    )
+    inflation_wait_s: float = env(
+        "GOVERNANCE_INFLATION_WAIT",
+        30.0,
+        "Seconds a gzip dbt upload waits for a turn to inflate before it is refused with "
+        "503 `server_busy` and a Retry-After.",
     )
     max_bulk_edges: int = env(
         "GOVERNANCE_MAX_BULK_EDGES",
@@ -143,6 +163,14 @@ class WebhookSettings(BaseModel):
         1.0,
         "Seconds the dispatcher rests, when it found nothing to do, before it looks "
         "again for new events and due retries.",
+    )
+    secret_keys: tuple[SecretStr, ...] = env(
+        "GOVERNANCE_SECRET_KEY",
+        (),
+        "Comma-separated keys, each 32 random bytes in URL-safe base64, that encrypt "
+        "webhook secrets at rest: the first seals, the others only open what older keys "
+        "sealed (rotation: docs/operations.md). `governance serve` requires it with "
+        "`NEO4J_URI`; with the local development Neo4j it keeps one in that instance's folder.",
     )
     lease_ttl_s: float = 15.0
 
@@ -305,10 +333,14 @@ class Settings(BaseModel):
                 ),
                 disable_after_s=g.float("GOVERNANCE_WEBHOOK_DISABLE_AFTER", 86400.0),
                 poll_interval_s=g.float("GOVERNANCE_WEBHOOK_POLL_INTERVAL", 1.0),
+                secret_keys=g.keys("GOVERNANCE_SECRET_KEY"),
             ),
             limits=Limits(
                 max_body_bytes=g.int("GOVERNANCE_MAX_BODY_BYTES", 10 * MIB),
                 max_manifest_bytes=g.int("GOVERNANCE_MAX_MANIFEST_BYTES", 256 * MIB),
+                body_timeout_s=g.float("GOVERNANCE_BODY_TIMEOUT", 30.0),
+                max_concurrent_inflations=g.int("GOVERNANCE_MAX_CONCURRENT_INFLATIONS", 2),
+                inflation_wait_s=g.float("GOVERNANCE_INFLATION_WAIT", 30.0),
                 max_bulk_edges=g.int("GOVERNANCE_MAX_BULK_EDGES", 10_000),
                 max_lineage_depth=g.int("GOVERNANCE_MAX_LINEAGE_DEPTH", 50),
                 max_lineage_nodes=g.int("GOVERNANCE_MAX_LINEAGE_NODES", 10_000),
@@ -383,6 +415,18 @@ class _Reader:
     def secret(self, name: str) -> SecretStr | None:
         raw = self._env.get(name)
         return SecretStr(raw) if raw else None
+
+    def keys(self, name: str) -> tuple[SecretStr, ...]:
+        """Comma-separated 32-byte keys in URL-safe base64; the value is never echoed."""
+        parts = [p.strip() for p in (self._env.get(name) or "").split(",") if p.strip()]
+        for number, part in enumerate(parts, start=1):
+            try:
+                valid = len(base64.urlsafe_b64decode(part.encode())) == 32 and len(part) == 44
+            except (ValueError, binascii.Error):
+                valid = False
+            if not valid:
+                raise ValueError(f"{name}: key {number} is not 32 bytes in URL-safe base64")
+        return tuple(SecretStr(part) for part in parts)
 
     def choice(self, name: str, default: str, allowed: tuple[str, ...]) -> Any:
         raw = (self._env.get(name) or default).strip().lower()

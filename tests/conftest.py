@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import httpx
 import neo4j
 import pytest
+from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
 from service import cypher
@@ -33,6 +34,8 @@ CLEAR_GRAPH = "MATCH (n) WHERE NOT n:EventCounter AND NOT n:Lease DETACH DELETE 
 # racing a test's explicit `POST /policies/evaluate` would open its violations first.
 POLICIES_FOR_TESTS = PolicySettings(evaluate=False, debounce_s=0.1, max_delay_s=1.0)
 EVALUATING = POLICIES_FOR_TESTS.model_copy(update={"evaluate": True})
+# Test servers seal webhook secrets with a key of this session's own.
+TEST_SECRET_KEY = Fernet.generate_key().decode()
 WEBHOOKS_FOR_TESTS = WebhookSettings(
     dispatch=False,
     allow_private=True,
@@ -40,6 +43,7 @@ WEBHOOKS_FOR_TESTS = WebhookSettings(
     retry_schedule=(0.2, 0.4, 0.8, 1.6),
     poll_interval_s=0.1,
     lease_ttl_s=2.0,
+    secret_keys=(SecretStr(TEST_SECRET_KEY),),
 )
 
 

@@ -1,8 +1,10 @@
 // Events after a sequence number, oldest first, optionally filtered by exact types
-// and type prefixes (`asset.*` arrives as the prefix 'asset.').
+// and type prefixes (`asset.*` arrives as the prefix 'asset.'); types under a
+// `$hidden` prefix (the audit trail, for a reader below admin) are never returned.
 MATCH (e:Event)
 WHERE e.seq > $after
   AND ($any_type OR e.type IN $types OR any(prefix IN $prefixes WHERE e.type STARTS WITH prefix))
+  AND none(prefix IN $hidden WHERE e.type STARTS WITH prefix)
 RETURN e {.id, .seq, .type, .occurred_at, .actor, .data, .alert, .severity} AS event
 ORDER BY e.seq
 LIMIT $limit

@@ -30,11 +30,16 @@ BASE = "/api/v1/events"
 REPLAY_BATCH = 500
 
 
-def _types(request: Request) -> TypeFilter:
+def _types(request: Request, audit: bool) -> TypeFilter:
+    """The `types` filter; without `audit` (a reader below admin) `audit.*` is left out."""
     types, problem = parse_patterns(Params(request).many("types"))
     if problem:
         raise validation_error(("query", "types"), problem, "enum")
-    return types
+    return types if audit else types.without_audit()
+
+
+def _sees_audit(request: Request) -> bool:
+    return deps.principal(request).scope >= Scope.ADMIN
 
 
 def _after(request: Request, header: str | None = None) -> int | None:
@@ -50,7 +55,8 @@ def _after(request: Request, header: str | None = None) -> int | None:
 async def list_events(request: Request) -> Response:
     paging = deps.paging(request, first=0)
     start = paging.after if "cursor" in request.query_params else (_after(request) or 0)
-    rows = await store.after(deps.graph(request), start, _types(request), paging.fetch)
+    types = _types(request, _sees_audit(request))
+    rows = await store.after(deps.graph(request), start, types, paging.fetch)
     return paging.respond(rows, key=lambda e: e.seq, render=lambda e: e.envelope())
 
 
@@ -65,6 +71,7 @@ async def stream_events(request: Request) -> Response:
                 event.type == "token.revoked" and event.data.get("id") == principal.token_id
             ),
         ),
+        audit=_sees_audit(request),
     )
 
 
@@ -77,12 +84,12 @@ class Liveness:
     ends: Callable[[Event], bool]
 
 
-async def event_stream(request: Request, liveness: Liveness) -> Response:
+async def event_stream(request: Request, liveness: Liveness, *, audit: bool) -> Response:
     """The SSE answer for a reader whose credential `liveness` watches (a token here,
-    a session for the dashboard)."""
+    a session for the dashboard); `audit` says whether it may see the audit trail."""
     header = request.headers.get("last-event-id")
     resume_after = _after(request, header) if header else _after(request)
-    types = _types(request)
+    types = _types(request, audit)
     broker: Broker = request.state.broker
     await broker.ready()
     settings = deps.settings(request).events
@@ -190,7 +197,8 @@ docs = {
         "Replay the event log",
         "events",
         description="Events after a sequence number, oldest first. Receivers order by `seq` "
-        "and drop duplicates by `id`.",
+        "and drop duplicates by `id`. The audit trail (`audit.*`) is shown to admin tokens "
+        "only.",
         params=(
             Param("after", schema={"type": "integer", "minimum": 0, "default": 0}),
             _TYPES,
@@ -206,7 +214,7 @@ docs = {
         description="`id:` is the sequence number, `event:` the type, `data:` the envelope. "
         "Resumes after `Last-Event-ID` (or `?after=`). A comment every 15 s keeps proxies "
         "open. A reader that falls 1,000 events behind is disconnected; a revoked token's "
-        "streams close.",
+        "streams close. `audit.*` events reach admin tokens only.",
         params=(
             _TYPES,
             Param("after", schema={"type": "integer", "minimum": 0}),

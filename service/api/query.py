@@ -15,6 +15,7 @@ from service.models.query import CypherQuery, CypherResult, Query, QueryResult
 from service.models.validation import validate
 from service.openapi import Doc
 from service.routing import Replay, Route, bearer
+from service.store import audit
 from service.store import query as store
 
 BASE = "/api/v1/query"
@@ -35,7 +36,16 @@ async def post_cypher(request: Request) -> Response:
     most = deps.settings(request).limits.max_lineage_nodes
     if body.limit > most:
         raise validation_error(("body", "limit"), f"limit must be at most {most}", "out_of_range")
-    return json_response(await store.run_cypher(deps.graph(request), body))
+    graph = deps.graph(request)
+    result = await store.run_cypher(graph, body)
+    ran = {
+        **audit.query_digest(body.query),
+        "parameters": sorted(body.parameters),
+        "rows": len(result.rows),
+        "truncated": result.truncated,
+    }
+    await audit.record_alone(graph, "query.cypher", ran, deps.actor(request))
+    return json_response(result)
 
 
 routes = [
@@ -72,7 +82,8 @@ docs = {
             "id) for nodes and graphs, (source, target) for edges; pass `next_cursor` "
             "back as `cursor` with the same query. A path query enumerates at most "
             "10,000 paths (`truncated` says when more exist). A malformed query is 422 "
-            "with the field in `errors[].loc`; past the query timeout, 422 query_timeout."
+            "with the field in `errors[].loc`; past the query timeout, 422 query_timeout; "
+            "out of Neo4j memory, 422 query_too_large."
         ),
         body=Query,
         responses={200: QueryResult},
@@ -89,7 +100,10 @@ docs = {
             "db.labels, db.relationshipTypes, db.propertyKeys, db.schema.visualization, "
             "db.schema.nodeTypeProperties and db.schema.relTypeProperties; otherwise 422 "
             "forbidden_query and nothing runs. Text Neo4j cannot compile or run is 422 "
-            "invalid_query; past the timeout, 422 query_timeout. Nodes come back as "
+            "invalid_query; past the timeout, 422 query_timeout. A range() that is not the "
+            "whole of an UNWIND needs integer literal bounds spanning at most 100,000 "
+            "values (all of a query's together at most 1,000,000), else 422 "
+            "query_too_large; so is a query Neo4j stops for lack of memory. Nodes come back as "
             "{element_id, labels, properties}, relationships as {element_id, type, "
             "start, end, properties}, paths as {nodes, relationships}."
         ),

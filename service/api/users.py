@@ -39,7 +39,7 @@ async def list_users(request: Request) -> Response:
 
 async def create_user(request: Request) -> Response:
     body = validate(UserCreate, await read_json(request))
-    user = await store.create(deps.graph(request), body)
+    user = await store.create(deps.graph(request), body, actor=deps.actor(request))
     return json_response(user, 201, {"Location": f"{BASE}/{quote_segment(user.id)}"})
 
 
@@ -50,7 +50,13 @@ async def get_user(request: Request) -> Response:
 async def patch_user(request: Request) -> Response:
     document = await read_merge_patch(request)
     patch, clear = parse_patch(document)
-    user = await store.update(deps.graph(request), path_param(request, "user_id"), patch, clear)
+    user = await store.update(
+        deps.graph(request),
+        path_param(request, "user_id"),
+        patch,
+        clear,
+        actor=deps.actor(request),
+    )
     return json_response(user)
 
 
@@ -71,7 +77,9 @@ def parse_patch(document: dict[str, Any]) -> tuple[UserPatch, frozenset[str]]:
 
 
 async def delete_user(request: Request) -> Response:
-    await store.delete(deps.graph(request), path_param(request, "user_id"))
+    await store.delete(
+        deps.graph(request), path_param(request, "user_id"), actor=deps.actor(request)
+    )
     return Response(status_code=204)
 
 

@@ -13,6 +13,7 @@ from service import clock
 from service.api import deps
 from service.domain import webhook_signing as signing
 from service.domain.access.scopes import Scope
+from service.domain.secret_box import SecretBox, box_for
 from service.events.delivery import Deliverer
 from service.http import (
     created_with_secret,
@@ -34,6 +35,7 @@ from service.models.webhooks import (
 )
 from service.openapi import PAGING, Doc
 from service.routing import Replay, Route, bearer
+from service.store import audit
 from service.store import webhooks as store
 
 BASE = "/api/v1/webhooks"
@@ -41,6 +43,10 @@ BASE = "/api/v1/webhooks"
 
 def _allow_private(request: Request) -> bool:
     return deps.settings(request).webhooks.allow_private
+
+
+def _box(request: Request) -> SecretBox:
+    return box_for(deps.settings(request).webhooks.secret_keys)
 
 
 async def list_webhooks(request: Request) -> Response:
@@ -51,7 +57,9 @@ async def list_webhooks(request: Request) -> Response:
 
 async def create_webhook(request: Request) -> Response:
     body = validate(WebhookCreate, await read_json(request))
-    made = await store.create(deps.graph(request), body, _allow_private(request))
+    made = await store.create(
+        deps.graph(request), body, _allow_private(request), deps.actor(request), box=_box(request)
+    )
     return created_with_secret(made, f"{BASE}/{quote_segment(made.id)}")
 
 
@@ -65,19 +73,27 @@ async def patch_webhook(request: Request) -> Response:
         await read_json(request, accept=("application/json", "application/merge-patch+json")),
     )
     updated = await store.update(
-        deps.graph(request), path_param(request, "webhook_id"), body, _allow_private(request)
+        deps.graph(request),
+        path_param(request, "webhook_id"),
+        body,
+        _allow_private(request),
+        deps.actor(request),
+        box=_box(request),
     )
     return json_response(updated)
 
 
 async def delete_webhook(request: Request) -> Response:
-    await store.delete(deps.graph(request), path_param(request, "webhook_id"))
+    await store.delete(deps.graph(request), path_param(request, "webhook_id"), deps.actor(request))
     return Response(status_code=204)
 
 
 async def test_webhook(request: Request) -> Response:
-    """Send a signed `webhook.test` event now and say what happened; not logged."""
-    secret, url = await store.secret_and_url(deps.graph(request), path_param(request, "webhook_id"))
+    """Send a signed `webhook.test` event now and say what happened; the test itself is
+    not in the event log, only its `audit.webhook.tested` record."""
+    graph = deps.graph(request)
+    webhook_id = path_param(request, "webhook_id")
+    secret, url = await store.secret_and_url(graph, webhook_id, _box(request))
     event_id = new_id("evt")
     body = orjson.dumps(
         {
@@ -94,14 +110,15 @@ async def test_webhook(request: Request) -> Response:
     outcome = await deliverer.post(
         url, signing.headers(secret, event_id, int(time.time()), body), body
     )
-    return json_response(
-        TestResult(
-            delivered=outcome.ok,
-            status=outcome.status,
-            error=outcome.error,
-            duration_ms=round((time.perf_counter() - started) * 1000, 1),
-        )
+    result = TestResult(
+        delivered=outcome.ok,
+        status=outcome.status,
+        error=outcome.error,
+        duration_ms=round((time.perf_counter() - started) * 1000, 1),
     )
+    tested = {"id": webhook_id, "url": url, "delivered": result.delivered, "status": result.status}
+    await audit.record_alone(graph, "webhook.tested", tested, deps.actor(request))
+    return json_response(result)
 
 
 async def list_deliveries(request: Request) -> Response:

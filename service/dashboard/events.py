@@ -7,6 +7,7 @@ from starlette.responses import Response
 
 from service.api import deps
 from service.api.events import Liveness, event_stream
+from service.dashboard import guard
 from service.dashboard.present import subject_asset, summary
 from service.dashboard.render import html, page_route
 from service.dashboard.session_json import session_json_route
@@ -20,7 +21,7 @@ SHOWN = 50
 
 
 async def feed(request: Request, session: Session) -> Response:
-    events = await store.latest_events(deps.graph(request), SHOWN)
+    events = await store.latest_events(deps.graph(request), SHOWN, guard.hidden_events(session))
     context = {
         "title": "Events",
         "section": "events",
@@ -41,7 +42,11 @@ async def stream(request: Request) -> Response:
         except Exception:
             return True  # a database hiccup is no reason to drop a healthy stream
 
-    return await event_stream(request, Liveness(alive=alive, ends=lambda _: False))
+    return await event_stream(
+        request,
+        Liveness(alive=alive, ends=lambda _: False),
+        audit=guard.can(session, Scope.ADMIN),
+    )
 
 
 routes = [

@@ -19,6 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from service.api import deps
 from service.domain.access import sessions as rules
 from service.domain.access.scopes import ROLE_SCOPE, Scope
+from service.domain.event_types import AUDIT_PREFIX
 from service.store import sessions
 from service.store.sessions import Session
 
@@ -84,3 +85,8 @@ def require(session: Session, needed: Scope) -> None:
 
 def can(session: Session, needed: Scope) -> bool:
     return ROLE_SCOPE[session.user.role] >= needed
+
+
+def hidden_events(session: Session) -> tuple[str, ...]:
+    """Event type prefixes this user may not see: the audit trail, below admin."""
+    return () if can(session, Scope.ADMIN) else (AUDIT_PREFIX,)

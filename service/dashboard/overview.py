@@ -6,6 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
+from service.dashboard import guard
 from service.dashboard.present import subject_asset, summary
 from service.dashboard.render import html, page_route
 from service.domain.access.scopes import Scope
@@ -18,7 +19,7 @@ SHOWN = 10
 
 async def overview(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
-    events = await store.latest_events(graph, SHOWN)
+    events = await store.latest_events(graph, SHOWN, guard.hidden_events(session))
     failing = await store.failing_rules(graph, SHOWN)
     violations = await store.open_violations(graph, None, SHOWN)
     shown = [r.asset_id for r in failing] + [v.asset_id for v in violations]

@@ -135,7 +135,7 @@ async def create_user(request: Request, session: Session) -> Response:
                 "password": form.get("password") or "",
             }
         )
-        made = await user_store.create(deps.graph(request), body)
+        made = await user_store.create(deps.graph(request), body, actor=f"user:{session.user.id}")
     except ValidationError as exc:
         return await _users_page(request, session, 422, error=_errors(exc), form=fields)
     except Conflict as exc:
@@ -163,7 +163,9 @@ async def change_user(request: Request, session: Session) -> Response:
     user_id = path_param(request, "user_id")
     try:
         patch, clear = parse_patch(_change(action, form))
-        changed = await user_store.update(deps.graph(request), user_id, patch, clear)
+        changed = await user_store.update(
+            deps.graph(request), user_id, patch, clear, actor=f"user:{session.user.id}"
+        )
     except (Unprocessable, Conflict) as exc:
         message = "; ".join(e.msg for e in exc.errors) if exc.errors else exc.detail
         return await _users_page(request, session, exc.status, error=message)

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+AUDIT_PREFIX = "audit."
+# The audit trail: administrative actions, shown to admins only.
+AUDIT_TYPES = (
+    "audit.token.created", "audit.token.revoked",
+    "audit.user.created", "audit.user.updated", "audit.user.deleted",
+    "audit.webhook.created", "audit.webhook.updated", "audit.webhook.deleted",
+    "audit.webhook.tested",
+    "audit.query.cypher",
+    "audit.policy.created", "audit.policy.updated", "audit.policy.deleted",
+)  # fmt: skip
 
 EVENT_TYPES = (
     "asset.created", "asset.updated", "asset.deleted",
@@ -14,26 +25,41 @@ EVENT_TYPES = (
     "quality.result.recorded", "quality.rule.failed", "quality.rule.recovered",
     "token.created", "token.revoked",
     "webhook.disabled",
+    *AUDIT_TYPES,
 )  # fmt: skip
 
 
 @dataclass(frozen=True)
 class TypeFilter:
-    """Exact types and `prefix.*` patterns; no patterns at all means every type."""
+    """Exact types and `prefix.*` patterns; no patterns at all means every type.
+    `hidden` prefixes are never matched, whatever the patterns say."""
 
     exact: frozenset[str] = frozenset()
     prefixes: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
 
     @property
     def any_type(self) -> bool:
         return not self.exact and not self.prefixes
 
     def matches(self, event_type: str) -> bool:
+        if any(event_type.startswith(h) for h in self.hidden):
+            return False
         return (
             self.any_type
             or event_type in self.exact
             or any(event_type.startswith(p) for p in self.prefixes)
         )
+
+    def without_audit(self) -> TypeFilter:
+        """The same filter for a reader below admin: the audit trail is left out."""
+        return replace(self, hidden=(AUDIT_PREFIX,))
+
+    def audit_opt_in(self) -> TypeFilter:
+        """For a webhook: the audit trail only when a pattern names it (`audit.*` or an
+        `audit.` type), so a `*` subscription made before it existed gets nothing new."""
+        named = any(t.startswith(AUDIT_PREFIX) for t in (*self.exact, *self.prefixes))
+        return self if named else self.without_audit()
 
 
 def parse_patterns(raw: list[str]) -> tuple[TypeFilter, str | None]:

@@ -22,6 +22,7 @@ import orjson
 from service import clock
 from service.domain import webhook_signing as signing
 from service.domain.event_types import parse_patterns
+from service.domain.secret_box import SecretUnreadable, box_for
 from service.domain.webhook_retry import next_delay
 from service.events.delivery import Deliverer, Outcome
 from service.events.lease import Lease
@@ -30,6 +31,7 @@ from service.ids import new_id
 from service.metrics import Metrics
 from service.settings import WebhookSettings
 from service.store import events as event_store
+from service.store import webhooks as webhook_store
 from service.store.outbox import emit
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,7 @@ class Dispatcher:
         self.deliverer = deliverer
         self.metrics = metrics
         self.lease = Lease(graph, LEASE, settings.lease_ttl_s)
+        self.box = box_for(settings.secret_keys)
 
     @property
     def leading(self) -> bool:
@@ -79,7 +82,10 @@ class Dispatcher:
         if not events:
             return False
         hooks = await self.graph.read("webhooks.enabled")
-        filters = [(h["id"], parse_patterns(list(h["types"]))[0], h["created_at"]) for h in hooks]
+        filters = [
+            (h["id"], parse_patterns(list(h["types"]))[0].audit_opt_in(), h["created_at"])
+            for h in hooks
+        ]
         now = clock.now_iso()
         deliveries = [
             {
@@ -122,10 +128,15 @@ class Dispatcher:
             await self._record(delivery, "cancelled", None, Outcome(None, "webhook disabled", None))
             return
         body = delivery["payload"].encode()
-        headers = signing.headers(webhook["secret"], delivery["event_id"], int(time.time()), body)
+        try:
+            secret = await webhook_store.signing_secret(self.graph, self.box, webhook)
+        except SecretUnreadable as exc:  # the keys are wrong: retried, so a fixed key heals it
+            log.error("webhook %s: %s", webhook["id"], exc.detail)
+            await self._retry_or_fail(delivery, Outcome(None, exc.detail, None))
+            return
+        headers = signing.headers(secret, delivery["event_id"], int(time.time()), body)
         outcome = await self.deliverer.post(webhook["url"], headers, body)
         self.metrics.webhook_lag.observe(_age(delivery["payload"]))
-        attempts = int(delivery["attempts"]) + 1
         if outcome.ok:
             await self._record(delivery, "delivered", None, outcome)
         elif outcome.status == 410:
@@ -133,12 +144,14 @@ class Dispatcher:
             await self._disable(webhook["id"], "the receiver answered 410 Gone")
             return
         else:
-            delay = next_delay(attempts, self.settings.retry_schedule, outcome.retry_after_s)
-            when = (
-                None if delay is None else clock.format_time(clock.now() + timedelta(seconds=delay))
-            )
-            await self._record(delivery, "failed" if delay is None else "pending", when, outcome)
+            await self._retry_or_fail(delivery, outcome)
         await self._health(webhook["id"], outcome.ok)
+
+    async def _retry_or_fail(self, delivery: dict[str, Any], outcome: Outcome) -> None:
+        attempts = int(delivery["attempts"]) + 1
+        delay = next_delay(attempts, self.settings.retry_schedule, outcome.retry_after_s)
+        when = None if delay is None else clock.format_time(clock.now() + timedelta(seconds=delay))
+        await self._record(delivery, "failed" if delay is None else "pending", when, outcome)
 
     async def _record(
         self, delivery: dict[str, Any], state: str, next_at: str | None, outcome: Outcome

@@ -79,6 +79,11 @@ class InstanceLayout:
         return self.home / "password"
 
     @property
+    def secret_key_file(self) -> Path:
+        """The key webhook secrets are sealed with when the service uses this instance."""
+        return self.home / "secret-key"
+
+    @property
     def stdout_log(self) -> Path:
         """JVM stdout/stderr: catches what happens before Neo4j's own logging is up."""
         return self.home / "neo4j.out"

@@ -59,6 +59,7 @@ async def asset_names(graph: Graph, ids: Iterable[str]) -> dict[str, str]:
     return {str(r["id"]): str(r["name"]) for r in rows}
 
 
-async def latest_events(graph: Graph, limit: int) -> list[Event]:
-    rows = await graph.read("dashboard.latest_events", limit=limit)
+async def latest_events(graph: Graph, limit: int, hidden: tuple[str, ...] = ()) -> list[Event]:
+    """The newest events, leaving out types under a `hidden` prefix."""
+    rows = await graph.read("dashboard.latest_events", limit=limit, hidden=list(hidden))
     return [Event.from_node(r["event"]) for r in rows]

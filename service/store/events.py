@@ -18,6 +18,7 @@ async def after(graph: Graph, seq: int, types: TypeFilter | None, limit: int) ->
         any_type=types.any_type,
         types=sorted(types.exact),
         prefixes=list(types.prefixes),
+        hidden=list(types.hidden),
         limit=limit,
     )
     return [Event.from_node(r["event"]) for r in rows]

@@ -29,6 +29,7 @@ from service.models.policies import (
     Violation,
 )
 from service.models.validation import validate
+from service.store import audit
 from service.store.locking import locked
 from service.store.outbox import Pending, emit, emit_many
 
@@ -92,9 +93,21 @@ async def create(graph: Graph, fields: PolicyFields, actor: str) -> Policy:
         )
         policy = Policy.from_node(rows[0]["policy"])
         await emit(tx, "policy.created", policy, actor)
+        await audit.record(tx, "policy.created", _audited(policy), actor)
         return policy
 
     return await graph.write_tx(work)
+
+
+def _audited(policy: Policy) -> dict[str, Any]:
+    """What the audit trail keeps of a policy; the full definition is in `policy.*`."""
+    return {
+        "id": policy.id,
+        "name": policy.name,
+        "kind": policy.kind,
+        "version": policy.version,
+        "enabled": policy.enabled,
+    }
 
 
 async def _locked(tx: Tx, policy_id: str, expected: Expected | None) -> dict[str, Any]:
@@ -115,6 +128,7 @@ async def _rewrite(tx: Tx, current: dict[str, Any], fields: PolicyFields, actor:
     rows = await tx.run("policies.replace", id=current["id"], props=props)
     policy = Policy.from_node(rows[0]["policy"])
     await emit(tx, "policy.updated", policy, actor)
+    await audit.record(tx, "policy.updated", _audited(policy), actor)
     return policy
 
 
@@ -156,6 +170,7 @@ async def delete(graph: Graph, policy_id: str, expected: Expected | None, actor:
         policy = Policy.from_node(await _locked(tx, policy_id, expected))
         rows = await tx.run("policies.delete", id=policy_id)
         await emit(tx, "policy.deleted", policy, actor)
+        await audit.record(tx, "policy.deleted", _audited(policy), actor)
         gone = [_finding(v) for v in rows[0]["violations"]] if rows else []
         await emit_many(tx, _alerts("resolved", policy, gone), actor)
 

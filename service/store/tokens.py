@@ -15,6 +15,7 @@ from service.errors import NotFound
 from service.graph import Graph, Tx
 from service.ids import new_id
 from service.models.tokens import Token, TokenCreate, TokenCreated
+from service.store import audit
 from service.store.outbox import emit
 
 TOUCH_INTERVAL = timedelta(seconds=60)
@@ -47,6 +48,7 @@ async def create(
         rows = await tx.run("tokens.create", props=props)
         made = TokenCreated(**rows[0]["token"], token=secret)
         await emit(tx, "token.created", Token(**rows[0]["token"]), created_by)
+        await audit.record(tx, "token.created", _audited(made), created_by)
         return made
 
     return await graph.write_tx(work)
@@ -128,6 +130,18 @@ async def revoke(graph: Graph, token_id: str, actor: str) -> Token:
         token = Token(**rows[0]["token"])
         if rows[0]["newly"]:
             await emit(tx, "token.revoked", token, actor)
+            await audit.record(tx, "token.revoked", _audited(token), actor)
         return token
 
     return await graph.write_tx(work)
+
+
+def _audited(token: Token) -> dict[str, Any]:
+    """What the audit trail keeps of a token: never its secret or hash."""
+    return {
+        "id": token.id,
+        "name": token.name,
+        "scopes": list(token.scopes),
+        "user_id": token.user_id,
+        "expires_at": token.expires_at,
+    }

@@ -18,8 +18,10 @@ from service.errors import Conflict, NotFound
 from service.graph import Graph, Tx
 from service.ids import new_id
 from service.models.users import User, UserCreate, UserPatch
+from service.store import audit
 
 ADMIN = "admin"
+SYSTEM = "system"  # the actor of what the service does by itself (the first admin)
 
 
 def _not_found(user_id: str) -> NotFound:
@@ -30,7 +32,7 @@ def login_key(username: str) -> str:
     return username.lower()
 
 
-async def create(graph: Graph, request: UserCreate) -> User:
+async def create(graph: Graph, request: UserCreate, *, actor: str) -> User:
     password_hash = await asyncio.to_thread(passwords.hash_password, request.password)
     now = clock.now_iso()
     props: dict[str, Any] = {
@@ -48,12 +50,25 @@ async def create(graph: Graph, request: UserCreate) -> User:
 
     async def work(tx: Tx) -> User:
         rows = await tx.run("users.create", props=props)
-        return User(**rows[0]["user"])
+        user = User(**rows[0]["user"])
+        await audit.record(tx, "user.created", _audited(user), actor)
+        return user
 
     try:
         return await graph.write_tx(work)
     except ConstraintError as exc:
         raise _taken(request.username) from exc
+
+
+def _audited(user: User, **extra: Any) -> dict[str, Any]:
+    """What the audit trail keeps of a user: never a password or its hash."""
+    return {
+        "id": user.id,
+        "username": user.username,
+        "role": user.role,
+        "disabled": user.disabled,
+        **extra,
+    }
 
 
 def _taken(username: str) -> Conflict:
@@ -119,13 +134,17 @@ async def _current(tx: Tx, user_id: str) -> User:
     return User(**rows[0]["user"])
 
 
-async def update(graph: Graph, user_id: str, patch: UserPatch, clear: frozenset[str]) -> User:
+async def update(
+    graph: Graph, user_id: str, patch: UserPatch, clear: frozenset[str], *, actor: str
+) -> User:
     """Apply a merge patch; `clear` names fields the patch set to null (display_name)."""
     changes: dict[str, Any] = patch.model_dump(exclude_none=True, exclude={"password"})
     changes.update({name: None for name in clear})
     if patch.password is not None:
         changes["password_hash"] = await asyncio.to_thread(passwords.hash_password, patch.password)
     ends_sessions = patch.password is not None or patch.disabled is True
+    # The names of what changed ("password" for a reset), never the values.
+    changed = sorted({*patch.model_dump(exclude_none=True), *clear})
 
     async def work(tx: Tx) -> User:
         await tx.run("users.lock_directory", now=clock.now_iso())
@@ -136,18 +155,21 @@ async def update(graph: Graph, user_id: str, patch: UserPatch, clear: frozenset[
         )
         if ends_sessions:
             await tx.run("sessions.delete_for_user", user_id=user_id)
-        return User(**rows[0]["user"])
+        user = User(**rows[0]["user"])
+        await audit.record(tx, "user.updated", _audited(user, changed=changed), actor)
+        return user
 
     return await graph.write_tx(work)
 
 
-async def delete(graph: Graph, user_id: str) -> None:
+async def delete(graph: Graph, user_id: str, *, actor: str) -> None:
     async def work(tx: Tx) -> None:
         await tx.run("users.lock_directory", now=clock.now_iso())
         current = await _current(tx, user_id)
         await _guard_last_admin(tx, current, None)
         await tx.run("sessions.delete_for_user", user_id=user_id)
         await tx.run("users.delete", id=user_id)
+        await audit.record(tx, "user.deleted", _audited(current), actor)
 
     await graph.write_tx(work)
 
@@ -163,6 +185,7 @@ async def ensure_first_admin(graph: Graph, username: str, password: str) -> User
     if await any_user(graph):
         return None
     try:
-        return await create(graph, UserCreate(username=username, password=password, role="admin"))
+        first = UserCreate(username=username, password=password, role="admin")
+        return await create(graph, first, actor=SYSTEM)
     except Conflict:
         return None

@@ -7,6 +7,7 @@ from typing import Any
 from service import clock
 from service.domain import webhook_signing as signing
 from service.domain.event_types import parse_patterns
+from service.domain.secret_box import SecretBox
 from service.domain.webhook_targets import TargetRefused, check_url, normalise_url
 from service.errors import NotFound, validation_error
 from service.graph import Graph, Tx
@@ -18,6 +19,7 @@ from service.models.webhooks import (
     WebhookCreated,
     WebhookUpdate,
 )
+from service.store import audit
 
 PUBLIC_FIELDS = set(Webhook.model_fields)
 
@@ -43,7 +45,20 @@ def _public(node: dict[str, Any]) -> Webhook:
     return Webhook(**{k: v for k, v in node.items() if k in PUBLIC_FIELDS})
 
 
-async def create(graph: Graph, body: WebhookCreate, allow_private: bool) -> WebhookCreated:
+def audited(webhook: Webhook, **extra: Any) -> dict[str, Any]:
+    """What the audit trail keeps of a webhook: never its secret."""
+    return {
+        "id": webhook.id,
+        "url": webhook.url,
+        "types": list(webhook.types),
+        "enabled": webhook.enabled,
+        **extra,
+    }
+
+
+async def create(
+    graph: Graph, body: WebhookCreate, allow_private: bool, actor: str, *, box: SecretBox
+) -> WebhookCreated:
     url = validate_target(body.url, body.types, allow_private)
     now = clock.now_iso()
     secret = signing.new_secret()
@@ -53,14 +68,21 @@ async def create(graph: Graph, body: WebhookCreate, allow_private: bool) -> Webh
         "types": list(body.types),
         "enabled": body.enabled,
         "description": body.description,
-        "secret": secret,
+        "secret": box.seal(secret),
         "created_at": now,
         "updated_at": now,
     }
-    rows = await graph.write(
-        "webhooks.create", props={k: v for k, v in props.items() if v is not None}
-    )
-    return WebhookCreated(**_public(rows[0]["webhook"]).model_dump(), secret=secret)
+
+    async def work(tx: Tx) -> Webhook:
+        rows = await tx.run(
+            "webhooks.create", props={k: v for k, v in props.items() if v is not None}
+        )
+        made = _public(rows[0]["webhook"])
+        await audit.record(tx, "webhook.created", audited(made), actor)
+        return made
+
+    made = await graph.write_tx(work)
+    return WebhookCreated(**made.model_dump(), secret=secret)
 
 
 async def get(graph: Graph, webhook_id: str) -> Webhook:
@@ -75,9 +97,21 @@ async def _node(graph: Graph, webhook_id: str) -> dict[str, Any]:
     return node
 
 
-async def secret_and_url(graph: Graph, webhook_id: str) -> tuple[str, str]:
+async def secret_and_url(graph: Graph, webhook_id: str, box: SecretBox) -> tuple[str, str]:
     node = await _node(graph, webhook_id)
-    return str(node["secret"]), str(node["url"])
+    return await signing_secret(graph, box, node), str(node["url"])
+
+
+async def signing_secret(graph: Graph, box: SecretBox, webhook: dict[str, Any]) -> str:
+    """The plain secret, to sign a delivery with: the only place it is decrypted. One
+    stored in plain text or under an old key is sealed with the current key on the way."""
+    stored = str(webhook["secret"])
+    opened = box.open(stored)
+    if opened.stale and box.can_seal:
+        await graph.write(
+            "webhooks.reseal", id=webhook["id"], was=stored, sealed=box.seal(opened.secret)
+        )
+    return opened.secret
 
 
 async def page(graph: Graph, after: str, limit: int) -> list[Webhook]:
@@ -86,7 +120,13 @@ async def page(graph: Graph, after: str, limit: int) -> list[Webhook]:
 
 
 async def update(
-    graph: Graph, webhook_id: str, body: WebhookUpdate, allow_private: bool
+    graph: Graph,
+    webhook_id: str,
+    body: WebhookUpdate,
+    allow_private: bool,
+    actor: str,
+    *,
+    box: SecretBox,
 ) -> Webhook:
     async def work(tx: Tx) -> Webhook:
         rows = await tx.run("webhooks.get", id=webhook_id)
@@ -103,20 +143,28 @@ async def update(
             props.pop("failing_since", None)
             props.pop("disabled_reason", None)
         props["updated_at"] = clock.now_iso()
+        props["secret"] = box.refreshed(props["secret"])
         saved = await tx.run(
             "webhooks.replace",
             id=webhook_id,
             props={k: v for k, v in props.items() if v is not None},
         )
-        return _public(saved[0]["webhook"])
+        updated = _public(saved[0]["webhook"])
+        await audit.record(tx, "webhook.updated", audited(updated, changed=sorted(changes)), actor)
+        return updated
 
     return await graph.write_tx(work)
 
 
-async def delete(graph: Graph, webhook_id: str) -> None:
-    rows = await graph.write("webhooks.delete", id=webhook_id)
-    if not rows or rows[0]["deleted"] == 0:
-        raise _not_found(webhook_id)
+async def delete(graph: Graph, webhook_id: str, actor: str) -> None:
+    async def work(tx: Tx) -> None:
+        found = await tx.run("webhooks.get", id=webhook_id)
+        rows = await tx.run("webhooks.delete", id=webhook_id)
+        if not found or not rows or rows[0]["deleted"] == 0:
+            raise _not_found(webhook_id)
+        await audit.record(tx, "webhook.deleted", audited(_public(found[0]["webhook"])), actor)
+
+    await graph.write_tx(work)
 
 
 async def deliveries(graph: Graph, webhook_id: str, after: str, limit: int) -> list[Delivery]:

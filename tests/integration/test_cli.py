@@ -30,7 +30,7 @@ import pytest
 from service.app import openapi_document
 from service.domain.access import tokens as token_format
 from service.settings import Limits, Settings
-from tests.conftest import Tokens
+from tests.conftest import TEST_SECRET_KEY, Tokens
 from tests.support.dbt_fixtures import OWN
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.server import LiveServer
@@ -51,6 +51,7 @@ def _env(target: Neo4jTarget | None = None, **extra: str) -> dict[str, str]:
             "NEO4J_USERNAME": target.username,
             "NEO4J_PASSWORD": target.password,
             "NEO4J_DATABASE": target.database,
+            "GOVERNANCE_SECRET_KEY": TEST_SECRET_KEY,
         }
     return env | extra
 

@@ -35,9 +35,11 @@ def _cypher(client: httpx.Client, query: str, **extra: Any) -> httpx.Response:
 
 def _snapshot(driver: neo4j.Driver) -> tuple[Any, ...]:
     """Everything a refused query could have touched, but the service's own bookkeeping
-    that moves in the background (a token's last use, leases, the event counter)."""
+    that moves in the background (a token's last use, leases, the event counter) and the
+    audit trail (a query that ran is recorded)."""
     nodes = driver.execute_query(
         "MATCH (n) WHERE none(l IN labels(n) WHERE l IN $skip) "
+        "AND NOT coalesce(n.type, '') STARTS WITH 'audit.' "
         "RETURN labels(n) AS l, properties(n) AS p",
         skip=["ApiToken", "Lease", "EventCounter"],
     ).records
@@ -45,7 +47,9 @@ def _snapshot(driver: neo4j.Driver) -> tuple[Any, ...]:
         "MATCH (a)-[r]->(b) RETURN a.id AS a, type(r) AS t, properties(r) AS p, b.id AS b"
     ).records
     return (
-        driver.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"],
+        driver.execute_query(
+            "MATCH (n) WHERE NOT coalesce(n.type, '') STARTS WITH 'audit.' RETURN count(n) AS n"
+        ).records[0]["n"],
         sorted(repr((r["l"], sorted(r["p"].items()))) for r in nodes),
         sorted(repr((r["a"], r["t"], sorted(r["p"].items()), r["b"])) for r in rels),
     )

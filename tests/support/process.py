@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import httpx
+from cryptography.fernet import Fernet
 
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.server import answers, loopback_listener
@@ -23,6 +24,7 @@ from tests.support.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / ".cache" / "logs"
+SECRET_KEY = Fernet.generate_key().decode()
 
 
 class ServiceProcess:
@@ -35,6 +37,9 @@ class ServiceProcess:
         self._listener = loopback_listener()
         self.port: int = self._listener.getsockname()[1]
         self.env = {
+            # Webhook secrets are sealed at rest: a service on NEO4J_URI needs a key, the
+            # same in every process (as in a deployment), so one opens what another sealed.
+            "GOVERNANCE_SECRET_KEY": SECRET_KEY,
             **os.environ,
             "NEO4J_URI": target.uri,
             "NEO4J_USERNAME": target.username,

@@ -1,0 +1,32 @@
+"""Who sees the audit trail: type filters for readers below admin and for webhooks."""
+
+from __future__ import annotations
+
+from service.domain.event_types import AUDIT_TYPES, EVENT_TYPES, TypeFilter, parse_patterns
+
+
+def _filter(*patterns: str) -> TypeFilter:
+    types, problem = parse_patterns(list(patterns))
+    assert problem is None
+    return types
+
+
+def test_audit_types_are_event_types_under_one_prefix() -> None:
+    assert set(AUDIT_TYPES) <= set(EVENT_TYPES)
+    assert all(t.startswith("audit.") for t in AUDIT_TYPES)
+    assert _filter("audit.*").matches("audit.user.created")
+
+
+def test_a_reader_below_admin_never_matches_an_audit_type_whatever_it_asks() -> None:
+    for patterns in ((), ("*",), ("audit.*",), ("audit.user.created",)):
+        hidden = _filter(*patterns).without_audit()
+        assert not hidden.matches("audit.user.created")
+    assert _filter("*").without_audit().matches("asset.created")
+
+
+def test_a_webhook_gets_the_audit_trail_only_by_naming_it() -> None:
+    assert not _filter("*").audit_opt_in().matches("audit.token.created")
+    assert _filter("*").audit_opt_in().matches("token.created")
+    assert _filter("audit.*").audit_opt_in().matches("audit.token.created")
+    assert _filter("audit.token.*").audit_opt_in().matches("audit.token.revoked")
+    assert _filter("asset.*", "audit.query.cypher").audit_opt_in().matches("audit.query.cypher")
