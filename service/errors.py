@@ -197,7 +197,13 @@ def from_driver_error(exc: Exception) -> ServiceError | None:
             code="neo4j_busy",
             headers={"Retry-After": str(NEO4J_RETRY_AFTER_S)},
         )
-    if isinstance(
+    # The service's own credentials refused (wrong password, or Neo4j's rate limit on
+    # failed logins, which the driver reports as a ClientError): the database is
+    # unusable to this process, which is no fault of the client.
+    security = isinstance(exc, neo4j_errors.Neo4jError) and (exc.code or "").startswith(
+        "Neo.ClientError.Security."
+    )
+    if security or isinstance(
         exc,
         neo4j_errors.ServiceUnavailable
         | neo4j_errors.SessionExpired

@@ -1,0 +1,38 @@
+"""Which Neo4j failures the client sees as what: the database's state is a 503 with
+Retry-After (or 409 for a constraint), never a 500."""
+
+from __future__ import annotations
+
+import neo4j.exceptions as neo4j_errors
+import pytest
+
+from service.errors import from_driver_error
+
+
+def driver_error(code: str) -> neo4j_errors.Neo4jError:
+    return neo4j_errors.Neo4jError._hydrate_neo4j(code=code, message="m")
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("Neo.ClientError.Security.AuthenticationRateLimit", "neo4j_unavailable"),
+        ("Neo.ClientError.Security.Unauthorized", "neo4j_unavailable"),
+        ("Neo.ClientError.Transaction.TransactionTimedOut", "neo4j_busy"),
+        ("Neo.TransientError.Transaction.LockClientStopped", "neo4j_busy"),
+        ("Neo.TransientError.Transaction.DeadlockDetected", "neo4j_unavailable"),
+    ],
+)
+def test_the_databases_state_is_a_503_with_retry_after(code: str, expected: str) -> None:
+    mapped = from_driver_error(driver_error(code))
+    assert mapped is not None
+    assert (mapped.status, mapped.code) == (503, expected)
+    assert int(mapped.headers["Retry-After"]) >= 1
+
+
+def test_a_constraint_is_a_conflict_and_a_syntax_error_is_not_mapped() -> None:
+    constraint = from_driver_error(
+        driver_error("Neo.ClientError.Schema.ConstraintValidationFailed")
+    )
+    assert constraint is not None and constraint.status == 409
+    assert from_driver_error(driver_error("Neo.ClientError.Statement.SyntaxError")) is None
