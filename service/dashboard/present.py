@@ -41,7 +41,8 @@ def summary(event: Event) -> str:
         if edges is not None:
             return f"{data.get('project')}: {edges.get('created', 0)} new edges"
         return f"{data.get('received', 0)} edges received, {data.get('created', 0)} new"
-    return str(data.get("name") or data.get("id") or data.get("webhook_id") or "")
+    named = data.get("name") or data.get("username")
+    return str(named or data.get("id") or data.get("webhook_id") or "")
 
 
 def subject_asset(event: Event) -> str | None:
