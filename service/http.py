@@ -29,8 +29,10 @@ from service.errors import (
     validation_error,
 )
 from service.ids import normalise
+from service.settings import Limits
 
-DEFAULT_BODY_LIMIT = 10 * 1024 * 1024
+# Only where no BodyLimitMiddleware ran (an app built without it): the configured default.
+DEFAULT_BODY_LIMIT: int = Limits.model_fields["max_body_bytes"].default
 JSON = "application/json"
 MERGE_PATCH_JSON = "application/merge-patch+json"
 MAX_JSON_DEPTH = 200
