@@ -94,10 +94,17 @@ async def event_stream(request: Request, liveness: Liveness, *, audit: bool) -> 
     await broker.ready()
     settings = deps.settings(request).events
     subscription = broker.subscribe()  # before the replay, so nothing falls between
+    # A fresh reader starts at the log's head, not at the follower's last poll: events
+    # committed before it connected would otherwise arrive up to one poll late.
+    try:
+        live_from = await store.last_seq(deps.graph(request)) if resume_after is None else 0
+    except BaseException:
+        broker.unsubscribe(subscription)
+        raise
     frames = _stream(
         deps.graph(request),
         subscription,
-        broker.last_seq,
+        live_from,
         liveness,
         types,
         resume_after,
