@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 import neo4j
@@ -61,6 +61,7 @@ class Tx:
     _tx: AsyncManagedTransaction
     _queries: Queries
     _observer: Observer
+    _last: dict[str, list[Any]] = field(default_factory=dict)
 
     async def run(
         self, name: str, bounds: Mapping[str, int] | None = None, /, **params: Any
@@ -68,6 +69,18 @@ class Tx:
         query = self._queries[name]
         query.check_params(params)
         return await _records(self._observer, name, self._tx.run(query.statement(bounds), params))
+
+    def run_last(self, name: str, items: list[Any]) -> None:
+        """Queue `items` for the statement `name`, run once with all of them (as
+        `$items`) after the transaction's work, just before its commit: a lock that
+        statement takes is held for the commit only, not for the whole change."""
+        self._queries[name].check_params({"items": items})
+        self._last.setdefault(name, []).extend(items)
+
+    async def finish(self) -> None:
+        for name, items in self._last.items():
+            await self.run(name, items=items)
+        self._last.clear()
 
 
 @dataclass
@@ -208,7 +221,10 @@ class Graph:
 
         @neo4j.unit_of_work(timeout=timeout_s or self.timeout_s)
         async def run(tx: AsyncManagedTransaction) -> T:
-            return await work(Tx(tx, queries, observer))
+            unit = Tx(tx, queries, observer)
+            result = await work(unit)
+            await unit.finish()
+            return result
 
         return run
 

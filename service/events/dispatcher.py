@@ -183,9 +183,7 @@ class Dispatcher:
                 "webhooks.disable", id=webhook_id, reason=reason, now=clock.now_iso()
             )
             if rows and rows[0]["disabled"]:
-                await emit(
-                    tx, "webhook.disabled", {"webhook_id": webhook_id, "reason": reason}, ACTOR
-                )
+                emit(tx, "webhook.disabled", {"webhook_id": webhook_id, "reason": reason}, ACTOR)
 
         await self.graph.write_tx(work)
 

@@ -15,16 +15,16 @@ from service.graph import Graph, Tx
 from service.store.outbox import emit
 
 
-async def record(tx: Tx, action: str, data: dict[str, Any], actor: str) -> None:
+def record(tx: Tx, action: str, data: dict[str, Any], actor: str) -> None:
     """Append `audit.<action>` to the caller's transaction."""
-    await emit(tx, f"audit.{action}", data, actor)
+    emit(tx, f"audit.{action}", data, actor)
 
 
 async def record_alone(graph: Graph, action: str, data: dict[str, Any], actor: str) -> None:
     """`record` in a transaction of its own, for an action that wrote nothing."""
 
     async def work(tx: Tx) -> None:
-        await record(tx, action, data, actor)
+        record(tx, action, data, actor)
 
     await graph.write_tx(work)
 

@@ -92,8 +92,8 @@ async def create(graph: Graph, fields: PolicyFields, actor: str) -> Policy:
             "policies.create", props={k: v for k, v in props.items() if v is not None}
         )
         policy = Policy.from_node(rows[0]["policy"])
-        await emit(tx, "policy.created", policy, actor)
-        await audit.record(tx, "policy.created", _audited(policy), actor)
+        emit(tx, "policy.created", policy, actor)
+        audit.record(tx, "policy.created", _audited(policy), actor)
         return policy
 
     return await graph.write_tx(work)
@@ -127,8 +127,8 @@ async def _rewrite(tx: Tx, current: dict[str, Any], fields: PolicyFields, actor:
     }
     rows = await tx.run("policies.replace", id=current["id"], props=props)
     policy = Policy.from_node(rows[0]["policy"])
-    await emit(tx, "policy.updated", policy, actor)
-    await audit.record(tx, "policy.updated", _audited(policy), actor)
+    emit(tx, "policy.updated", policy, actor)
+    audit.record(tx, "policy.updated", _audited(policy), actor)
     return policy
 
 
@@ -169,10 +169,10 @@ async def delete(graph: Graph, policy_id: str, expected: Expected | None, actor:
     async def work(tx: Tx) -> None:
         policy = Policy.from_node(await _locked(tx, policy_id, expected))
         rows = await tx.run("policies.delete", id=policy_id)
-        await emit(tx, "policy.deleted", policy, actor)
-        await audit.record(tx, "policy.deleted", _audited(policy), actor)
+        emit(tx, "policy.deleted", policy, actor)
+        audit.record(tx, "policy.deleted", _audited(policy), actor)
         gone = [_finding(v) for v in rows[0]["violations"]] if rows else []
-        await emit_many(tx, _alerts("resolved", policy, gone), actor)
+        emit_many(tx, _alerts("resolved", policy, gone), actor)
 
     await graph.write_tx(work)
 
@@ -216,7 +216,7 @@ async def evaluate(
             ],
             resolved=[f.asset_id for f in diff.resolved],
         )
-        await emit_many(
+        emit_many(
             tx,
             _alerts("opened", policy, diff.opened) + _alerts("resolved", policy, diff.resolved),
             EVALUATOR,

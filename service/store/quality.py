@@ -126,7 +126,7 @@ async def create(graph: Graph, fields: QualityRuleFields, actor: str) -> Quality
         if not rows:
             raise _unknown_asset(fields.asset_id)
         rule = QualityRule.from_node(rows[0]["rule"])
-        await emit(tx, "quality.rule.created", rule, actor)
+        emit(tx, "quality.rule.created", rule, actor)
         return rule
 
     return await graph.write_tx(work)
@@ -155,7 +155,7 @@ async def _rewrite(
     if not rows:
         raise _unknown_asset(fields.asset_id)
     rule = QualityRule.from_node(rows[0]["rule"])
-    await emit(tx, "quality.rule.updated", rule, actor)
+    emit(tx, "quality.rule.updated", rule, actor)
     return rule
 
 
@@ -197,7 +197,7 @@ async def delete(graph: Graph, rule_id: str, expected: Expected | None, actor: s
     async def work(tx: Tx) -> None:
         current = await _locked(tx, rule_id, expected)
         await tx.run("quality.delete_rule", id=rule_id)
-        await emit(tx, "quality.rule.deleted", QualityRule.from_node(current), actor)
+        emit(tx, "quality.rule.deleted", QualityRule.from_node(current), actor)
 
     await graph.write_tx(work)
 
@@ -206,7 +206,7 @@ async def delete_for_asset(tx: Tx, asset_id: str, actor: str) -> list[str]:
     """In the asset's delete transaction: its rules go too, each announced with the reason."""
     rows = await tx.run("quality.delete_for_asset", asset_id=asset_id)
     rules = [QualityRule.from_node(r["rule"]) for r in rows]
-    await emit_many(
+    emit_many(
         tx,
         [
             Pending(
@@ -331,7 +331,7 @@ async def _record(tx: Tx, entries: list[Entry], caps: Caps, actor: str) -> Recor
         for r in recorded.results
     ]
     events += await _alerts(tx, alerts, rules, caps, recorded)
-    await emit_many(tx, events, actor)
+    emit_many(tx, events, actor)
     return recorded
 
 

@@ -47,8 +47,8 @@ async def create(
     async def work(tx: Tx) -> TokenCreated:
         rows = await tx.run("tokens.create", props=props)
         made = TokenCreated(**rows[0]["token"], token=secret)
-        await emit(tx, "token.created", Token(**rows[0]["token"]), created_by)
-        await audit.record(tx, "token.created", _audited(made), created_by)
+        emit(tx, "token.created", Token(**rows[0]["token"]), created_by)
+        audit.record(tx, "token.created", _audited(made), created_by)
         return made
 
     return await graph.write_tx(work)
@@ -129,8 +129,8 @@ async def revoke(graph: Graph, token_id: str, actor: str) -> Token:
             raise _not_found(token_id)
         token = Token(**rows[0]["token"])
         if rows[0]["newly"]:
-            await emit(tx, "token.revoked", token, actor)
-            await audit.record(tx, "token.revoked", _audited(token), actor)
+            emit(tx, "token.revoked", token, actor)
+            audit.record(tx, "token.revoked", _audited(token), actor)
         return token
 
     return await graph.write_tx(work)

@@ -51,7 +51,7 @@ async def create(graph: Graph, request: UserCreate, *, actor: str) -> User:
     async def work(tx: Tx) -> User:
         rows = await tx.run("users.create", props=props)
         user = User(**rows[0]["user"])
-        await audit.record(tx, "user.created", _audited(user), actor)
+        audit.record(tx, "user.created", _audited(user), actor)
         return user
 
     try:
@@ -156,7 +156,7 @@ async def update(
         if ends_sessions:
             await tx.run("sessions.delete_for_user", user_id=user_id)
         user = User(**rows[0]["user"])
-        await audit.record(tx, "user.updated", _audited(user, changed=changed), actor)
+        audit.record(tx, "user.updated", _audited(user, changed=changed), actor)
         return user
 
     return await graph.write_tx(work)
@@ -169,7 +169,7 @@ async def delete(graph: Graph, user_id: str, *, actor: str) -> None:
         await _guard_last_admin(tx, current, None)
         await tx.run("sessions.delete_for_user", user_id=user_id)
         await tx.run("users.delete", id=user_id)
-        await audit.record(tx, "user.deleted", _audited(current), actor)
+        audit.record(tx, "user.deleted", _audited(current), actor)
 
     await graph.write_tx(work)
 

@@ -78,7 +78,7 @@ async def create(
             "webhooks.create", props={k: v for k, v in props.items() if v is not None}
         )
         made = _public(rows[0]["webhook"])
-        await audit.record(tx, "webhook.created", audited(made), actor)
+        audit.record(tx, "webhook.created", audited(made), actor)
         return made
 
     made = await graph.write_tx(work)
@@ -150,7 +150,7 @@ async def update(
             props={k: v for k, v in props.items() if v is not None},
         )
         updated = _public(saved[0]["webhook"])
-        await audit.record(tx, "webhook.updated", audited(updated, changed=sorted(changes)), actor)
+        audit.record(tx, "webhook.updated", audited(updated, changed=sorted(changes)), actor)
         return updated
 
     return await graph.write_tx(work)
@@ -162,7 +162,7 @@ async def delete(graph: Graph, webhook_id: str, actor: str) -> None:
         rows = await tx.run("webhooks.delete", id=webhook_id)
         if not found or not rows or rows[0]["deleted"] == 0:
             raise _not_found(webhook_id)
-        await audit.record(tx, "webhook.deleted", audited(_public(found[0]["webhook"])), actor)
+        audit.record(tx, "webhook.deleted", audited(_public(found[0]["webhook"])), actor)
 
     await graph.write_tx(work)
 

@@ -123,10 +123,10 @@ def test_requests_are_counted_by_route_template_never_by_raw_path(
 
 def test_every_named_statement_is_timed(observed: LiveServer, writer: httpx.Client) -> None:
     name = "governance_neo4j_statement_duration_seconds_count"
-    before = scrape(observed).value(name, statement="events.append")
+    before = scrape(observed).value(name, statement="events.append_many")
     _asset(writer, "timed.asset")
     after = scrape(observed)
-    assert after.value(name, statement="events.append") == before + 1
+    assert after.value(name, statement="events.append_many") == before + 1
     statements = after.label_values(name, "statement")
     assert "tokens.by_hash" in statements  # every API request's token look-up
     assert any(s.startswith("schema.") for s in statements)  # start-up, too
