@@ -9,7 +9,7 @@ VENDOR := service/dashboard/static/vendor
 VENDOR_STAMP := $(VENDOR)/.installed-$(shell cat $(FRONTEND)/package-lock.json 2>/dev/null | cksum | cut -d' ' -f1)
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help install assets browser run serve test lint unit integration e2e clients bench bench-dashboard neo4j-start neo4j-stop neo4j-status clean
+.PHONY: help install assets browser run serve test lint unit integration e2e clients bench bench-dashboard bench-faults bench-soak neo4j-start neo4j-stop neo4j-status clean
 
 help:
 	@echo "make run     install, start the local Neo4j and the service on 127.0.0.1:8080"
@@ -55,7 +55,7 @@ run: install
 	@echo
 	$(BIN)/governance serve
 
-test: lint unit integration e2e clients
+test: lint unit integration fuzz-api e2e clients
 
 lint: install lint-layers lint-clients lint-deploy
 	$(BIN)/ruff check service tests bench
@@ -68,17 +68,65 @@ unit: install
 integration: install
 	$(BIN)/pytest tests/integration -q
 
+# Schemathesis against the live service: docs/testing.md#api-fuzzing.
+.PHONY: fuzz-api
+fuzz-api: install
+	$(BIN)/pytest tests/api_fuzz -q
+
 e2e: install browser
 	$(BIN)/pytest tests/e2e -q
 
 clients: install
 	$(BIN)/python clients/harness.py
 
-bench: install
+# Every performance benchmark, then bench/RESULTS.md (bench/report.py) from the
+# summaries each leaves in bench/results/. It takes about an hour on 2 cores and wants
+# an otherwise idle machine. The fault and soak runs are `make bench-faults bench-soak`.
+BENCH_STAMP := $(VENV)/.bench-installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	@rm -f $(VENV)/.bench-installed-*
+	@touch $@
+
+bench: install browser $(BENCH_STAMP)
+	rm -f bench/results/*.json
 	$(BIN)/python -m bench.lineage
+	$(BIN)/python -m bench.ingest
+	$(BIN)/python -m bench.peers.amundsen_setup
+	$(BIN)/python -m bench.peers
+	$(BIN)/python -m bench.scale --sizes 10000,100000,1000000
+	$(BIN)/python -m bench.manifest
+	$(BIN)/python -m bench.processes
+	$(BIN)/python -m bench.dashboard
+	$(BIN)/python -m bench.report
 
 bench-dashboard: install browser
 	$(BIN)/python -m bench.dashboard
+
+# `governance serve --workers N` at 1 and 2 processes under a mixed read load:
+# bench/RESULTS-processes.md.
+.PHONY: bench-processes
+bench-processes: install
+	$(BIN)/python -m bench.processes
+
+# Fault injection and the soak (docs/reliability.md); each writes its bench/RESULTS-*.md.
+bench-faults: install
+	$(BIN)/python -m bench.faults
+
+bench-soak: install $(BENCH_STAMP)
+	$(BIN)/python -m bench.soak
+
+# The scale curve at 10k, 100k and 1M assets (the 1M step takes a while).
+.PHONY: bench-scale
+bench-scale: install
+	$(BIN)/python -m bench.scale --sizes 10000,100000,1000000
+
+# Beside Amundsen's metadata service (its own virtualenv under .cache/peers, its own
+# local Neo4j): bench/peers/README.md.
+.PHONY: bench-peers
+bench-peers: install $(BENCH_STAMP)
+	$(BIN)/python -m bench.peers.amundsen_setup
+	$(BIN)/python -m bench.peers
 
 # The layers: import-linter's contracts ([tool.importlinter] in pyproject.toml), and
 # the route table, where a route without a declared policy stops start-up.

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -16,7 +16,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from service import __version__, cypher
@@ -62,6 +62,7 @@ from service.store import idempotency, sessions
 from service.store import users as user_store
 
 log = logging.getLogger(__name__)
+CLIENT_CLOSED_REQUEST = 499
 MODULES = (
     meta,
     assets,
@@ -112,15 +113,20 @@ def create_app(settings: Settings) -> Starlette:
         dispatcher = Dispatcher(graph, hooks, deliverer, metrics)
         depth = settings.limits.max_lineage_depth
         evaluator = PolicyEvaluator(graph, settings.policies, depth, metrics)
+        prepared = asyncio.create_task(_prepare(graph, readiness, settings), name="schema")
         tasks = [
-            asyncio.create_task(_prepare(graph, readiness, settings), name="schema"),
+            prepared,
             asyncio.create_task(_housekeeping(graph, retention), name="housekeeping"),
             asyncio.create_task(broker.run(), name="event-follower"),
         ]
         if hooks.dispatch:
-            tasks.append(asyncio.create_task(dispatcher.run(), name="webhook-dispatcher"))
+            tasks.append(
+                asyncio.create_task(_after(prepared, dispatcher.run), name="webhook-dispatcher")
+            )
         if settings.policies.evaluate:
-            tasks.append(asyncio.create_task(evaluator.run(), name="policy-evaluator"))
+            tasks.append(
+                asyncio.create_task(_after(prepared, evaluator.run), name="policy-evaluator")
+            )
         try:
             yield {
                 "graph": graph,
@@ -183,6 +189,7 @@ def create_app(settings: Settings) -> Starlette:
             HTTPException: _http_exception,
             Neo4jError: _driver_error,
             DriverError: _driver_error,
+            ClientDisconnect: _client_gone,
             Exception: _unexpected,
         },
         lifespan=lifespan,
@@ -235,6 +242,14 @@ async def _first_admin(graph: Graph, settings: Settings) -> None:
         log.info("created the first admin %r from GOVERNANCE_ADMIN_PASSWORD", FIRST_ADMIN)
 
 
+async def _after(prepared: asyncio.Task[None], work: Callable[[], Awaitable[None]]) -> None:
+    """Lease holders start once the schema is in place: a lease is MERGEd by name, and
+    processes starting together on an empty database would each create their own
+    before the uniqueness constraint exists (which then can never be created)."""
+    await asyncio.wait([prepared])  # unlike `await prepared`, a cancel here spares it
+    await work()
+
+
 async def _housekeeping(graph: Graph, event_retention: timedelta) -> None:
     """Expired idempotency records and events past retention, hourly."""
     while True:
@@ -273,6 +288,13 @@ async def _driver_error(request: Request, exc: Exception) -> Response:
         log.error("unexpected Neo4j error", exc_info=exc)
         mapped = ServiceError()
     return problem_response(mapped, request.scope)
+
+
+async def _client_gone(request: Request, exc: Exception) -> Response:
+    """The client closed its connection before its body had arrived: nobody reads an
+    answer and it is no server error, so it is logged and counted as 499 (the status
+    proxies use for a client that closed the request), not as an unhandled 500."""
+    return Response(status_code=CLIENT_CLOSED_REQUEST)
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:

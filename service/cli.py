@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -224,9 +225,7 @@ def _openapi(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import contextlib
     import logging
-    import socket
 
     import uvicorn
 
@@ -237,8 +236,6 @@ def _serve(args: argparse.Namespace) -> int:
     # A listening socket handed over by the process that started this one (a
     # supervisor, or a test that let the kernel pick a free port) is served as it is.
     listener = socket.socket(fileno=args.fd) if args.fd is not None else None
-    if listener is not None and args.workers > 1:
-        raise CliError("--fd serves one process; for several use --workers with --host/--port")
     host, port = (
         listener.getsockname()[:2]
         if listener
@@ -274,9 +271,24 @@ def _serve(args: argparse.Namespace) -> int:
     if listener is None:
         uvicorn.run(APP_FACTORY, host=host, port=port, workers=args.workers, **options)
     else:
-        with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C is a normal stop, as in uvicorn.run
-            uvicorn.Server(uvicorn.Config(APP_FACTORY, **options)).run(sockets=[listener])
+        _serve_on(listener, args.workers, options)
     return 0
+
+
+def _serve_on(listener: socket.socket, workers: int, options: dict[str, Any]) -> None:
+    """Serve on an inherited socket: in this process, or in `workers` processes that
+    all accept on it, kept alive by uvicorn's supervisor as `uvicorn.run` would."""
+    import contextlib
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(APP_FACTORY, workers=workers, **options)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C is a normal stop, as in uvicorn.run
+        if workers == 1:
+            uvicorn.Server(config).run(sockets=[listener])
+        else:
+            Multiprocess(config, sockets=[listener]).run()
 
 
 APP_FACTORY = "service.cli:serve_app"
@@ -313,8 +325,6 @@ def _share_with_workers(settings: Settings) -> None:
 
 def _can_listen(host: str, port: int) -> None:
     """Fail with one line now rather than in uvicorn's start-up when the port is taken."""
-    import socket
-
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -29,7 +29,8 @@ def resolved_settings() -> Settings:
     from service.localdb import LocalNeo4j, default_cache_dir
     from service.localdb.secret_key import load_or_create_key
 
-    local = LocalNeo4j(default_cache_dir())
+    memory = settings.local_neo4j
+    local = LocalNeo4j(default_cache_dir(), heap=memory.heap, pagecache=memory.pagecache)
     info = local.start()
     webhooks = settings.webhooks
     if not webhooks.secret_keys:
@@ -158,7 +159,9 @@ def _first_problem(exc: Any) -> str:
 def neo4j_start(args: argparse.Namespace) -> int:
     from service.localdb import LocalNeo4j, default_cache_dir
 
-    info = LocalNeo4j(default_cache_dir()).start()
+    memory = Settings.from_env().local_neo4j
+    local = LocalNeo4j(default_cache_dir(), heap=memory.heap, pagecache=memory.pagecache)
+    info = local.start()
     print(f"neo4j running at {info.uri} (user {info.username}; password in the instance folder)")
     return 0
 

@@ -71,6 +71,18 @@ class Unauthenticated(ServiceError):
     status, code, title = 401, "unauthenticated", "Authentication required"
 
 
+BEARER_REALM = 'Bearer realm="governance"'
+
+
+def invalid_token() -> Unauthenticated:
+    """An unknown, revoked or expired bearer token (RFC 6750 `invalid_token`)."""
+    return Unauthenticated(
+        "The bearer token is not valid.",
+        code="invalid_token",
+        headers={"WWW-Authenticate": BEARER_REALM + ', error="invalid_token"'},
+    )
+
+
 class InsufficientScope(ServiceError):
     status, code, title = 403, "insufficient_scope", "Insufficient scope"
 

@@ -40,7 +40,9 @@ MAX_JSON_DEPTH = 200
 
 def dump(value: Any) -> bytes:
     if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
+        # pydantic-core writes the JSON itself, in Rust: the same bytes as model_dump
+        # followed by orjson, without building the intermediate dicts in Python.
+        return value.__pydantic_serializer__.to_json(value)
     return orjson.dumps(value)
 
 
@@ -156,15 +158,16 @@ def _json_reason(exc: orjson.JSONDecodeError) -> str:
 
 def _too_deep(value: Any, limit: int) -> bool:
     """Iterative, so a deep document cannot exhaust the Python stack."""
+    if not isinstance(value, (dict, list)):
+        return False
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if depth > limit:
             return True
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
+        children = item.values() if isinstance(item, dict) else item
+        # Only containers go on the stack: a scalar cannot be deeper than its parent.
+        stack.extend((v, depth + 1) for v in children if isinstance(v, (dict, list)))
     return False
 
 

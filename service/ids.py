@@ -28,6 +28,8 @@ def id_problem(value: str) -> str | None:
     """
     if not 1 <= len(value) <= MAX_ID_LENGTH:
         return f"must be 1 to {MAX_ID_LENGTH} characters long"
+    if value.isascii() and value.isprintable() and " " not in value:
+        return None  # the common case, decided in C: printable ASCII has no Cc/Cf/Cs/Co/Cn
     for ch in value:
         if ch.isspace():
             return "must not contain whitespace"

@@ -8,7 +8,9 @@ route's declared policy (`service.routing`), the same one the middleware enforce
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +18,8 @@ from typing import Any
 from pydantic import BaseModel
 from starlette.routing import BaseRoute, Route
 
+from service.ids import MAX_ID_LENGTH
+from service.models.common import ASSET_ID_MARK
 from service.routing import Access, Policy, Replay, declared
 
 PROBLEM = "application/problem+json"
@@ -25,9 +29,18 @@ PROBLEM = "application/problem+json"
 class Param:
     name: str
     where: str = "query"
-    schema: Mapping[str, Any] = field(default_factory=lambda: {"type": "string"})
+    # `Params.text` refuses longer values (422); a parameter read otherwise says so.
+    schema: Mapping[str, Any] = field(default_factory=lambda: {"type": "string", "maxLength": 1024})
     description: str = ""
     required: bool = False
+
+
+@dataclass(frozen=True)
+class MergePatch:
+    """A JSON Merge Patch (RFC 7396) of `model`: any of its fields; null clears one
+    that has a default, and removes a key of a map."""
+
+    model: type[BaseModel]
 
 
 @dataclass(frozen=True)
@@ -35,7 +48,7 @@ class Doc:
     summary: str
     tag: str
     description: str = ""
-    body: type[BaseModel] | Mapping[str, Any] | None = None
+    body: type[BaseModel] | MergePatch | Mapping[str, Any] | None = None
     body_media_types: tuple[str, ...] = ("application/json",)
     responses: Mapping[int, type[BaseModel] | Mapping[str, Any] | str | None] = field(
         default_factory=dict
@@ -45,9 +58,41 @@ class Doc:
 
 
 LIMIT = Param("limit", schema={"type": "integer", "minimum": 1, "maximum": 500, "default": 50})
-CURSOR = Param("cursor", description="`next_cursor` of the previous page")
+# URL-safe base64 without padding (`service.domain.cursor`), at most what `Paging` reads.
+CURSOR_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9_-]{0,4096}$"}  # empty: the first
+CURSOR = Param(
+    "cursor",
+    schema=CURSOR_SCHEMA,
+    description="`next_cursor` of the previous page, as given (400 invalid_cursor otherwise)",
+)
 PAGING = (LIMIT, CURSOR)
+# Entity tags are the version in quotes (`service.domain.preconditions`); `*` is any.
+IF_MATCH = Param(
+    "If-Match",
+    where="header",
+    schema={
+        "type": "string",
+        "pattern": r'^(\*|(W/)?"[0-9]{1,18}"( *, *(W/)?"[0-9]{1,18}")*)$',
+    },
+    description='`"<version>"` from the ETag, or `*`; 412 if it differs (or names no version)',
+)
+ASSET_ID = {"$ref": "#/components/schemas/AssetId"}
+MULTIPART = "multipart/form-data"
+# An upload as a form (`service.api.uploads`): the document is the `file` field.
+UPLOAD = {
+    "type": "object",
+    "required": ["file"],
+    "properties": {
+        "file": {
+            "type": "string",
+            "format": "binary",
+            "description": "the JSON document (optionally gzip)",
+        }
+    },
+}
 COMMON_ERRORS = (400, 401, 403, 429, 503)
+# What any request with a body can be refused for before its handler reads it.
+BODY_ERRORS = (413, 415, 422)
 _PATH_PARAM = re.compile(r"\{([a-z_]+)(?::[a-z]+)?\}")
 
 
@@ -57,15 +102,51 @@ class UndocumentedRoute(RuntimeError):
 
 class _Schemas:
     def __init__(self) -> None:
-        self.components: dict[str, Any] = {"Problem": _problem_schema()}
+        self.components: dict[str, Any] = {
+            "Problem": _problem_schema(),
+            "AssetId": asset_id_schema(),
+        }
 
-    def ref(self, model: type[BaseModel] | Mapping[str, Any]) -> Mapping[str, Any]:
+    def ref(self, model: type[BaseModel] | MergePatch | Mapping[str, Any]) -> Mapping[str, Any]:
+        if isinstance(model, MergePatch):
+            return self._patch(model.model)
         if not isinstance(model, type):
             return model
-        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        schema = _shared_ids(model.model_json_schema(ref_template="#/components/schemas/{model}"))
         self.components.update(schema.pop("$defs", {}))
         self.components[model.__name__] = schema
         return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+    def _patch(self, model: type[BaseModel]) -> Mapping[str, Any]:
+        self.ref(model)
+        whole = self.components[model.__name__]
+        required = set(whole.get("required", ()))
+        properties = {}
+        for name, schema in whole["properties"].items():
+            schema = {k: v for k, v in schema.items() if k != "default"}  # absent keeps, not resets
+            if isinstance(schema.get("additionalProperties"), dict):  # a map: null removes a key
+                schema = {
+                    **schema,
+                    "additionalProperties": _or_null(schema["additionalProperties"]),
+                }
+            properties[name] = schema if name in required else _or_null(schema)
+        name = f"{model.__name__}Patch"
+        self.components[name] = {
+            "type": "object",
+            "properties": properties,
+            "additionalProperties": False,
+            "description": f"JSON Merge Patch of {model.__name__}",
+        }
+        return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _or_null(schema: Mapping[str, Any]) -> dict[str, Any]:
+    options = schema.get("anyOf")
+    if isinstance(options, list) and {"type": "null"} in options:
+        return dict(schema)
+    annotations = {k: schema[k] for k in ("title", "description") if k in schema}
+    rest = {k: v for k, v in schema.items() if k not in annotations}
+    return {**annotations, "anyOf": [rest, {"type": "null"}]}
 
 
 def build(
@@ -107,7 +188,7 @@ def _operation(route: Route, policy: Policy, doc: Doc, schemas: _Schemas) -> dic
             "name": name,
             "in": "path",
             "required": True,
-            "schema": {"type": "string"},
+            "schema": ASSET_ID if name == "asset_id" else {"type": "string", "minLength": 1},
             "description": "percent-encoded as one path segment",
         }
         for name in _PATH_PARAM.findall(route.path)
@@ -128,7 +209,7 @@ def _operation(route: Route, policy: Policy, doc: Doc, schemas: _Schemas) -> dic
                 "name": "Idempotency-Key",
                 "in": "header",
                 "required": False,
-                "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+                "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,255}$"},
                 "description": "a repeat with the same key and body within 24 h gets the first "
                 "answer again (409 idempotency_key_in_use while it runs; 422 "
                 "idempotency_key_reused with another body)",
@@ -140,11 +221,19 @@ def _operation(route: Route, policy: Policy, doc: Doc, schemas: _Schemas) -> dic
         schema = schemas.ref(doc.body)
         op["requestBody"] = {
             "required": True,
-            "content": {m: {"schema": schema} for m in doc.body_media_types},
+            "content": {
+                m: {"schema": UPLOAD if m == MULTIPART else schema} for m in doc.body_media_types
+            },
         }
     op["responses"] = {str(s): _response(r, schemas) for s, r in doc.responses.items()}
     secured = policy.access is Access.TOKEN
     errors = set(doc.errors) | (set(COMMON_ERRORS) if secured else set())
+    if doc.body is not None:
+        errors |= set(BODY_ERRORS)
+    if policy.replay is Replay.KEPT:
+        errors |= {409, 422}  # the key in use, or reused with another body
+    if params:
+        errors.add(422)  # a parameter out of its schema
     for status in sorted(errors):
         op["responses"].setdefault(
             str(status),
@@ -199,3 +288,54 @@ def _problem_schema() -> dict[str, Any]:
             },
         },
     }
+
+
+def _shared_ids(schema: Any) -> Any:
+    """Every asset id a model marks (`AssetId`) as a reference to the one component."""
+    if isinstance(schema, dict):
+        if schema.get(ASSET_ID_MARK):
+            return dict(ASSET_ID)
+        return {key: _shared_ids(value) for key, value in schema.items()}
+    if isinstance(schema, list):
+        return [_shared_ids(value) for value in schema]
+    return schema
+
+
+def asset_id_schema() -> dict[str, Any]:
+    """`service.ids.id_problem` as a schema: 1 to 512 characters, none of them
+    whitespace, control, format, surrogate, private-use or unassigned."""
+    return {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_ID_LENGTH,
+        "pattern": f"^[{_allowed_class()}]+$",
+        "description": "Unicode NFC (another spelling of the same text names the same asset)",
+    }
+
+
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
+@functools.cache
+def _allowed_class() -> str:
+    """The characters an id may hold, as ranges for a regex character class, for the
+    Unicode version this Python's `unicodedata` knows (the one the rule reads).
+    Listed rather than negated: generators enumerate a class's ranges, and the
+    refused set (unassigned and private-use planes) is seven times larger.
+    Astral characters are written as themselves: the escapes for them differ
+    between regex dialects."""
+    ranges: list[tuple[int, int]] = []
+    category = unicodedata.category
+    for code in range(0x110000):
+        char = chr(code)
+        if category(char) in REFUSED_CATEGORIES or char.isspace():
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return "".join(_char(a) if a == b else f"{_char(a)}-{_char(b)}" for a, b in ranges)
+
+
+def _char(code: int) -> str:
+    return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)

@@ -26,6 +26,7 @@ from typing import Any
 
 from starlette import routing
 from starlette._utils import get_route_path  # what Route.matches reads, so both see one path
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Send
 from starlette.types import Scope as AsgiScope
 
@@ -66,12 +67,19 @@ class Policy:
     scope: Scope | None = None
     body: Body = Body.STANDARD
     replay: Replay = Replay.NONE
+    # The handler's own statement re-checks the token (`lineage.traverse`), so a
+    # process that already knows the token skips the separate look-up: one round trip
+    # on the hot path, and a token revoked through any process is still refused at
+    # once. Only for read routes, where every valid token holds the scope needed.
+    rechecked: bool = False
 
     def __post_init__(self) -> None:
         if (self.access is Access.PUBLIC) != (self.scope is None):
             raise PolicyError(f"{self.access.value} access and scope {self.scope} disagree")
         if self.replay is not Replay.NONE and self.access is not Access.TOKEN:
             raise PolicyError("only token routes keep answers for an Idempotency-Key")
+        if self.rechecked and (self.access is not Access.TOKEN or self.scope is not Scope.READ):
+            raise PolicyError("only read routes taken with a token re-check it in their statement")
 
     @property
     def needs(self) -> Scope:
@@ -90,9 +98,15 @@ class Policy:
 PUBLIC = Policy(Access.PUBLIC)
 
 
-def bearer(scope: Scope, *, body: Body = Body.STANDARD, replay: Replay = Replay.NONE) -> Policy:
+def bearer(
+    scope: Scope,
+    *,
+    body: Body = Body.STANDARD,
+    replay: Replay = Replay.NONE,
+    rechecked: bool = False,
+) -> Policy:
     """An API route: a bearer token holding `scope`."""
-    return Policy(Access.TOKEN, scope, body, replay)
+    return Policy(Access.TOKEN, scope, body, replay, rechecked)
 
 
 def signed_in(scope: Scope, *, body: Body = Body.STANDARD) -> Policy:
@@ -117,10 +131,15 @@ class Route(routing.Route):
             path, endpoint, methods=methods, name=name, include_in_schema=include_in_schema
         )
         self.policy = policy
+        # What a 405 answers in `Allow`: widened by `Policies` to every method of every
+        # route at this path, as one route per method would otherwise name only its own.
+        self.allow: frozenset[str] = frozenset(self.methods or ())
 
     async def handle(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
         """Fail closed: a request the middleware judged under another policy never runs."""
         taken = scope["type"] == "http" and scope["method"] in (self.methods or ())
+        if scope["type"] == "http" and not taken and self.methods:
+            raise HTTPException(405, headers={"Allow": ", ".join(sorted(self.allow))})
         if taken and policy_of(scope) != self.policy:
             raise PolicyError(f"route {self.name} reached under another route's policy")
         await super().handle(scope, receive, send)
@@ -154,6 +173,7 @@ class Policies:
 
     def __init__(self, routes: Iterable[routing.BaseRoute], unrouted: Policy) -> None:
         self._routes = [(route, declared(route)) for route in routes]
+        _share_allow([route for route, _ in self._routes])
         # The literal start of each route's path: a cheap test before its regex.
         self._prefixes = [_literal_prefix(route) for route, _ in self._routes]
         self.unrouted = unrouted
@@ -173,6 +193,17 @@ class Policies:
             methods = sorted((getattr(route, "methods", None) or {"*"}) - {"HEAD"})
             rows += [(method, str(getattr(route, "path", "")), policy) for method in methods]
         return rows
+
+
+def _share_allow(routes: Iterable[routing.BaseRoute]) -> None:
+    """Give each route the methods of every route at its path, for `Allow` on a 405."""
+    by_path: dict[str, set[str]] = {}
+    for route in routes:
+        if isinstance(route, Route):
+            by_path.setdefault(route.path, set()).update(route.methods or ())
+    for route in routes:
+        if isinstance(route, Route):
+            route.allow = frozenset(by_path[route.path])
 
 
 def _literal_prefix(route: routing.BaseRoute) -> str:

@@ -54,8 +54,8 @@ class Limits(BaseModel):
     max_concurrent_inflations: int = env(
         "GOVERNANCE_MAX_CONCURRENT_INFLATIONS",
         2,
-        "Most gzip dbt uploads one process inflates and parses at once (each may take up "
-        "to the manifest limit in memory); others wait their turn.",
+        "Most gzip dbt uploads one process inflates and parses at once (a manifest streams "
+        "to a spooled file, a run-results file is held whole); others wait their turn.",
     )
     inflation_wait_s: float = env(
         "GOVERNANCE_INFLATION_WAIT",
@@ -90,6 +90,14 @@ class Limits(BaseModel):
         10.0,
         "Seconds one Neo4j transaction may run. A query stopped by it is 422 "
         "`query_timeout`; a write stopped by it is 503 `neo4j_busy` and wrote nothing.",
+    )
+    ingest_timeout_s: float = env(
+        "GOVERNANCE_INGEST_TIMEOUT",
+        120.0,
+        "Seconds one lineage ingestion transaction may run (`POST /lineage/bulk` of up to "
+        "the bulk limit, an OpenLineage request) in place of the query timeout, which a "
+        "10,000-edge request can pass on a busy database. Past it the request is 503 "
+        "`neo4j_busy` with a Retry-After and nothing is written.",
     )
     max_json_depth: int = 200
     quality_history: int = env(
@@ -259,6 +267,28 @@ class Observability(BaseModel):
     )
 
 
+class LocalNeo4jSettings(BaseModel):
+    """The local development Neo4j. Read only when `NEO4J_URI` is unset and the service
+    (or `governance neo4j start`) starts its own Neo4j; sizes are a whole number with an
+    optional `k`, `m` or `g` suffix. Changing one needs `governance neo4j stop` first."""
+
+    model_config = ConfigDict(frozen=True)
+
+    heap: str | None = env(
+        "GOVERNANCE_NEO4J_HEAP",
+        None,
+        "JVM heap of the local Neo4j (initial = maximum). Unset: an eighth of the "
+        "machine's memory, at least 512m and at most 8g. One transaction may use a "
+        "quarter of it.",
+    )
+    pagecache: str | None = env(
+        "GOVERNANCE_NEO4J_PAGECACHE",
+        None,
+        "Page cache of the local Neo4j, which holds the graph's store files in memory. "
+        "Unset: an eighth of the machine's memory, at least 512m and at most 16g.",
+    )
+
+
 class Settings(BaseModel):
     """Neo4j and the HTTP server."""
 
@@ -306,6 +336,7 @@ class Settings(BaseModel):
     webhooks: WebhookSettings = Field(default_factory=WebhookSettings)
     policies: PolicySettings = Field(default_factory=PolicySettings)
     observability: Observability = Field(default_factory=Observability)
+    local_neo4j: LocalNeo4jSettings = Field(default_factory=LocalNeo4jSettings)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -345,6 +376,7 @@ class Settings(BaseModel):
                 max_lineage_depth=g.int("GOVERNANCE_MAX_LINEAGE_DEPTH", 50),
                 max_lineage_nodes=g.int("GOVERNANCE_MAX_LINEAGE_NODES", 10_000),
                 query_timeout_s=g.float("GOVERNANCE_QUERY_TIMEOUT", 10.0),
+                ingest_timeout_s=g.float("GOVERNANCE_INGEST_TIMEOUT", 120.0),
                 quality_history=g.int("GOVERNANCE_QUALITY_HISTORY", 100),
             ),
             events=EventSettings(
@@ -369,6 +401,10 @@ class Settings(BaseModel):
                 log_format=g.choice("GOVERNANCE_LOG_FORMAT", "auto", get_args(LogFormat)),
                 log_level=g.choice("GOVERNANCE_LOG_LEVEL", "info", get_args(LogLevel)),
                 metrics_token=g.secret("GOVERNANCE_METRICS_TOKEN"),
+            ),
+            local_neo4j=LocalNeo4jSettings(
+                heap=e.get("GOVERNANCE_NEO4J_HEAP") or None,
+                pagecache=e.get("GOVERNANCE_NEO4J_PAGECACHE") or None,
             ),
         )
 

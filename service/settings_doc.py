@@ -67,6 +67,19 @@ ELSEWHERE = (
         "The API token to send (`ingest` needs scope write).",
     ),
     Elsewhere(
+        "GOVERNANCE_BENCH_NEO4J_NAME",
+        "`bench`",
+        "the benchmarks",
+        "Name of the local Neo4j instance a benchmark starts when `NEO4J_URI` is not set "
+        "(another name and port let two benchmarks run side by side).",
+    ),
+    Elsewhere(
+        "GOVERNANCE_BENCH_NEO4J_PORT",
+        "`17695`",
+        "the benchmarks",
+        "Bolt port of that instance.",
+    ),
+    Elsewhere(
         "GOVERNANCE_TEST_NEO4J_NAME",
         "`test`",
         "the test suite",

@@ -1,6 +1,8 @@
 // A page of assets ordered by id, after the cursor's id. Absent filters are null
 // (an empty list for tags); `$after` is '' on the first page so the id range
 // predicate always holds and the unique index serves both seek and order.
+// With `q` this scans every asset: it serves only a `q` the full-text index
+// cannot answer (see assets.list_text and service.domain.text_search).
 MATCH (a:Asset)
 WHERE a.id > $after
   AND ($type IS NULL OR a.type = $type)

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from service.api import deps
 from service.domain.access.scopes import Scope
 from service.domain.preconditions import etag
-from service.errors import validation_error
+from service.errors import BadRequest, validation_error
 from service.http import (
     JSON,
     MERGE_PATCH_JSON,
@@ -19,9 +19,9 @@ from service.http import (
     versioned,
 )
 from service.ids import id_problem
-from service.models.assets import Asset, AssetCreate, AssetPage, AssetReplace
+from service.models.assets import Asset, AssetCreate, AssetFields, AssetPage, AssetReplace
 from service.models.validation import validate
-from service.openapi import PAGING, Doc, Param
+from service.openapi import IF_MATCH, PAGING, Doc, MergePatch, Param
 from service.params import Params
 from service.routing import Replay, Route, bearer
 from service.store import assets as store
@@ -36,7 +36,6 @@ def _one(asset: Asset, status: int = 200, created: bool = False) -> Response:
 
 
 async def list_assets(request: Request) -> Response:
-    paging = deps.paging(request)
     params = Params(request)
     where = AssetFilter(
         type=params.text("type"),
@@ -46,8 +45,27 @@ async def list_assets(request: Request) -> Response:
         placeholder=params.flag("placeholder"),
         q=params.text("q"),
     )
+    if where.q is not None:
+        return await _search(request, where)
+    paging = deps.paging(request)
     rows = await store.page(deps.graph(request), where, paging.after, paging.fetch)
     return paging.respond(rows, key=lambda a: a.id)
+
+
+async def _search(request: Request, where: AssetFilter) -> Response:
+    """With `q` the list is ranked; its cursor holds the last item's [rank, id]."""
+    paging = deps.paging(request, first=[None, ""])
+    rank, after_id = paging.after
+    if after_id == "" and rank is None:
+        after = None
+    elif isinstance(rank, int | float) and not isinstance(rank, bool) and isinstance(after_id, str):
+        after = (float(rank), after_id)
+    else:
+        raise BadRequest("The cursor cannot be decoded.", code="invalid_cursor")
+    rows = await store.search(deps.graph(request), where, after, paging.fetch)
+    return paging.respond(
+        rows, key=lambda r: [r.rank, r.asset.id], render=lambda r: r.asset.model_dump(mode="json")
+    )
 
 
 async def create_asset(request: Request) -> Response:
@@ -137,9 +155,7 @@ routes = [
     ),
 ]
 
-_IF_MATCH = Param(
-    "If-Match", where="header", description='`"<version>"` from the ETag; 412 if it differs'
-)
+_IF_MATCH = IF_MATCH
 _ID_ERRORS = (404, 412, 415, 422)
 docs = {
     "list_assets": Doc(
@@ -155,7 +171,13 @@ docs = {
                 schema={"type": "array", "items": {"type": "string"}},
                 description="repeatable; every tag must match",
             ),
-            Param("q", description="case-insensitive substring of id, name or description"),
+            Param(
+                "q",
+                description="case-insensitive substring of id, name or description (any "
+                "characters; none is special). With q the items are ranked, best first: id or "
+                "name equal to q, then name containing it, then id, then description only, and "
+                "within each by full-text relevance; the cursor continues that order",
+            ),
             Param("placeholder", schema={"type": "boolean"}),
         ),
         responses={200: AssetPage},
@@ -186,7 +208,7 @@ docs = {
     "patch_asset": Doc(
         "Update an asset (JSON Merge Patch)",
         "assets",
-        body={"type": "object"},
+        body=MergePatch(AssetFields),
         body_media_types=(MERGE_PATCH_JSON, JSON),
         params=(_IF_MATCH,),
         responses={200: Asset},

@@ -28,6 +28,13 @@ def principal(request: Request) -> Principal:
     return p
 
 
+def token_to_recheck(request: Request) -> str | None:
+    """The digest of a token the authentication middleware took from its cache without
+    a look-up: the handler's statement must re-check it (see `Policy.rechecked`)."""
+    digest: str | None = getattr(request.state, "token_to_recheck", None)
+    return digest
+
+
 def if_match(request: Request) -> Expected | None:
     return parse_if_match(request.headers.get("if-match"))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
@@ -13,13 +14,13 @@ from starlette.responses import Response
 from service import clock
 from service.api import deps
 from service.domain.access.scopes import Scope
-from service.domain.event_types import TypeFilter, parse_patterns
+from service.domain.event_types import EVENT_TYPES, TypeFilter, parse_patterns
 from service.errors import validation_error
 from service.events.broker import Broker, Subscription
 from service.events.sse import EventStreamResponse
 from service.graph import Graph
 from service.models.events import Event, EventPage
-from service.openapi import Doc, Param
+from service.openapi import CURSOR, Doc, Param
 from service.params import Params
 from service.routing import Route, bearer
 from service.store import events as store
@@ -195,8 +196,19 @@ routes = [
     ),
 ]
 
+
+def _types_schema() -> dict[str, str]:
+    """What `parse_patterns` takes: known types, `<prefix>.*` of some, or `*`, by commas."""
+    prefixes = {t[: i + 1] for t in EVENT_TYPES for i, ch in enumerate(t) if ch == "."}
+    names = [re.escape(t) for t in sorted(EVENT_TYPES)]
+    names += [re.escape(p) + r"\*" for p in sorted(prefixes)]
+    one = r"\s*(?:\*|" + "|".join(names) + r")?\s*"
+    return {"type": "string", "pattern": f"^{one}(?:,{one})*$"}
+
+
 _TYPES = Param(
     "types",
+    schema=_types_schema(),
     description="comma-separated types or patterns such as `asset.*,quality.rule.failed`",
 )
 docs = {
@@ -210,7 +222,7 @@ docs = {
             Param("after", schema={"type": "integer", "minimum": 0, "default": 0}),
             _TYPES,
             Param("limit", schema={"type": "integer", "minimum": 1, "maximum": 500, "default": 50}),
-            Param("cursor"),
+            CURSOR,
         ),
         responses={200: EventPage},
         errors=(422,),

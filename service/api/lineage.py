@@ -47,7 +47,11 @@ async def post_bulk(request: Request) -> Response:
     limits = deps.settings(request).limits
     edges = validate_edges(await read_json(request), limits.max_bulk_edges)
     result = await store.write_bulk(
-        deps.graph(request), edges, _strict(request), deps.actor(request)
+        deps.graph(request),
+        edges,
+        _strict(request),
+        deps.actor(request),
+        timeout_s=limits.ingest_timeout_s,
     )
     return json_response(store.bulk_json(result))
 
@@ -85,7 +89,12 @@ async def _traverse(request: Request, direction: str) -> Response:
     depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
     limit = params.integer("limit", limits.default_lineage_nodes, 1, limits.max_lineage_nodes)
     graph = await store.traverse(
-        deps.graph(request), path_param(request, "asset_id"), direction, depth, limit
+        deps.graph(request),
+        path_param(request, "asset_id"),
+        direction,
+        depth,
+        limit,
+        token_hash=deps.token_to_recheck(request),
     )
     return json_response(graph)
 
@@ -156,14 +165,14 @@ routes = [
         upstream,
         methods=["GET"],
         name="lineage_upstream",
-        policy=bearer(Scope.READ),
+        policy=bearer(Scope.READ, rechecked=True),
     ),
     Route(
         BASE + "/{asset_id}/downstream",
         downstream,
         methods=["GET"],
         name="lineage_downstream",
-        policy=bearer(Scope.READ),
+        policy=bearer(Scope.READ, rechecked=True),
     ),
     Route(
         BASE + "/{asset_id}/columns/{column}/upstream",
@@ -184,7 +193,7 @@ routes = [
         lineage,
         methods=["GET"],
         name="lineage",
-        policy=bearer(Scope.READ),
+        policy=bearer(Scope.READ, rechecked=True),
     ),
 ]
 
@@ -220,6 +229,8 @@ _EDGE_BODY = (
     "the edge's mappings (a pair of columns is one mapping; a given transformation replaces "
     "its old one); deleting the edge deletes them."
 )
+# An id to match, as given: one that breaks the id rule matches nothing.
+_ID_FILTER = {"type": "string", "maxLength": 512}
 docs = {
     "post_edge": Doc(
         "Create or update one lineage edge",
@@ -259,7 +270,12 @@ docs = {
         "lineage",
         description="Each edge with its column mappings (`columns`, by source then target "
         "column, each with its own transformation and origins).",
-        params=(*PAGING, Param("source"), Param("target"), Param("origin")),
+        params=(
+            *PAGING,
+            Param("source", schema=_ID_FILTER),
+            Param("target", schema=_ID_FILTER),
+            Param("origin", schema={"type": "string", "maxLength": 256}),
+        ),
         responses={200: EdgePage},
         errors=(422,),
     ),
@@ -267,7 +283,10 @@ docs = {
         "Delete one edge",
         "lineage",
         description="Its column mappings go with it.",
-        params=(Param("source", required=True), Param("target", required=True)),
+        params=(
+            Param("source", required=True, schema=_ID_FILTER | {"minLength": 1}),
+            Param("target", required=True, schema=_ID_FILTER | {"minLength": 1}),
+        ),
         responses={204: None},
         errors=(404, 422),
     ),

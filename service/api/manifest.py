@@ -3,14 +3,19 @@ lineage and quality rules."""
 
 from __future__ import annotations
 
+import io
+from typing import IO, Any
+
 from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
-from service.api.uploads import parse_off_loop, parse_upload, read_upload
+from service.api.uploads import parse_off_loop, parse_upload, spooled_upload
 from service.domain.access.scopes import Scope
+from service.domain.dbt.slim import Unstreamable, slim_manifest
 from service.domain.dbt_manifest import ManifestContents, ManifestError, read_manifest
-from service.errors import FieldError, Unprocessable
+from service.domain.decompress import GZIP_MAGIC, Corrupt, Gunzipping, TooLarge
+from service.errors import FieldError, PayloadTooLarge, Unprocessable
 from service.http import json_response
 from service.models.manifest import ManifestSummary
 from service.openapi import Doc, Param
@@ -30,15 +35,34 @@ def invalid(msg: str, loc: tuple[str | int, ...] = ()) -> Unprocessable:
 
 
 def read_contents(
-    raw: bytes, limit: int, gzipped: bool, project: str | None, columns: bool
+    body: bytes | IO[bytes], limit: int, gzipped: bool, project: str | None, columns: bool
 ) -> ManifestContents:
     """CPU-bound: runs in a worker thread so the event loop keeps serving."""
-    document = parse_upload(raw, limit, gzipped, invalid)
-    del raw
+    if isinstance(body, bytes):
+        gzipped = gzipped or body[:2] == GZIP_MAGIC
+        body = io.BytesIO(body)
+    document = read_document(body, limit, gzipped)
     try:
         return read_manifest(document, project, column_lineage=columns)
     except ManifestError as exc:
         raise invalid(exc.msg, exc.loc) from exc
+
+
+def read_document(body: IO[bytes], limit: int, gzipped: bool) -> Any:
+    """The manifest without what `read_manifest` never reads, parsed as the body streams
+    (inflating gzip as it goes, up to `limit`), so memory follows what is kept rather
+    than the size of the body. A body the streaming parser refuses is parsed whole,
+    which decides the answer (the error, or the document) exactly as before."""
+    body.seek(0)
+    try:
+        return slim_manifest(Gunzipping(body, limit) if gzipped else body)
+    except TooLarge as exc:
+        raise PayloadTooLarge(str(exc)) from exc
+    except Corrupt as exc:
+        raise invalid(str(exc)) from exc
+    except Unstreamable:
+        body.seek(0)
+        return parse_upload(body.read(), limit, gzipped, invalid)
 
 
 async def upload_manifest(request: Request) -> Response:
@@ -46,11 +70,11 @@ async def upload_manifest(request: Request) -> Response:
     project = params.text("project", 256)
     prune = params.flag("prune")
     limit = deps.settings(request).limits.max_manifest_bytes
-    raw, gzipped = await read_upload(request, "manifest")
     columns = params.flag("column_lineage") is not False
-    contents = await parse_off_loop(
-        request, raw, gzipped, read_contents, raw, limit, gzipped, project, columns
-    )
+    async with spooled_upload(request, "manifest") as (body, gzipped):
+        contents = await parse_off_loop(
+            request, b"", gzipped, read_contents, body, limit, gzipped, project, columns
+        )
     summary = await store.ingest(
         deps.graph(request), contents, prune=prune is not False, actor=deps.actor(request)
     )
@@ -78,10 +102,19 @@ docs = {
         "lacks are removed (an edge another writer asserts stays). The same manifest twice "
         "changes nothing. Raw JSON (optionally gzip: Content-Encoding or the gzip magic "
         "bytes) or multipart/form-data field `file`; at most 256 MiB after decompression.",
-        body={"type": "object", "description": "a dbt manifest.json (schema v4 to v12)"},
+        body={
+            "type": "object",
+            "description": "a dbt manifest.json (dbt's own schema, v4 to v12)",
+            "required": ["nodes"],
+            "properties": {"nodes": {"type": "object"}},
+        },
         body_media_types=("application/json", "multipart/form-data"),
         params=(
-            Param("project", description="default: the manifest's project name"),
+            Param(
+                "project",
+                schema={"type": "string", "maxLength": 256},
+                description="default: the manifest's project name",
+            ),
             Param(
                 "column_lineage",
                 schema={"type": "boolean", "default": True},

@@ -31,7 +31,9 @@ async def ingest(request: Request, body: Any) -> Response:
     limits = deps.settings(request).limits
     events = parse_events(body, limits.max_bulk_edges)
     plan = plan_events(events, limits.max_bulk_edges)
-    result = await store.ingest(deps.graph(request), plan, deps.actor(request))
+    result = await store.ingest(
+        deps.graph(request), plan, deps.actor(request), timeout_s=limits.ingest_timeout_s
+    )
     return json_response(result)
 
 

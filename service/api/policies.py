@@ -29,7 +29,7 @@ from service.models.policies import (
     Violations,
 )
 from service.models.validation import validate
-from service.openapi import PAGING, Doc, Param
+from service.openapi import IF_MATCH, PAGING, Doc, MergePatch, Param
 from service.params import Params
 from service.routing import Replay, Route, bearer
 from service.store import policies as store
@@ -159,9 +159,7 @@ routes = [
     ),
 ]
 
-_IF_MATCH = Param(
-    "If-Match", where="header", description='`"<version>"` from the ETag; 412 if it differs'
-)
+_IF_MATCH = IF_MATCH
 _KINDS_HELP = (
     "Kinds: `require_owner` and `require_description` (params `{}`), `require_quality_rule` "
     "(`{types?}`), `tag_propagation` (`{tag, max_depth?}`: every governed asset downstream of "
@@ -208,7 +206,7 @@ docs = {
         "policies",
         description="The patched policy is validated whole, params against its kind.",
         params=(_IF_MATCH,),
-        body={"type": "object"},
+        body=MergePatch(PolicyFields),
         body_media_types=(MERGE_PATCH_JSON, JSON),
         responses={200: Policy},
         errors=(404, 412, 415, 422),

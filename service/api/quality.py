@@ -34,7 +34,7 @@ from service.models.quality import (
     ResultCreate,
 )
 from service.models.validation import validate
-from service.openapi import PAGING, Doc, Param
+from service.openapi import IF_MATCH, PAGING, Doc, MergePatch, Param
 from service.params import Params
 from service.routing import Body, Replay, Route, bearer
 from service.store import quality as store
@@ -227,16 +227,14 @@ routes = [
     ),
 ]
 
-_IF_MATCH = Param(
-    "If-Match", where="header", description='`"<version>"` from the ETag; 412 if it differs'
-)
+_IF_MATCH = IF_MATCH
 docs = {
     "list_quality_rules": Doc(
         "List quality rules",
         "quality",
         params=(
             *PAGING,
-            Param("asset_id"),
+            Param("asset_id", schema={"type": "string", "maxLength": 512}),
             Param("status", schema={"enum": list(STATUSES)}),
             Param("type", schema={"enum": list(RULE_TYPES)}),
         ),
@@ -272,7 +270,7 @@ docs = {
         "quality",
         description="Only the definition fields may be patched: " + ", ".join(store.WRITABLE),
         params=(_IF_MATCH,),
-        body={"type": "object"},
+        body=MergePatch(QualityRuleFields),
         body_media_types=(MERGE_PATCH_JSON, JSON),
         responses={200: QualityRule},
         errors=(404, 412, 415, 422),
@@ -311,7 +309,19 @@ docs = {
         "failure, `skipped` records nothing, results of models and seeds are ignored. Ids with "
         "no rule are listed in `unmatched`, not refused. One transaction: all or nothing. Raw "
         "JSON, gzip, or multipart field `file`.",
-        body={"type": "object", "description": "a dbt run_results.json"},
+        body={
+            "type": "object",
+            "description": "a dbt run_results.json (dbt's own schema, v4 and later)",
+            "required": ["metadata", "results"],
+            "properties": {
+                "metadata": {
+                    "type": "object",
+                    "required": ["dbt_schema_version"],
+                    "properties": {"dbt_schema_version": {"type": "string"}},
+                },
+                "results": {"type": "array", "items": {"type": "object"}},
+            },
+        },
         body_media_types=("application/json", "multipart/form-data"),
         responses={200: DbtResultsSummary},
         errors=(413, 415, 422),

@@ -3,7 +3,8 @@ policy asks for a token (`service.routing`).
 
 A pure ASGI middleware, so that no route can forget it. A token with a bad
 checksum is refused before any database look-up; a client address that keeps
-failing is answered 429 for its failures only.
+failing is answered 429 for its failures only. On a route whose statement re-checks
+the token (`Policy.rechecked`), a token this process already knows skips the look-up.
 """
 
 from __future__ import annotations
@@ -15,14 +16,17 @@ from typing import Any
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from service.auth.known_tokens import KnownTokens
 from service.auth.ratelimit import FailureWindow, TokenBuckets
 from service.domain.access import tokens as token_format
 from service.errors import (
+    BEARER_REALM,
     InsufficientScope,
     RateLimited,
     ServiceError,
     Unauthenticated,
     from_driver_error,
+    invalid_token,
 )
 from service.http import problem_response
 from service.routing import Access, Policy, policy_of
@@ -30,15 +34,7 @@ from service.settings import RateLimit
 from service.store import tokens as token_store
 
 log = logging.getLogger(__name__)
-REALM = 'Bearer realm="governance"'
-
-
-def _invalid_token() -> Unauthenticated:
-    return Unauthenticated(
-        "The bearer token is not valid.",
-        code="invalid_token",
-        headers={"WWW-Authenticate": REALM + ', error="invalid_token"'},
-    )
+REALM = BEARER_REALM
 
 
 class AuthMiddleware:
@@ -46,6 +42,7 @@ class AuthMiddleware:
         self.app = app
         self.buckets = TokenBuckets(rate_limit.per_second, rate_limit.burst)
         self.failures = FailureWindow(rate_limit.auth_failures_per_minute)
+        self.known = KnownTokens()
         self._background: set[asyncio.Task[None]] = set()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -59,8 +56,12 @@ class AuthMiddleware:
             await problem_response(exc, scope)(scope, receive, send)
             return
 
+        rechecked = scope.get("state", {}).get("token_to_recheck")
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
+                if rechecked is not None and message["status"] == 401:
+                    self.known.forget(rechecked)  # its statement refused it
                 message["headers"] = [
                     *message.get("headers", []),
                     *((k.lower().encode(), v.encode()) for k, v in headers.items()),
@@ -77,10 +78,21 @@ class AuthMiddleware:
                 headers={"WWW-Authenticate": REALM},
             )
         state: dict[str, Any] = scope.setdefault("state", {})
-        found = await self._look_up(state, secret) if token_format.is_well_formed(secret) else None
-        if found is None:
+        if not token_format.is_well_formed(secret):
             raise self._failed(scope)
-        principal, stale = found
+        digest = token_format.digest(secret)
+        known = self.known.get(digest) if policy.rechecked else None
+        if known is not None:
+            principal = known.principal
+            stale = known.touch_due(token_store.TOUCH_INTERVAL.total_seconds())
+            state["token_to_recheck"] = digest
+        else:
+            found = await self._look_up(state, secret)
+            if found is None:
+                self.known.forget(digest)
+                raise self._failed(scope)
+            principal, stale = found
+            self.known.remember(digest, principal)
         needed = policy.needs
         if principal.scope < needed:
             raise InsufficientScope(
@@ -111,7 +123,7 @@ class AuthMiddleware:
                 "Too many failed authentication attempts.", headers={"Retry-After": str(wait)}
             )
         self.failures.record(client)
-        return _invalid_token()
+        return invalid_token()
 
     async def _look_up(self, state: dict[str, Any], secret: str) -> Any:
         try:

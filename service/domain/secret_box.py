@@ -21,12 +21,24 @@ from service.errors import ServiceError
 SEALED_PREFIX = "fernet:"
 
 
-class SecretKeyMissing(ServiceError):
-    status, code, title = 500, "secret_key_missing", "No secret key configured"
+# The service is misconfigured for this one operation, which the client can do nothing
+# about: 503 with a Retry-After (an operator fixing the key heals it), never a 500.
+CONFIG_RETRY_AFTER_S = 60
 
 
-class SecretUnreadable(ServiceError):
-    status, code, title = 500, "secret_key_mismatch", "Stored secret cannot be decrypted"
+class _Misconfigured(ServiceError):
+    status = 503
+
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__(detail, headers={"Retry-After": str(CONFIG_RETRY_AFTER_S)})
+
+
+class SecretKeyMissing(_Misconfigured):
+    code, title = "secret_key_missing", "No secret key configured"
+
+
+class SecretUnreadable(_Misconfigured):
+    code, title = "secret_key_mismatch", "Stored secret cannot be decrypted"
 
 
 @dataclass(frozen=True)

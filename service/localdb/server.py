@@ -32,6 +32,7 @@ from .password import (
 )
 from .readiness import AuthenticationRejected, ServerExited, port_accepts, wait_until_ready
 from .runtime import SERVER_MAIN_CLASS, ensure_runtime
+from .sizing import default_heap, default_pagecache, machine_ram
 from .toolchain import require_java
 
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -52,16 +53,23 @@ class LocalNeo4j:
         cache_dir: Path,
         name: str = "dev",
         bolt_port: int = 17687,
-        heap: str = "1g",
-        pagecache: str = "1g",
+        heap: str | None = None,
+        pagecache: str | None = None,
     ) -> None:
+        """``heap`` and ``pagecache`` left None are sized from the machine's RAM
+        (see :mod:`.sizing`)."""
         if not _NAME_RE.fullmatch(name):
             raise LocalNeo4jError(
                 f"invalid instance name {name!r}: use letters, digits, '.', '_' or '-'"
             )
         self.cache_dir = Path(cache_dir).expanduser().resolve()
         self.name = name
-        self.settings = ServerSettings(bolt_port=bolt_port, heap=heap, pagecache=pagecache)
+        ram = machine_ram() if heap is None or pagecache is None else 0
+        self.settings = ServerSettings(
+            bolt_port=bolt_port,
+            heap=heap or default_heap(ram),
+            pagecache=pagecache or default_pagecache(ram),
+        )
         self.layout = InstanceLayout(self.cache_dir / "instances" / name)
 
     def __repr__(self) -> str:

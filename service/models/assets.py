@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from service.models.common import AssetId, ResponseModel, StrictModel
+from service.models.common import INTEGRAL, AssetId, ResponseModel, StrictModel
 
 KNOWN_TYPES = (
     "table",
@@ -75,7 +75,10 @@ class AssetFields(StrictModel):
 
     name: Name
     type: Annotated[
-        str, StringConstraints(min_length=1, max_length=64), AfterValidator(_asset_type)
+        str,
+        StringConstraints(min_length=1, max_length=64),
+        AfterValidator(_asset_type),
+        Field(json_schema_extra={"pattern": "^[A-Za-z0-9][A-Za-z0-9_.:-]*$"}),  # _TYPE, any case
     ]
     platform: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
     description: Description | None = None
@@ -90,7 +93,7 @@ class AssetFields(StrictModel):
     placeholder: bool | None = Field(default=None, exclude=True)
     created_at: str | None = Field(default=None, exclude=True)
     updated_at: str | None = Field(default=None, exclude=True)
-    version: int | None = Field(default=None, exclude=True)
+    version: Annotated[int, INTEGRAL] | None = Field(default=None, exclude=True)
 
 
 class AssetCreate(AssetFields):

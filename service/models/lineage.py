@@ -25,6 +25,8 @@ ColumnName = Annotated[
     str,
     StringConstraints(min_length=1, max_length=MAX_COLUMN_NAME),
     AfterValidator(_check_column),
+    # `_check_column`'s rule (surrogates cannot reach it from JSON text)
+    Field(json_schema_extra={"pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"}),
 ]
 
 

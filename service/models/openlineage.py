@@ -90,8 +90,16 @@ class ColumnLineageField(OpenLineageModel):
     transformationType: Name | None = None
 
 
+def _column_keys(schema: dict[str, Any]) -> None:
+    """Keys are column names: their pattern constrains every key, as pydantic's
+    `patternProperties` (which leaves other keys free) does not."""
+    ((pattern, value),) = schema.pop("patternProperties").items()
+    schema["propertyNames"] = {**schema.get("propertyNames", {}), "pattern": pattern}
+    schema["additionalProperties"] = value
+
+
 class ColumnLineageFacet(OpenLineageModel):
-    fields: dict[ColumnName, ColumnLineageField]
+    fields: dict[ColumnName, ColumnLineageField] = Field(json_schema_extra=_column_keys)
     dataset: list[InputField] | None = None
 
 
@@ -130,7 +138,7 @@ class Job(OpenLineageModel):
 
 
 class Run(OpenLineageModel):
-    runId: Annotated[str, AfterValidator(_uuid)]
+    runId: Annotated[str, AfterValidator(_uuid), Field(json_schema_extra={"format": "uuid"})]
     facets: dict[str, Facet] | None = None
 
 
@@ -138,7 +146,9 @@ class RunEvent(OpenLineageModel):
     """One OpenLineage RunEvent; an absent eventType reads as OTHER."""
 
     eventType: EventType | None = None
-    eventTime: Annotated[str, AfterValidator(_date_time)]
+    eventTime: Annotated[
+        str, AfterValidator(_date_time), Field(json_schema_extra={"format": "date-time"})
+    ]
     producer: Uri
     schemaURL: Uri
     run: Run
@@ -147,7 +157,9 @@ class RunEvent(OpenLineageModel):
     outputs: list[OutputDataset] | None = None
 
 
-class RunEvents(RootModel[RunEvent | list[RunEvent]]):
+class RunEvents(
+    RootModel[RunEvent | Annotated[list[RunEvent], Field(json_schema_extra={"minItems": 1})]]
+):
     """`POST /lineage/openlineage`: one RunEvent or an array of them."""
 
 

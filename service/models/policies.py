@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, get_args
 
 import orjson
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints
 
 from service.models.assets import Tag, Tags
-from service.models.common import ResponseModel, StrictModel
+from service.models.common import INTEGRAL, ResponseModel, StrictModel
 from service.models.quality import RuleType
 
 Kind = Literal[
@@ -23,7 +23,7 @@ KINDS: tuple[str, ...] = get_args(Kind)
 Severity = Literal["low", "medium", "high", "critical"]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 OneOrMany = Text | Annotated[list[Text], Field(min_length=1, max_length=100)]
-Depth = Annotated[int, Field(ge=1, le=50)]
+Depth = Annotated[int, Field(ge=1, le=50), INTEGRAL]
 
 
 class Selector(StrictModel):
@@ -78,7 +78,40 @@ PARAMS: dict[str, type[StrictModel]] = {
 }
 
 
+def _params_by_kind(schema: dict[str, Any]) -> None:
+    """`params` as each kind's model reads it, so the schema says what the handler checks."""
+    schema["oneOf"] = []
+    for kind, model in PARAMS.items():
+        params = _inline(model)
+        variant = {"properties": {"kind": {"const": kind}, "params": params}, "required": ["kind"]}
+        if params.get("required"):  # absent params read as {}, which lacks them
+            variant["required"] = ["kind", "params"]
+        schema["oneOf"].append(variant)
+
+
+def _inline(model: type[StrictModel]) -> dict[str, Any]:
+    """The model's schema with its definitions (Selector) written in place."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+    schema.pop("title", None)
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                return resolve(defs[ref.removeprefix("#/$defs/")])
+            return {key: resolve(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [resolve(value) for value in node]
+        return node
+
+    resolved: dict[str, Any] = resolve(schema)
+    return resolved
+
+
 class PolicyFields(StrictModel):
+    model_config = ConfigDict(json_schema_extra=_params_by_kind)
+
     name: Text
     description: Annotated[str, StringConstraints(max_length=65_536)] | None = None
     kind: Kind
@@ -96,7 +129,7 @@ class PolicyReplace(PolicyFields):
     """PUT body; read-only fields may be sent back as read and are ignored."""
 
     id: str | None = None
-    version: int | None = None
+    version: Annotated[int, INTEGRAL] | None = None
     created_at: str | None = None
     updated_at: str | None = None
     evaluated_at: str | None = None

@@ -6,10 +6,10 @@ from datetime import datetime
 from typing import Annotated, Any, Literal, get_args
 
 import orjson
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints
 
 from service import clock
-from service.models.common import AssetId, ResponseModel, StrictModel
+from service.models.common import INTEGRAL, AssetId, ResponseModel, StrictModel
 
 RuleType = Literal[
     "not_null",
@@ -29,8 +29,49 @@ ColumnName = Annotated[str, StringConstraints(min_length=1, max_length=512)]
 Message = Annotated[str, StringConstraints(max_length=65_536)]
 
 
+_NUMBER = {"type": "number"}
+_BOUNDS = {
+    "properties": {"min": {"type": ["number", "null"]}, "max": {"type": ["number", "null"]}},
+    "anyOf": [
+        {"required": ["min"], "properties": {"min": _NUMBER}},
+        {"required": ["max"], "properties": {"max": _NUMBER}},
+    ],
+}
+# What `service.domain.quality.params_problems` asks of each type's params (other keys
+# are kept as given); `min` above `max` is refused too, which no schema can say.
+PARAMS_BY_TYPE: dict[str, dict[str, Any]] = {
+    "accepted_values": {
+        "required": ["values"],
+        "properties": {"values": {"type": "array", "minItems": 1}},
+    },
+    "relationships": {
+        "required": ["to"],
+        "properties": {"to": {"type": "string", "minLength": 1}},
+    },
+    "range": _BOUNDS,
+    "row_count": _BOUNDS,
+    "freshness": {
+        "required": ["max_age_hours"],
+        "properties": {"max_age_hours": {"type": "number", "exclusiveMinimum": 0}},
+    },
+}
+
+
+def _params_by_type(schema: dict[str, Any]) -> None:
+    free = [t for t in RULE_TYPES if t not in PARAMS_BY_TYPE]
+    schema["oneOf"] = [
+        {
+            "required": ["type", "params"],
+            "properties": {"type": {"const": rule_type}, "params": params},
+        }
+        for rule_type, params in PARAMS_BY_TYPE.items()
+    ] + [{"properties": {"type": {"enum": free}}}]
+
+
 class QualityRuleFields(StrictModel):
     """What a client writes; `status`, `last_result` and `version` are the service's."""
+
+    model_config = ConfigDict(json_schema_extra=_params_by_type)
 
     asset_id: AssetId
     column: ColumnName | None = None
@@ -53,7 +94,7 @@ class QualityRuleReplace(QualityRuleFields):
     status: str | None = None
     last_result: dict[str, Any] | None = None
     origin: str | None = None
-    version: int | None = None
+    version: Annotated[int, INTEGRAL] | None = None
     created_at: str | None = None
     updated_at: str | None = None
 
@@ -108,7 +149,9 @@ class ResultCreate(StrictModel):
     )
     message: Message | None = None
     run_at: Annotated[str, AfterValidator(_rfc3339)] | None = Field(
-        default=None, description="when the check ran (RFC 3339 with an offset); defaults to now"
+        default=None,
+        description="when the check ran (RFC 3339 with an offset); defaults to now",
+        json_schema_extra={"format": "date-time"},
     )
 
 

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+)
 
-from service.models.common import AssetId, ResponseModel, StrictModel
+from service.models.common import INTEGRAL, AssetId, ResponseModel, StrictModel
 
 Direction = Literal["upstream", "downstream", "both"]
 ReturnForm = Literal["nodes", "edges", "graph", "paths", "count"]
@@ -50,7 +57,7 @@ AnyOfLower = Annotated[
 ]
 AnyOfValue = Annotated[list[PropertyValue], _LISTED, _CHOICES, _one_or_many(_SCALAR_SCHEMA)]
 PropertyKey = Annotated[str, StringConstraints(min_length=1, max_length=128)]
-Depth = Annotated[int, Field(ge=1, le=MAX_DEPTH)]
+Depth = Annotated[int, Field(ge=1, le=MAX_DEPTH), INTEGRAL]
 
 
 class Filter(StrictModel):
@@ -75,8 +82,22 @@ class Filter(StrictModel):
     )
 
 
+def _given(name: str) -> dict[str, Any]:
+    """The field is there and not null."""
+    return {"required": [name], "properties": {name: {"type": "object"}}}
+
+
 class Start(StrictModel):
     """Where a query starts: `ids` or `where`, exactly one."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["ids"], "properties": {"ids": {"type": "array"}}},
+                {"required": ["where"], "properties": {"where": {"type": "object"}}},
+            ]
+        }
+    )
 
     ids: Annotated[list[AssetId], Field(min_length=1, max_length=MAX_START_IDS)] | None = Field(
         None, description="unknown ids match nothing"
@@ -88,7 +109,7 @@ class Traverse(StrictModel):
     direction: Direction = Field(
         "both", description="`both` walks upstream and downstream (never zig-zag)"
     )
-    min_depth: Annotated[int, Field(ge=0, le=MAX_DEPTH)] = Field(
+    min_depth: Annotated[int, Field(ge=0, le=MAX_DEPTH), INTEGRAL] = Field(
         1, description="0 adds the start assets themselves at distance 0"
     )
     max_depth: Depth = 5
@@ -113,13 +134,38 @@ class PathQuery(StrictModel):
 class Query(StrictModel):
     """`start` (with an optional `traverse`) or `path`, one of the two."""
 
+    # The shape rules `service.domain.query.check` applies that a schema can say; the
+    # cross-field ones (from differs from to, min_depth <= max_depth, configured
+    # limits) are in the operation's description.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {
+                    "required": ["start"],
+                    "properties": {"start": {"type": "object"}},
+                    "not": {
+                        "anyOf": [
+                            _given("path"),
+                            {"properties": {"return": {"const": "paths"}}, "required": ["return"]},
+                        ]
+                    },
+                },
+                {
+                    "required": ["path"],
+                    "properties": {"path": {"type": "object"}},
+                    "not": {"anyOf": [_given("start"), _given("traverse")]},
+                },
+            ]
+        }
+    )
+
     start: Start | None = None
     traverse: Traverse | None = None
     path: PathQuery | None = None
     return_: ReturnForm | None = Field(
         None, alias="return", description="default: paths for a path query, else nodes"
     )
-    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = Field(
+    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT), INTEGRAL] = Field(
         100, description="items per page (nodes, edges or paths)"
     )
     cursor: Annotated[str, StringConstraints(min_length=1, max_length=4096)] | None = Field(
@@ -159,7 +205,7 @@ class QueryResult(ResponseModel):
 class CypherQuery(StrictModel):
     query: Annotated[str, StringConstraints(min_length=1, max_length=MAX_CYPHER_CHARS)]
     parameters: dict[str, Any] = Field(default_factory=dict)
-    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = Field(
+    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT), INTEGRAL] = Field(
         1_000, description="most rows returned; then truncated=true"
     )
 

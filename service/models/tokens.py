@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from service.models.common import ResponseModel, StrictModel
+from service.models.common import INTEGRAL, ResponseModel, StrictModel
 
 ScopeName = Literal["read", "write", "admin"]
 
@@ -18,7 +18,7 @@ def _unique(values: list[ScopeName]) -> list[ScopeName]:
 class TokenCreate(StrictModel):
     name: Annotated[str, StringConstraints(min_length=1, max_length=128)]
     scopes: Annotated[list[ScopeName], Field(min_length=1, max_length=3), AfterValidator(_unique)]
-    expires_in_days: Annotated[int, Field(ge=1, le=3650)] | None = None
+    expires_in_days: Annotated[int, Field(ge=1, le=3650), INTEGRAL] | None = None
 
 
 class Token(ResponseModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
+from pydantic.json_schema import SkipJsonSchema
 
 from service.models.common import ResponseModel, StrictModel
 from service.models.tokens import Token
@@ -31,10 +32,11 @@ class UserCreate(StrictModel):
 class UserPatch(StrictModel):
     """A JSON Merge Patch of a user: only the fields present change."""
 
-    role: Role | None = None
+    # null clears only the display name; the others cannot be cleared (422).
+    role: Role | SkipJsonSchema[None] = None
     display_name: DisplayName | None = None
-    disabled: bool | None = None
-    password: Password | None = None
+    disabled: bool | SkipJsonSchema[None] = None
+    password: Password | SkipJsonSchema[None] = None
 
 
 class User(ResponseModel):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service import clock
-from service.domain import merge_patch
+from service.domain import merge_patch, text_search
 from service.domain.assets import from_node, node_properties, writable_document
 from service.domain.preconditions import Expected
 from service.errors import Conflict, NotFound, PreconditionFailed, validation_error
@@ -44,19 +44,48 @@ async def get(graph: Graph, asset_id: str) -> Asset:
     return from_node(rows[0]["asset"])
 
 
+def _filters(where: AssetFilter) -> dict[str, Any]:
+    return {
+        "type": where.type,
+        "platform": where.platform,
+        "owner": where.owner,
+        "tags": [t.lower() for t in where.tags],
+        "placeholder": where.placeholder,
+        "q": where.q.lower() if where.q else None,
+    }
+
+
 async def page(graph: Graph, where: AssetFilter, after: str, limit: int) -> list[Asset]:
-    rows = await graph.read(
-        "assets.list",
-        after=after,
-        limit=limit,
-        type=where.type,
-        platform=where.platform,
-        owner=where.owner,
-        tags=[t.lower() for t in where.tags],
-        placeholder=where.placeholder,
-        q=where.q.lower() if where.q else None,
-    )
+    """Assets in id order after `after`; a `q` takes its candidates from the
+    full-text index when it can (same set as the scan, see `text_search`)."""
+    lucene = text_search.lucene_query(where.q) if where.q else None
+    name = "assets.list_text" if lucene else "assets.list"
+    rows = await graph.read(name, after=after, limit=limit, lucene=lucene, **_filters(where))
     return [from_node(r["asset"]) for r in rows]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    asset: Asset
+    rank: float
+
+
+async def search(
+    graph: Graph, where: AssetFilter, after: tuple[float, str] | None, limit: int
+) -> list[Ranked]:
+    """Assets matching `where.q`, best first, after the cursor's (rank, id)."""
+    if not where.q:
+        raise ValueError("search needs a q")
+    lucene = text_search.lucene_query(where.q)
+    rows = await graph.read(
+        "assets.search" if lucene else "assets.search_scan",
+        lucene=lucene,
+        limit=limit,
+        after_rank=after[0] if after else None,
+        after_id=after[1] if after else None,
+        **_filters(where),
+    )
+    return [Ranked(from_node(r["asset"]), float(r["rank"])) for r in rows]
 
 
 def _stamped(
@@ -88,7 +117,7 @@ async def create(graph: Graph, asset_id: str, fields: AssetFields, actor: str) -
         if not current.get("placeholder"):
             raise Conflict(f"An asset with id {asset_id!r} already exists.", code="already_exists")
         asset = await _replace(tx, asset_id, _stamped(asset_id, fields, current, now))
-        await emit(tx, "asset.created", asset, actor)
+        emit(tx, "asset.created", asset, actor)
         return asset
 
     return await graph.write_tx(work)
@@ -110,7 +139,7 @@ async def upsert(
             return from_node(current), False
         created = bool(current.get("placeholder"))
         asset = await _replace(tx, asset_id, _stamped(asset_id, fields, current, now))
-        await emit(tx, "asset.created" if created else "asset.updated", asset, actor)
+        emit(tx, "asset.created" if created else "asset.updated", asset, actor)
         return asset, created
 
     return await graph.write_tx(work)
@@ -133,9 +162,7 @@ async def patch(
             return from_node(current)
         stamped = _stamped(asset_id, fields, current, clock.now_iso())
         asset = await _replace(tx, asset_id, stamped)
-        await emit(
-            tx, "asset.created" if current.get("placeholder") else "asset.updated", asset, actor
-        )
+        emit(tx, "asset.created" if current.get("placeholder") else "asset.updated", asset, actor)
         return asset
 
     return await graph.write_tx(work)
@@ -148,6 +175,6 @@ async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: 
         await lineage.delete_asset_columns(tx, asset_id)
         await tx.run("assets.delete", id=asset_id)
         gone = {"id": asset_id, **({"quality_rules_deleted": rules} if rules else {})}
-        await emit(tx, "asset.deleted", gone, actor)
+        emit(tx, "asset.deleted", gone, actor)
 
     await graph.write_tx(work)

@@ -19,7 +19,7 @@ from service.domain.lineage import (
     endpoint_ids,
     fold,
 )
-from service.errors import FieldError, NotFound, Unprocessable
+from service.errors import FieldError, NotFound, Unprocessable, invalid_token
 from service.graph import Graph, Reader, Tx
 from service.models.lineage import (
     BulkResult,
@@ -33,7 +33,6 @@ from service.models.lineage import (
 from service.store.outbox import emit
 
 API_ORIGIN = "api"
-WALKS = {"upstream": "lineage.upstream", "downstream": "lineage.downstream"}
 COLUMN_WALKS = {"upstream": "lineage.column_upstream", "downstream": "lineage.column_downstream"}
 
 
@@ -110,18 +109,25 @@ async def _merge(tx: Tx, edges: list[EdgeIn], origin: str, strict: bool) -> tupl
 
 
 async def write_bulk(
-    graph: Graph, edges: list[EdgeIn], strict: bool, actor: str, origin: str = API_ORIGIN
+    graph: Graph,
+    edges: list[EdgeIn],
+    strict: bool,
+    actor: str,
+    origin: str = API_ORIGIN,
+    timeout_s: float | None = None,
 ) -> BulkResult:
     """All or nothing, in one transaction; repeating it changes nothing (and, having
-    changed nothing, announces nothing). One summary event, not one per edge."""
+    changed nothing, announces nothing). One summary event, not one per edge.
+    `timeout_s` (the ingestion timeout) replaces the query timeout: a 10,000-edge
+    request may take longer than a read is allowed to."""
 
     async def work(tx: Tx) -> BulkResult:
         summary, updated = await _merge(tx, edges, origin, strict)
         if summary.created or summary.assets_created or updated:
-            await emit(tx, "lineage.bulk.ingested", bulk_json(summary), actor)
+            emit(tx, "lineage.bulk.ingested", bulk_json(summary), actor)
         return summary
 
-    return await graph.write_tx(work)
+    return await graph.write_tx(work, timeout_s=timeout_s)
 
 
 async def write_one(
@@ -132,9 +138,9 @@ async def write_one(
         rows = await tx.run("lineage.get_edge", source=edge.source, target=edge.target)
         saved = Edge(**rows[0]["edge"])
         if summary.created:
-            await emit(tx, "lineage.edge.created", saved, actor)
+            emit(tx, "lineage.edge.created", saved, actor)
         elif updated:
-            await emit(tx, "lineage.edge.updated", saved, actor)
+            emit(tx, "lineage.edge.updated", saved, actor)
         return saved, summary.created == 1
 
     return await graph.write_tx(work)
@@ -171,51 +177,51 @@ async def delete_edge(graph: Graph, source: str, target: str, actor: str) -> Non
         if not rows:
             raise NotFound(f"No edge {source!r} -> {target!r}.", code="edge_not_found")
         await tx.run("lineage.delete_edge", source=source, target=target)
-        await emit(tx, "lineage.edge.deleted", Edge(**rows[0]["edge"]), actor)
+        emit(tx, "lineage.edge.deleted", Edge(**rows[0]["edge"]), actor)
 
     await graph.write_tx(work)
 
 
 async def traverse(
-    graph: Graph, root_id: str, direction: str, depth: int, limit: int
+    graph: Graph,
+    root_id: str,
+    direction: str,
+    depth: int,
+    limit: int,
+    *,
+    token_hash: str | None = None,
 ) -> LineageGraph:
     """Nodes within `depth` hops (fewest-hop distance), nearest first, at most `limit`
-    with the root: two or three single-row statements, none enumerating paths."""
-
-    async def work(tx: Reader) -> LineageGraph:
-        reached: list[Reached] = []
-        for side in ("upstream", "downstream"):
-            if direction in (side, "both"):
-                rows = await tx.run(WALKS[side], {"depth": depth}, id=root_id, limit=limit)
-                reached += [
-                    Reached(r["node"], int(r["distance"]), side) for r in rows[0]["reached"]
-                ]
-        kept_down = [root_id] + [r.node["id"] for r in reached if r.direction == "downstream"]
-        kept_up = [root_id] + [r.node["id"] for r in reached if r.direction == "upstream"]
-        adjacent = await tx.run(
-            "lineage.adjacent",
-            id=root_id,
-            down_ids=kept_down if direction != "upstream" else [],
-            up_ids=kept_up if direction != "downstream" else [],
-        )
-        if adjacent[0]["root"] is None:
-            raise NotFound(f"No asset with id {root_id!r}.", code="asset_not_found")
-        nodes, edges, truncated = assemble(
-            adjacent[0]["root"],
-            reached,
-            ((a[0], a[1], a[2], a[3]) for a in adjacent[0]["edges"]),
-            limit,
-        )
-        return LineageGraph(
-            root=root_id,
-            direction=direction,
-            depth=depth,
-            nodes=nodes,
-            edges=edges,
-            truncated=truncated,
-        )
-
-    return await graph.read_session(work)
+    with the root, in one statement that enumerates no paths. With `token_hash`, the
+    same statement re-checks that token and a refused one walks nothing (401)."""
+    rows = await graph.read(
+        "lineage.traverse",
+        {"depth": depth},
+        id=root_id,
+        limit=limit,
+        downstream=direction != "upstream",
+        upstream=direction != "downstream",
+        token_hash=token_hash,
+        now=clock.now_iso(),
+    )
+    row = rows[0]
+    if not row["authorised"]:
+        raise invalid_token()
+    if row["root"] is None:
+        raise NotFound(f"No asset with id {root_id!r}.", code="asset_not_found")
+    reached = [Reached(r["node"], int(r["distance"]), "downstream") for r in row["down"]]
+    reached += [Reached(r["node"], int(r["distance"]), "upstream") for r in row["up"]]
+    nodes, edges, truncated = assemble(
+        row["root"], reached, ((e[0], e[1], e[2], e[3]) for e in row["edges"]), limit
+    )
+    return LineageGraph(
+        root=root_id,
+        direction=direction,
+        depth=depth,
+        nodes=nodes,
+        edges=edges,
+        truncated=truncated,
+    )
 
 
 async def delete_asset_columns(tx: Tx, asset_id: str) -> None:

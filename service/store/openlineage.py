@@ -19,7 +19,11 @@ from service.store.lineage import Merged
 from service.store.outbox import emit
 
 
-async def ingest(graph: Graph, plan: Plan, actor: str) -> OpenLineageResult:
+async def ingest(
+    graph: Graph, plan: Plan, actor: str, timeout_s: float | None = None
+) -> OpenLineageResult:
+    """`timeout_s`: the ingestion timeout, in place of the query timeout."""
+
     async def work(tx: Tx) -> OpenLineageResult:
         now = clock.now_iso()
         if plan.runs:
@@ -36,13 +40,13 @@ async def ingest(graph: Graph, plan: Plan, actor: str) -> OpenLineageResult:
             rows = await tx.run("lineage.apply_schemas", rows=plan.schemas, now=now)
             updated_assets = [from_node(node) for node in rows[0]["updated"]]
         for asset in updated_assets:
-            await emit(tx, "asset.updated", asset, actor)
+            emit(tx, "asset.updated", asset, actor)
         result = _result(plan, merged, created_assets, len(updated_assets))
         if created_assets or updated_assets or any(m.changed for m in merged):
-            await emit(tx, "lineage.bulk.ingested", result, actor)
+            emit(tx, "lineage.bulk.ingested", result, actor)
         return result
 
-    return await graph.write_tx(work)
+    return await graph.write_tx(work, timeout_s=timeout_s)
 
 
 def _result(

@@ -111,8 +111,10 @@ def test_an_expired_token_is_refused(
 def strict_server(
     make_settings: Callable[..., Settings], clean: None
 ) -> Iterator[tuple[LiveServer, Settings]]:
+    # One request per 100 s after the burst: no refill however slow the machine is
+    # between the test's requests.
     settings = make_settings(
-        rate_limit=RateLimit(per_second=1, burst=3, auth_failures_per_minute=3)
+        rate_limit=RateLimit(per_second=0.01, burst=3, auth_failures_per_minute=3)
     )
     server = LiveServer(create_app(settings)).start()
     yield server, settings

@@ -31,6 +31,7 @@ from service.app import openapi_document
 from service.domain.access import tokens as token_format
 from service.settings import Limits, Settings
 from tests.conftest import TEST_SECRET_KEY, Tokens
+from tests.support import procfs
 from tests.support.dbt_fixtures import OWN
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.server import LiveServer
@@ -516,46 +517,6 @@ def _ready(url: str) -> bool:
     return httpx.get(url + "/readyz", timeout=2).status_code == 200
 
 
-def _children(pid: int) -> set[int]:
-    """The processes whose parent is `pid`, read from /proc."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            after_name = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # it ended meanwhile
-        if int(after_name[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
-
-
-def _connections_to(port: int) -> dict[int, int]:
-    """Socket inode -> client port, for each established connection to local `port`."""
-    found = {}
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for row in Path(table).read_text().splitlines()[1:]:
-            cols = row.split()
-            local, remote, state, inode = cols[1], cols[2], cols[3], int(cols[9])
-            if state == "01" and int(local.rsplit(":", 1)[1], 16) == port:
-                found[inode] = int(remote.rsplit(":", 1)[1], 16)
-    return found
-
-
-def _holders(pids: set[int], port: int) -> dict[int, int]:
-    """Client port -> the process holding the server end of that connection."""
-    connections = _connections_to(port)
-    held = {}
-    for pid in pids:
-        try:
-            links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
-        except OSError:
-            continue
-        for link in links:
-            if link.startswith("socket:[") and int(link[8:-1]) in connections:
-                held[connections[int(link[8:-1])]] = pid
-    return held
-
-
 def _get(connection: http.client.HTTPConnection, path: str) -> int:
     connection.request("GET", path)
     response = connection.getresponse()
@@ -572,7 +533,7 @@ def _one_connection_per_process(
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     opened.append(connection)
     assert _get(connection, "/readyz") == 200
-    holders = _holders(_children(server), port)
+    holders = procfs.holders(procfs.children(server), port)
     by_pid = {
         holders[c.sock.getsockname()[1]]: c
         for c in opened

@@ -176,14 +176,21 @@ def test_unknown_root_is_404_and_bad_parameters_422(reader: httpx.Client) -> Non
 def test_traversals_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) -> None:
     """Guards the linear-cost design: the planner must not enumerate paths."""
     queries = cypher.load()
-    for name in ("lineage.downstream", "lineage.upstream"):
-        statement = queries[name].statement({"depth": 50})
-        summary = driver.execute_query("EXPLAIN " + statement, id="x", limit=10).summary
-        operators = _operators(summary.plan)
-        assert any(op.startswith("VarLengthExpand(Pruning,BFS") for op in operators), (
-            name,
-            operators,
-        )
+    statement = queries["lineage.traverse"].statement({"depth": 50})
+    summary = driver.execute_query(
+        "EXPLAIN " + statement,
+        id="x",
+        limit=10,
+        downstream=True,
+        upstream=True,
+        token_hash=None,
+        now="2026-01-01T00:00:00Z",
+    ).summary
+    operators = _operators(summary.plan)
+    walks = [op for op in operators if op.startswith("VarLengthExpand")]
+    assert len(walks) == 2 and all(op.startswith("VarLengthExpand(Pruning,BFS") for op in walks), (
+        operators
+    )
 
 
 def _operators(plan: object) -> list[str]:

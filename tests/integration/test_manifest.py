@@ -14,6 +14,7 @@ import httpx
 import neo4j
 import pytest
 
+from service.api.uploads import SPOOL_BYTES
 from tests.support.dbt_fixtures import (
     LINEAGE_TYPES,
     NEWEST,
@@ -105,6 +106,31 @@ def test_a_gzipped_manifest_ingests(writer: httpx.Client) -> None:
     assert summary["assets"]["created"] == want["assets"]
     assert summary["edges"]["created"] >= want["edges"]
     assert summary["quality_rules"]["created"] == want["tests"]
+
+
+def test_a_manifest_past_the_in_memory_spool_ingests_raw_gzipped_and_multipart(
+    writer: httpx.Client,
+) -> None:
+    """Past SPOOL_BYTES a body goes to a temporary file; it reads the same however sent."""
+    document = manifest(NEWEST)
+    document["macros"] = {f"macro.x.m{i}": {"macro_sql": "x" * 1000} for i in range(6000)}
+    raw = json.dumps(document).encode()
+    assert len(raw) > SPOOL_BYTES
+    plain = writer.post(
+        "/lineage/manifest",
+        content=raw,
+        headers={"content-type": "application/json"},
+        timeout=300,
+    )
+    assert plain.status_code == 200, plain.text
+    assert plain.json()["assets"]["created"] == expected(document)["assets"]
+    unchanged = {"created": 0, "updated": 0}
+    assert _post_gzipped(writer, gzip.compress(raw)).json()["assets"] == unchanged
+    part = writer.post(
+        "/lineage/manifest", files={"file": ("manifest.json", raw, "application/json")}
+    )
+    assert part.status_code == 200, part.text
+    assert part.json()["assets"] == unchanged
 
 
 @public_manifests

@@ -135,7 +135,8 @@ def test_a_wrong_key_is_a_clear_error_on_signing_only(
     wrong_key = Fernet.generate_key().decode()
     with _server_with_keys(make_settings, tokens.admin, wrong_key) as wrong:
         failed = wrong.post(f"/webhooks/{made['id']}/test")
-        assert failed.status_code == 500
+        assert failed.status_code == 503
+        assert failed.headers["retry-after"] == "60"
         problem = failed.json()
         assert problem["code"] == "secret_key_mismatch"
         assert "GOVERNANCE_SECRET_KEY" in problem["detail"]
@@ -150,7 +151,8 @@ def test_without_a_key_creating_a_webhook_says_so(
 ) -> None:
     with _server_with_keys(make_settings, tokens.admin) as keyless:
         refused = keyless.post("/webhooks", json={"url": "http://127.0.0.1:9/hook"})
-        assert refused.status_code == 500
+        assert refused.status_code == 503
+        assert refused.headers["retry-after"] == "60"
         assert refused.json()["code"] == "secret_key_missing"
         assert keyless.get("/webhooks").status_code == 200
 

@@ -345,7 +345,7 @@ def test_answers_keep_a_page_and_point_at_the_next() -> None:
             ["body", "traverse", "max_depth"],
         ),
         (
-            {"start": {"ids": ["a"]}, "traverse": {"max_depth": 2.0}},
+            {"start": {"ids": ["a"]}, "traverse": {"max_depth": 2.5}},
             ["body", "traverse", "max_depth"],
         ),
         (

@@ -209,7 +209,7 @@ def test_a_dashboard_page_must_be_declared_for_signed_in_visitors() -> None:
         ("DELETE", "/api/v1/assets/a/b", bearer(Scope.WRITE)),
         ("POST", "/api/v1/tokens", bearer(Scope.ADMIN, replay=Replay.SECRET)),
         ("POST", "/api/v1/query", bearer(Scope.READ, replay=Replay.READ_ONLY)),
-        ("GET", "/api/v1/lineage/a/upstream", bearer(Scope.READ)),
+        ("GET", "/api/v1/lineage/a/upstream", bearer(Scope.READ, rechecked=True)),
         (
             "POST",
             "/api/v1/lineage/manifest",

@@ -23,7 +23,7 @@ class ManifestError(ValueError):
         self.loc = loc
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DbtColumn:
     name: str
     type: str | None
@@ -31,7 +31,7 @@ class DbtColumn:
     tags: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DbtAsset:
     """One model, seed, snapshot, analysis, source or exposure, shaped like an asset."""
 
@@ -46,7 +46,7 @@ class DbtAsset:
     properties: dict[str, PropertyValue]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DbtEdge:
     """Lineage parent -> child; `transformation` is the child's SQL (compiled, else raw)."""
 
@@ -55,7 +55,7 @@ class DbtEdge:
     transformation: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DbtRule:
     """One dbt data test, shaped like a quality rule."""
 
@@ -68,7 +68,7 @@ class DbtRule:
     severity: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DbtColumnEdge:
     """Column lineage: `source_column` of the parent `source` feeds `target_column` of
     `target`; `transformation` is the SQL expression that computes it, if not a copy."""
@@ -80,7 +80,7 @@ class DbtColumnEdge:
     transformation: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ColumnLineage:
     """What the compiled SQL of a manifest's nodes says about their columns.
 
@@ -96,7 +96,7 @@ class ColumnLineage:
     warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ManifestContents:
     """Everything the service ingests from one manifest.
 

@@ -1,0 +1,18 @@
+// A page of assets matching `q`, ordered by id after the cursor's id, with the
+// candidates taken from the full-text index (`$lucene`, built by
+// service.domain.text_search) instead of a scan of every asset. The index
+// yields a superset; the CONTAINS re-check keeps exactly the substring matches,
+// so the page equals what assets.list returns for the same `q`.
+CALL db.index.fulltext.queryNodes('asset_text', $lucene) YIELD node AS a
+WHERE a.id > $after
+  AND ($type IS NULL OR a.type = $type)
+  AND ($platform IS NULL OR a.platform = $platform)
+  AND ($owner IS NULL OR $owner IN a.owners)
+  AND all(tag IN $tags WHERE tag IN a.tags)
+  AND ($placeholder IS NULL OR a.placeholder = $placeholder)
+  AND (toLower(a.id) CONTAINS $q
+       OR toLower(a.name) CONTAINS $q
+       OR toLower(coalesce(a.description, '')) CONTAINS $q)
+RETURN a {.*} AS asset
+ORDER BY a.id
+LIMIT $limit

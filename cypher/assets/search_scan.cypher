@@ -1,0 +1,22 @@
+// assets.search for a `q` the full-text index cannot answer safely (no letter
+// or digit run, e.g. "-" or "/", or letters the tokenizer splits such as CJK):
+// the same set and tiers from a scan of every asset, with no Lucene score.
+MATCH (a:Asset)
+WHERE ($type IS NULL OR a.type = $type)
+  AND ($platform IS NULL OR a.platform = $platform)
+  AND ($owner IS NULL OR $owner IN a.owners)
+  AND all(tag IN $tags WHERE tag IN a.tags)
+  AND ($placeholder IS NULL OR a.placeholder = $placeholder)
+WITH a, toLower(a.id) AS id, toLower(a.name) AS name
+WHERE id CONTAINS $q OR name CONTAINS $q
+   OR toLower(coalesce(a.description, '')) CONTAINS $q
+WITH a, CASE
+          WHEN id = $q OR name = $q THEN 3
+          WHEN name CONTAINS $q THEN 2
+          WHEN id CONTAINS $q THEN 1
+          ELSE 0
+        END * 1.0 AS rank
+WHERE $after_id IS NULL OR rank < $after_rank OR (rank = $after_rank AND a.id > $after_id)
+RETURN a {.*} AS asset, rank
+ORDER BY rank DESC, a.id
+LIMIT $limit

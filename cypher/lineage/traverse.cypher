@@ -1,0 +1,65 @@
+// A lineage traversal in one statement and one round trip: the root, the assets
+// within {{depth}} hops on each asked side (each once, at its fewest-hop distance,
+// nearest first, at most $limit per side), and the edges that may join them.
+//
+// `authorised` re-checks the caller's token (by $token_hash, null when the caller
+// was already looked up for this request): still there, not revoked, not expired,
+// its user neither deleted nor disabled. Any such token may read, so a process that
+// knows the token from an earlier request skips the separate look-up and still
+// refuses a token revoked a moment ago through another process. An unauthorised
+// caller walks nothing.
+//
+// Each walk groups `min(length(p))` by end node, which is what lets the planner use
+// the pruning breadth-first expand (VarLengthExpand(Pruning,BFS)): cost grows with
+// the nodes and edges reached, never with the number of paths, and cycles end.
+// The edges are every edge leaving a downstream-side node and every edge entering an
+// upstream-side node (root included): a superset of those among the kept nodes,
+// linear in their degree; the caller keeps those whose both ends it kept. Every
+// subquery aggregates without grouping keys, so the answer is always one row.
+CALL () {
+  OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
+  OPTIONAL MATCH (u:User {id: t.user_id})
+  RETURN $token_hash IS NULL OR (
+    t IS NOT NULL AND t.revoked_at IS NULL AND size(t.scopes) > 0
+    AND (t.expires_at IS NULL OR t.expires_at > $now)
+    AND (t.user_id IS NULL OR (u IS NOT NULL AND NOT coalesce(u.disabled, false)))
+  ) AS authorised
+}
+OPTIONAL MATCH (root:Asset {id: $id}) WHERE authorised
+CALL (root) {
+  WITH root WHERE root IS NOT NULL AND $downstream
+  MATCH p = (root)-[:LINEAGE*1..{{depth}}]->(n)
+  WITH n, min(length(p)) AS distance
+  WHERE n.id <> $id
+  ORDER BY distance, n.id
+  LIMIT $limit
+  RETURN collect({node: n {.id, .name, .type, .platform, .tags, .placeholder}, distance: distance}) AS down,
+         collect(n) AS down_nodes
+}
+CALL (root) {
+  WITH root WHERE root IS NOT NULL AND $upstream
+  MATCH p = (root)<-[:LINEAGE*1..{{depth}}]-(n)
+  WITH n, min(length(p)) AS distance
+  WHERE n.id <> $id
+  ORDER BY distance, n.id
+  LIMIT $limit
+  RETURN collect({node: n {.id, .name, .type, .platform, .tags, .placeholder}, distance: distance}) AS up,
+         collect(n) AS up_nodes
+}
+CALL (root, down_nodes) {
+  WITH root, down_nodes WHERE root IS NOT NULL AND $downstream
+  UNWIND [root] + down_nodes AS a
+  MATCH (a)-[e:LINEAGE]->(b)
+  RETURN collect([a.id, b.id, e.transformation, 'downstream']) AS down_edges
+}
+CALL (root, up_nodes) {
+  WITH root, up_nodes WHERE root IS NOT NULL AND $upstream
+  UNWIND [root] + up_nodes AS b
+  MATCH (a)-[e:LINEAGE]->(b)
+  RETURN collect([a.id, b.id, e.transformation, 'upstream']) AS up_edges
+}
+RETURN authorised,
+       root {.id, .name, .type, .platform, .tags, .placeholder} AS root,
+       down,
+       up,
+       down_edges + up_edges AS edges

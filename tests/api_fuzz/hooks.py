@@ -1,0 +1,155 @@
+"""Schemathesis hooks for the values a JSON Schema cannot describe.
+
+They touch only requests generated as valid (positive mode): invalid ones go out
+as generated, so the service's refusals are still checked.
+
+- `cursor`: valid only as the service issued it (an encoded sort key), so a
+  pattern-valid random string is rightly refused (400 invalid_cursor). Positive
+  cases go without one, i.e. from the first page.
+- `Idempotency-Key`: a key stands for one request; the same key with another body
+  is refused by design (422 idempotency_key_reused). Positive cases get a fresh key.
+- A PUT body's `id`: may repeat the id in the path (GET, edit, PUT round-trips) but
+  must then be that id. Positive cases carry the path's id.
+- `POST /query/cypher`: the text must be Cypher, which no schema describes; positive
+  cases send a read that compiles.
+- Asset ids: the document's `AssetId` pattern lists every character the id rule
+  takes (some 700 ranges, 144,000 characters), and Hypothesis enumerates a class's
+  characters each time it builds a strategy from it: seconds each, minutes a run.
+  The run draws ids from the same rule by Unicode category instead (the pattern
+  itself is checked against the rule in tests/unit/test_openapi_asset_id.py).
+- Rules between two fields: an edge's `source` and `target` differ, as do a path
+  query's `from` and `to`; a walk's `min_depth` is at most its `max_depth`, a quality
+  rule's `min` at most its `max`. Positive cases are put in order.
+- A quality rule names an existing asset, as does an edge posted with `strict`
+  (422 unknown_asset otherwise): positive cases get theirs made first (a strict
+  bulk of more than 20 edges is sent without `strict` instead).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import uuid
+from typing import Any
+from urllib.parse import quote, unquote
+
+import httpx
+import schemathesis
+from hypothesis import strategies as st
+
+from service.ids import MAX_ID_LENGTH
+
+ASSET_ID_FORMAT = "x-asset-id"
+# Strict edges whose endpoints a hook makes first; a longer strict bulk goes unstrict.
+STRICT_EDGES_MADE = 20
+# `service.ids.id_problem`'s categories; whitespace is Zs, Zl, Zp or a control (Cc).
+_ID_CHARACTERS = st.characters(exclude_categories=["Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"])
+schemathesis.openapi.format(
+    ASSET_ID_FORMAT, st.text(_ID_CHARACTERS, min_size=1, max_size=MAX_ID_LENGTH)
+)
+
+
+@schemathesis.hook
+def before_load_schema(context: Any, raw_schema: dict[str, Any]) -> None:
+    asset_id = raw_schema["components"]["schemas"]["AssetId"]
+    del asset_id["pattern"]
+    asset_id["format"] = ASSET_ID_FORMAT
+
+
+def _positive(case: schemathesis.Case[Any]) -> bool:
+    meta = case.meta
+    return meta is not None and meta.generation.mode.is_positive
+
+
+@schemathesis.hook
+def before_call(context: Any, case: schemathesis.Case[Any], kwargs: dict[str, Any]) -> None:
+    if not _positive(case):
+        return
+    if case.query and "cursor" in case.query:
+        case.query = {k: v for k, v in case.query.items() if k != "cursor"}
+    if (
+        isinstance(case.body, dict)
+        and "cursor" in case.body
+        and case.operation.path == "/api/v1/query"
+    ):
+        case.body = {k: v for k, v in case.body.items() if k != "cursor"}
+    if case.headers and "Idempotency-Key" in case.headers:
+        case.headers["Idempotency-Key"] = uuid.uuid4().hex
+    if case.method == "PUT" and isinstance(case.body, dict) and "id" in case.body:
+        path_id = next(iter((case.path_parameters or {}).values()), None)
+        if path_id is not None:  # held percent-encoded, as it goes into the URL
+            case.body = {**case.body, "id": unquote(path_id)}
+    if case.operation.path == "/api/v1/query/cypher" and isinstance(case.body, dict):
+        case.body = {**case.body, "query": "MATCH (a:Asset) RETURN a.id AS id LIMIT 5"}
+    if case.operation.path == "/api/v1/query" and isinstance(case.body, dict):
+        case.body = _ordered_query(case.body)
+    if case.operation.path.startswith("/api/v1/quality/rules") and isinstance(case.body, dict):
+        params = case.body.get("params")
+        if isinstance(params, dict):
+            case.body = {**case.body, "params": _ordered(params, "min", "max")}
+        asset_id = case.body.get("asset_id")
+        if isinstance(asset_id, str):
+            _ensure_asset(asset_id)
+    if case.operation.path == "/api/v1/lineage" and isinstance(case.body, dict):
+        case.body = _no_loop(case.body, "source", "target")
+    if case.operation.path == "/api/v1/lineage/bulk" and isinstance(case.body, list):
+        case.body = [
+            _no_loop(e, "source", "target") if isinstance(e, dict) else e for e in case.body
+        ]
+    strict = str((case.query or {}).get("strict", "")).lower() in ("true", "1", "yes")
+    if strict and case.operation.path in ("/api/v1/lineage", "/api/v1/lineage/bulk"):
+        edges = case.body if isinstance(case.body, list) else [case.body]
+        if len(edges) > STRICT_EDGES_MADE:  # making thousands of assets first: not strict
+            case.query = {k: v for k, v in (case.query or {}).items() if k != "strict"}
+            edges = []
+        for edge in edges:
+            for end in ("source", "target"):
+                value = edge.get(end) if isinstance(edge, dict) else None
+                if isinstance(value, str):
+                    _ensure_asset(value)
+
+
+def _no_loop(values: dict[str, Any], one: str, other: str) -> dict[str, Any]:
+    """`values` with `other` changed (its last character) where it equals `one`."""
+    if values.get(one) != values.get(other) or not isinstance(values.get(other), str):
+        return values
+    text = values[other]
+    return {**values, other: text[:-1] + ("b" if text.endswith("a") else "a")}
+
+
+@functools.cache
+def _client() -> httpx.Client:
+    """One connection pool for the hooks' own requests (a client per call costs a TLS
+    context each, even for plain HTTP)."""
+    return httpx.Client(
+        base_url=os.environ["GOVERNANCE_FUZZ_URL"],
+        headers={"Authorization": f"Bearer {os.environ['GOVERNANCE_FUZZ_TOKEN']}"},
+        timeout=30,
+    )
+
+
+def _ensure_asset(asset_id: str) -> None:
+    url = f"/api/v1/assets/{quote(asset_id, safe='')}"
+    if _client().get(url).status_code == 404:
+        _client().put(url, json={"name": "fuzz", "type": "table"})
+
+
+def _ordered_query(body: dict[str, Any]) -> dict[str, Any]:
+    path = body.get("path")
+    if isinstance(path, dict):
+        body = {**body, "path": _no_loop(path, "from", "to")}
+    walk = body.get("traverse")
+    if isinstance(walk, dict):
+        body = {**body, "traverse": _ordered(walk, "min_depth", "max_depth", default_high=5)}
+    return body
+
+
+def _ordered(
+    values: dict[str, Any], low: str, high: str, default_high: int | None = None
+) -> dict[str, Any]:
+    """`values` with `low` <= `high` where both are numbers (`high` may default)."""
+    a, b = values.get(low), values.get(high, default_high)
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (a, b))
+    if numbers and a > b:  # type: ignore[operator]
+        return {**values, low: b, high: a}
+    return values
