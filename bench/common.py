@@ -4,11 +4,14 @@ own process, the raw driver beside it, medians and a results file."""
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 import os
 import platform
 import statistics
 import subprocess
 import sys
+import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,7 +32,8 @@ BENCH_PORT = 17695
 
 @contextlib.contextmanager
 def bench_neo4j() -> Iterator[Neo4jTarget]:
-    """NEO4J_URI if set, else a local instance of its own with room for 100k assets."""
+    """NEO4J_URI if set, else a local instance of its own with room for 100k assets
+    (GOVERNANCE_BENCH_NEO4J_NAME/PORT pick another, to run two benchmarks at once)."""
     if os.environ.get("NEO4J_URI"):
         yield Neo4jTarget(
             os.environ["NEO4J_URI"],
@@ -42,7 +46,11 @@ def bench_neo4j() -> Iterator[Neo4jTarget]:
     from service.localdb import LocalNeo4j, default_cache_dir
 
     server = LocalNeo4j(
-        default_cache_dir(), name=BENCH_INSTANCE, bolt_port=BENCH_PORT, heap="2g", pagecache="2g"
+        default_cache_dir(),
+        name=os.environ.get("GOVERNANCE_BENCH_NEO4J_NAME", BENCH_INSTANCE),
+        bolt_port=int(os.environ.get("GOVERNANCE_BENCH_NEO4J_PORT", BENCH_PORT)),
+        heap="2g",
+        pagecache="2g",
     )
     info = server.start()
     try:
@@ -64,12 +72,36 @@ class Service:
                 return int(line.split()[1]) / 1024
         return float("nan")
 
+    def lean_client(self) -> LeanClient:
+        """A keep-alive connection with next to no client-side cost, for timing requests
+        (httpx spends about half a millisecond of its own on each)."""
+        return LeanClient(self.url, self.token)
+
     def client(self) -> httpx.Client:
         return httpx.Client(
             base_url=self.url + "/api/v1",
             timeout=600,
             headers={"Authorization": f"Bearer {self.token}"},
         )
+
+
+class LeanClient:
+    def __init__(self, url: str, token: str) -> None:
+        parts = urllib.parse.urlsplit(url)
+        self._connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=600)
+        self._headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        """GET /api/v1 + path (query included): the status and the body."""
+        self._connection.request("GET", "/api/v1" + path, headers=self._headers)
+        response = self._connection.getresponse()
+        return response.status, response.read()
+
+    def __enter__(self) -> LeanClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._connection.close()
 
 
 @contextlib.contextmanager
@@ -114,3 +146,44 @@ def environment() -> dict[str, str]:
         "neo4j driver": neo4j.__version__,
         "java": java[0] if java else "unknown",
     }
+
+
+SUMMARIES = Path(__file__).parent / "results"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One headline figure of a benchmark, with the target it is held to (if any)."""
+
+    name: str
+    value: float
+    unit: str
+    target: str = ""  # e.g. "<= 1.2", ">= 0.85"; empty for a figure without one
+
+    @property
+    def met(self) -> bool | None:
+        if not self.target:
+            return None
+        op, _, bound = self.target.partition(" ")
+        limit = float(bound)
+        return self.value <= limit if op == "<=" else self.value >= limit
+
+
+def write_summary(
+    benchmark: str, details: str, figures: list[Figure], plots: list[str] | None = None
+) -> None:
+    """Leave the benchmark's headline figures for `bench.report`, which writes
+    bench/RESULTS.md from every benchmark's summary. `details` and `plots` are paths
+    relative to bench/."""
+    SUMMARIES.mkdir(exist_ok=True)
+    payload = {
+        "benchmark": benchmark,
+        "details": details,
+        "plots": plots or [],
+        "environment": environment(),
+        "figures": [
+            {"name": f.name, "value": f.value, "unit": f.unit, "target": f.target, "met": f.met}
+            for f in figures
+        ],
+    }
+    (SUMMARIES / f"{benchmark}.json").write_text(json.dumps(payload, indent=2) + "\n")

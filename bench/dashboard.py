@@ -22,7 +22,7 @@ from urllib.parse import quote
 import httpx
 from playwright.sync_api import Page, sync_playwright
 
-from bench.common import bench_neo4j, environment, running_service
+from bench.common import Figure, bench_neo4j, environment, running_service, write_summary
 from tests.e2e.conftest import CHROMIUM_FLAGS, chromium_path
 
 PASSWORD = "benchmark-password-1"  # noqa: S105 (a throwaway user of the bench's own Neo4j)
@@ -137,6 +137,18 @@ def main() -> None:
     report = render(rows, weight, args.samples)
     print(report)
     args.out.write_text(report)
+    write_summary(
+        "dashboard",
+        args.out.name,
+        [
+            Figure(
+                f"lineage page, {label} assets: graph interactive",
+                statistics.median(v["ready"] for v in views),
+                "ms",
+            )
+            for label, views, _ in rows
+        ],
+    )
 
 
 def render(
