@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
-from pydantic.json_schema import SkipJsonSchema
+from pydantic.json_schema import WithJsonSchema
 
 from service.models.common import ResponseModel, StrictModel
 from service.models.tokens import Token
@@ -32,11 +32,25 @@ class UserCreate(StrictModel):
 class UserPatch(StrictModel):
     """A JSON Merge Patch of a user: only the fields present change."""
 
-    # null clears only the display name; the others cannot be cleared (422).
-    role: Role | SkipJsonSchema[None] = None
+    # null clears only the display name; the others cannot be cleared (422). They are
+    # validated as `X | None` (one error at the field's own path, not one per branch
+    # of a union) and documented without null.
+    role: Annotated[
+        Role | None, WithJsonSchema({"type": "string", "enum": ["viewer", "editor", "admin"]})
+    ] = None
     display_name: DisplayName | None = None
-    disabled: bool | SkipJsonSchema[None] = None
-    password: Password | SkipJsonSchema[None] = None
+    disabled: Annotated[bool | None, WithJsonSchema({"type": "boolean"})] = None
+    password: Annotated[
+        Password | None,
+        WithJsonSchema(
+            {
+                "type": "string",
+                "minLength": 12,
+                "maxLength": 256,
+                "description": "12 to 256 characters; stored only as an Argon2id hash.",
+            }
+        ),
+    ] = None
 
 
 class User(ResponseModel):
