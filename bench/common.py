@@ -120,10 +120,11 @@ def driver_for(target: Neo4jTarget) -> neo4j.Driver:
 
 
 def clear_graph(driver: neo4j.Driver) -> None:
-    """Assets and their edges (not the tokens), in batches of 10,000."""
+    """Assets and their edges (not the tokens), in batches of 1,000: an asset's edges may
+    carry a model's SQL, and larger batches can pass a transaction's memory cap."""
     with driver.session() as session:
         session.run(
-            "MATCH (n:Asset) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+            "MATCH (n:Asset) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS"
         ).consume()
 
 
