@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,13 +39,18 @@ DEPTHS = (1, 3, 5, 10, 50)
 NODE_LIMIT = 2_000
 
 
-def warehouse(assets: int, layers: int, seed: int = 42) -> list[tuple[str, str]]:
+def warehouse(
+    assets: int,
+    layers: int,
+    seed: int = 42,
+    name: Callable[[int, int], str] = lambda layer, i: f"l{layer:02d}.t{i:06d}",
+) -> list[tuple[str, str]]:
     """A layered DAG shaped like a warehouse: sources feed staging feeds marts. Each
     asset has 1-6 parents (about 3), mostly from the layer before, picked with a skew
     so that a few hub tables fan out widely."""
     rng = random.Random(seed)
     per_layer = assets // layers
-    names = [[f"l{layer:02d}.t{i:06d}" for i in range(per_layer)] for layer in range(layers)]
+    names = [[name(layer, i) for i in range(per_layer)] for layer in range(layers)]
     edges: set[tuple[str, str]] = set()
     for layer in range(1, layers):
         for child in names[layer]:

@@ -41,6 +41,7 @@ from bench.common import (
     median_ms,
     write_summary,
 )
+from bench.lineage import warehouse as lineage_warehouse
 from service import cypher
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.process import LOGS, ServiceProcess
@@ -65,21 +66,8 @@ def asset_id(layer: int, i: int) -> str:
 
 
 def warehouse(assets: int, seed: int = 42) -> list[tuple[str, str]]:
-    """Sources feed staging feeds marts: each asset past the first layer has 1-6
-    parents (about 3), mostly from the layer before, skewed so a few hubs fan out."""
-    rng = random.Random(seed)
-    per_layer = assets // LAYERS
-    names = [[asset_id(layer, i) for i in range(per_layer)] for layer in range(LAYERS)]
-    edges: set[tuple[str, str]] = set()
-    for layer in range(1, LAYERS):
-        for child in names[layer]:
-            for _ in range(rng.choice((1, 2, 2, 3, 3, 3, 4, 4, 5, 6))):
-                source_layer = layer - 1 if rng.random() < 0.7 else rng.randrange(layer)
-                parent = names[source_layer][int(per_layer * rng.random() ** 2)]
-                edges.add((parent, child))
-    ordered = sorted(edges)
-    rng.shuffle(ordered)
-    return ordered
+    """bench.lineage's layered DAG, with warehouse-like ids."""
+    return lineage_warehouse(assets, LAYERS, seed, asset_id)
 
 
 def searches(assets: int) -> dict[str, str]:
