@@ -34,7 +34,6 @@ from service.settings import RateLimit
 from service.store import tokens as token_store
 
 log = logging.getLogger(__name__)
-REALM = BEARER_REALM
 
 
 class AuthMiddleware:
@@ -75,7 +74,7 @@ class AuthMiddleware:
         if secret is None:
             raise Unauthenticated(
                 "This operation needs an API token: send `Authorization: Bearer <token>`.",
-                headers={"WWW-Authenticate": REALM},
+                headers={"WWW-Authenticate": BEARER_REALM},
             )
         state: dict[str, Any] = scope.setdefault("state", {})
         if not token_format.is_well_formed(secret):
@@ -98,7 +97,7 @@ class AuthMiddleware:
             raise InsufficientScope(
                 f"This operation needs the {needed.label!r} scope.",
                 headers={
-                    "WWW-Authenticate": REALM
+                    "WWW-Authenticate": BEARER_REALM
                     + f', error="insufficient_scope", scope="{needed.label}"'
                 },
             )
