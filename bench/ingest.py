@@ -43,7 +43,7 @@ from bench.common import (
     running_service,
     write_summary,
 )
-from bench.lineage import warehouse
+from bench.lineage import JSON_BODY, ingest_http, warehouse
 from service import clock, cypher
 from service.ids import new_id
 
@@ -248,18 +248,6 @@ def timed_load(driver: neo4j.Driver, variant: Variant, edges: Edges) -> float:
         python_codec(False)
 
 
-def load_http(service: Service, edges: Edges) -> float:
-    with service.client() as client:
-        started = time.perf_counter()
-        for start in range(0, len(edges), CHUNK):
-            chunk = edges[start : start + CHUNK]
-            response = client.post(
-                "/lineage/bulk", json=[{"source": s, "target": t} for s, t in chunk]
-            )
-            response.raise_for_status()
-        return time.perf_counter() - started
-
-
 # --- writer scaling -------------------------------------------------------------
 
 
@@ -320,7 +308,9 @@ def http_ops(service: Service, tag: str) -> dict[str, tuple[str, Callable[[int, 
     def bulk(writer: int, n: int) -> int:
         prefix = f"{tag}.b{writer}.{n}"
         body = [{"source": f"{prefix}.s{i // 3}", "target": f"{prefix}.t{i}"} for i in range(1000)]
-        clients[writer].post("/lineage/bulk", json=body).raise_for_status()
+        clients[writer].post(
+            "/lineage/bulk", content=orjson.dumps(body), headers=JSON_BODY
+        ).raise_for_status()
         return 1000
 
     return {
@@ -413,14 +403,14 @@ def main() -> None:
         for variant in chosen:
             timed_load(driver, variant, warm)
         clear_graph(driver)
-        load_http(service, warm)
+        ingest_http(service, warm)
         http: list[float] = []
         for rep in range(args.reps):
             for variant in chosen:  # interleaved, so a slow spell hits every variant
                 loads[variant.name].append(timed_load(driver, variant, edges))
                 print(f"rep {rep + 1} {variant.name}: {loads[variant.name][-1]:.1f} s", flush=True)
             clear_graph(driver)
-            http.append(load_http(service, edges))
+            http.append(ingest_http(service, edges))
             print(f"rep {rep + 1} service over HTTP: {http[-1]:.1f} s", flush=True)
         clear_graph(driver)
         scaling = scale(http_ops(service, new_id("h")), args.seconds)

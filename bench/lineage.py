@@ -32,9 +32,11 @@ from bench.common import (
     running_service,
     write_summary,
 )
+from bench.floor import bare_http
 from service import clock, cypher
 
 CHUNK = 10_000
+JSON_BODY = {"Content-Type": "application/json"}
 DEPTHS = (1, 3, 5, 10, 50)
 NODE_LIMIT = 2_000
 
@@ -69,12 +71,13 @@ def chunks(edges: list[tuple[str, str]]) -> Iterator[list[tuple[str, str]]]:
 
 
 def ingest_http(service: Service, edges: list[tuple[str, str]]) -> float:
+    """Requests of 10,000 edges, one after another, each body written by orjson as a
+    client that cares for speed would (httpx's `json=` takes ten times as long)."""
     with service.client() as client:
         started = time.perf_counter()
         for chunk in chunks(edges):
-            response = client.post(
-                "/lineage/bulk", json=[{"source": s, "target": t} for s, t in chunk]
-            )
+            body = orjson.dumps([{"source": s, "target": t} for s, t in chunk])
+            response = client.post("/lineage/bulk", content=body, headers=JSON_BODY)
             response.raise_for_status()
         return time.perf_counter() - started
 
@@ -115,7 +118,8 @@ def traverse_raw(
             token_hash=None,
             now=clock.now_iso(),
         ).single(strict=True)
-    return len(row["edges"]) + len(row["down"]) + len(row["up"]) + 1 if row["root"] else 0
+    found = len(row["down"]) + len(row["up"]) + len(row["down_edges"]) + len(row["up_edges"])
+    return found + 1 if row["root"] else 0
 
 
 @dataclass
@@ -125,22 +129,32 @@ class Latency:
     http_ms: float
     raw_ms: float
     nodes: float
+    floor_ms: float  # the bare HTTP round trip (bench.floor), timed beside these
 
     @property
     def ratio(self) -> float:
         return self.http_ms / self.raw_ms
+
+    @property
+    def beyond_floor(self) -> float:
+        """The service's time over the raw driver's plus the bare HTTP hop: what the
+        service itself adds, which a ratio of small answers cannot show."""
+        return self.http_ms / (self.raw_ms + self.floor_ms)
 
 
 def measure_traversals(
     service: Service, driver: neo4j.Driver, queries: cypher.Queries, roots: list[str], samples: int
 ) -> list[Latency]:
     results = []
-    with service.lean_client() as client:
+    with service.lean_client() as client, bare_http() as bare:
         for side in ("upstream", "downstream"):
             for depth in DEPTHS:
-                http, raw, sizes = [], [], []
+                http, raw, floor, sizes = [], [], [], []
                 for _ in range(samples):
                     for root in roots:
+                        started = time.perf_counter()
+                        bare.get("/")
+                        floor.append(time.perf_counter() - started)
                         started = time.perf_counter()
                         status, body = client.get(f"/lineage/{root}/{side}?depth={depth}")
                         http.append(time.perf_counter() - started)
@@ -149,10 +163,9 @@ def measure_traversals(
                         started = time.perf_counter()
                         traverse_raw(driver, queries, root, side, depth)
                         raw.append(time.perf_counter() - started)
+                middle = sorted(sizes)[len(sizes) // 2]
                 results.append(
-                    Latency(
-                        side, depth, median_ms(http), median_ms(raw), sorted(sizes)[len(sizes) // 2]
-                    )
+                    Latency(side, depth, median_ms(http), median_ms(raw), middle, median_ms(floor))
                 )
     return results
 
@@ -200,6 +213,12 @@ def main() -> None:
         args.out.name,
         [
             Figure("traversal, worst median ratio HTTP / raw driver", worst, "x", "<= 1.2"),
+            Figure(
+                "traversal, worst median ratio HTTP / (raw driver + bare HTTP hop)",
+                max(x.beyond_floor for x in latencies),
+                "x",
+            ),
+            Figure("bare HTTP hop (bench.floor), median", typical_floor_ms(latencies), "ms"),
             *(
                 Figure(f"{x.side} depth {x.depth}, HTTP median", x.http_ms, "ms")
                 for x in latencies
@@ -209,6 +228,11 @@ def main() -> None:
         ],
         [plot],
     )
+
+
+def typical_floor_ms(latencies: list[Latency]) -> float:
+    floors = sorted(x.floor_ms for x in latencies)
+    return floors[len(floors) // 2]
 
 
 def plot_latency(latencies: list[Latency]) -> str:
@@ -273,17 +297,23 @@ def render(
     lines += [
         f"## Traversal (median latency; limit {NODE_LIMIT} nodes)",
         "",
-        "| direction | depth | median nodes | HTTP ms | raw ms | ratio |",
-        "|---|---|---|---|---|---|",
+        "| direction | depth | median nodes | HTTP ms | raw ms | ratio | bare HTTP hop ms "
+        "| HTTP / (raw + hop) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {x.side} | {x.depth} | {x.nodes:.0f} | {x.http_ms:.1f} | {x.raw_ms:.1f} | {x.ratio:.2f} |"
+        f"| {x.side} | {x.depth} | {x.nodes:.0f} | {x.http_ms:.1f} | {x.raw_ms:.1f} "
+        f"| {x.ratio:.2f} | {x.floor_ms:.2f} | {x.beyond_floor:.2f} |"
         for x in latencies
     ]
     worst = max(x.ratio for x in latencies)
     lines += [
         "",
-        f"Worst median latency ratio: **{worst:.2f}** (target <= 1.2)",
+        "The bare HTTP hop is the smallest ASGI app under uvicorn (`bench/floor.py`), timed "
+        "beside each pair: what any HTTP service in front of Neo4j pays on this machine.",
+        "",
+        f"Worst median latency ratio: **{worst:.2f}** (target <= 1.2); over raw + bare hop: "
+        f"**{max(x.beyond_floor for x in latencies):.2f}**",
         "",
         f"Service peak RSS: **{peak_mib:.0f} MiB**",
         "",

@@ -12,10 +12,12 @@
 // Each walk groups `min(length(p))` by end node, which is what lets the planner use
 // the pruning breadth-first expand (VarLengthExpand(Pruning,BFS)): cost grows with
 // the nodes and edges reached, never with the number of paths, and cycles end.
-// The edges are every edge leaving a downstream-side node and every edge entering an
-// upstream-side node (root included): a superset of those among the kept nodes,
-// linear in their degree; the caller keeps those whose both ends it kept. Every
-// subquery aggregates without grouping keys, so the answer is always one row.
+// Nodes come in the answer's own shape (defaults filled, distance and direction
+// set), so the service serialises them as they arrive. The edges are every edge
+// leaving a downstream-side node and every edge entering an upstream-side node (root
+// included), as [source, target, transformation]: a superset of those among the kept
+// nodes, linear in their degree; the caller keeps those whose both ends it kept.
+// Every subquery aggregates without grouping keys, so the answer is always one row.
 CALL () {
   OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
   OPTIONAL MATCH (u:User {id: t.user_id})
@@ -33,7 +35,9 @@ CALL (root) {
   WHERE n.id <> $id
   ORDER BY distance, n.id
   LIMIT $limit
-  RETURN collect({node: n {.id, .name, .type, .platform, .tags, .placeholder}, distance: distance}) AS down,
+  RETURN collect(n {.id, name: coalesce(n.name, n.id), type: coalesce(n.type, 'unknown'),
+                    .platform, tags: coalesce(n.tags, []), placeholder: coalesce(n.placeholder, false),
+                    distance: distance, direction: 'downstream'}) AS down,
          collect(n) AS down_nodes
 }
 CALL (root) {
@@ -43,23 +47,28 @@ CALL (root) {
   WHERE n.id <> $id
   ORDER BY distance, n.id
   LIMIT $limit
-  RETURN collect({node: n {.id, .name, .type, .platform, .tags, .placeholder}, distance: distance}) AS up,
+  RETURN collect(n {.id, name: coalesce(n.name, n.id), type: coalesce(n.type, 'unknown'),
+                    .platform, tags: coalesce(n.tags, []), placeholder: coalesce(n.placeholder, false),
+                    distance: distance, direction: 'upstream'}) AS up,
          collect(n) AS up_nodes
 }
 CALL (root, down_nodes) {
   WITH root, down_nodes WHERE root IS NOT NULL AND $downstream
   UNWIND [root] + down_nodes AS a
   MATCH (a)-[e:LINEAGE]->(b)
-  RETURN collect([a.id, b.id, e.transformation, 'downstream']) AS down_edges
+  RETURN collect([a.id, b.id, e.transformation]) AS down_edges
 }
 CALL (root, up_nodes) {
   WITH root, up_nodes WHERE root IS NOT NULL AND $upstream
   UNWIND [root] + up_nodes AS b
   MATCH (a)-[e:LINEAGE]->(b)
-  RETURN collect([a.id, b.id, e.transformation, 'upstream']) AS up_edges
+  RETURN collect([a.id, b.id, e.transformation]) AS up_edges
 }
 RETURN authorised,
-       root {.id, .name, .type, .platform, .tags, .placeholder} AS root,
+       root {.id, name: coalesce(root.name, root.id), type: coalesce(root.type, 'unknown'),
+             .platform, tags: coalesce(root.tags, []), placeholder: coalesce(root.placeholder, false),
+             distance: 0, direction: 'root'} AS root,
        down,
        up,
-       down_edges + up_edges AS edges
+       down_edges,
+       up_edges

@@ -9,7 +9,8 @@ from pydantic import AfterValidator, Field, StringConstraints
 
 from service.models.common import AssetId, ResponseModel, StrictModel
 
-Transformation = Annotated[str, StringConstraints(max_length=1_048_576)]
+MAX_TRANSFORMATION = 1_048_576
+Transformation = Annotated[str, StringConstraints(max_length=MAX_TRANSFORMATION)]
 Direction = Literal["upstream", "downstream", "both"]
 MAX_COLUMN_MAPPINGS = 10_000
 MAX_COLUMN_NAME = 512

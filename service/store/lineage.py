@@ -9,15 +9,12 @@ import orjson
 
 from service import clock
 from service.domain.lineage import (
-    Reached,
+    EdgeBatch,
+    LineageView,
     ReachedColumn,
     assemble,
     assemble_columns,
     column_key,
-    column_rows,
-    edge_rows,
-    endpoint_ids,
-    fold,
 )
 from service.errors import FieldError, NotFound, Unprocessable, invalid_token
 from service.graph import Graph, Reader, Tx
@@ -27,7 +24,6 @@ from service.models.lineage import (
     ColumnRef,
     Edge,
     EdgeIn,
-    LineageGraph,
     MappingCounts,
 )
 from service.store.outbox import emit
@@ -87,22 +83,20 @@ async def ensure_assets(tx: Tx, ids: list[str], now: str) -> int:
     return await _ensure_endpoints(tx, ids, False, now)
 
 
-async def _merge(tx: Tx, edges: list[EdgeIn], origin: str, strict: bool) -> tuple[BulkResult, bool]:
+async def _merge(tx: Tx, batch: EdgeBatch, origin: str, strict: bool) -> tuple[BulkResult, bool]:
     """(summary, whether an existing edge or column mapping changed)."""
     now = clock.now_iso()
-    folded = fold(edges)
-    assets_created = await _ensure_endpoints(tx, endpoint_ids(folded), strict, now)
-    columns = column_rows(edges)
-    merged = await merge_rows(tx, edge_rows(folded), columns, origin, now)
+    assets_created = await _ensure_endpoints(tx, batch.ids, strict, now)
+    merged = await merge_rows(tx, batch.rows, batch.columns, origin, now)
     summary = BulkResult(
-        received=len(edges),
+        received=batch.received,
         created=merged.created,
-        existing=len(folded) - merged.created,
+        existing=len(batch.rows) - merged.created,
         assets_created=assets_created,
         column_mappings=MappingCounts(
-            created=merged.columns_created, existing=len(columns) - merged.columns_created
+            created=merged.columns_created, existing=len(batch.columns) - merged.columns_created
         )
-        if any(e.columns is not None for e in edges)
+        if batch.with_columns
         else None,
     )
     return summary, bool(merged.updated or merged.columns_created or merged.columns_updated)
@@ -110,7 +104,7 @@ async def _merge(tx: Tx, edges: list[EdgeIn], origin: str, strict: bool) -> tupl
 
 async def write_bulk(
     graph: Graph,
-    edges: list[EdgeIn],
+    batch: EdgeBatch,
     strict: bool,
     actor: str,
     origin: str = API_ORIGIN,
@@ -122,7 +116,7 @@ async def write_bulk(
     request may take longer than a read is allowed to."""
 
     async def work(tx: Tx) -> BulkResult:
-        summary, updated = await _merge(tx, edges, origin, strict)
+        summary, updated = await _merge(tx, batch, origin, strict)
         if summary.created or summary.assets_created or updated:
             emit(tx, "lineage.bulk.ingested", bulk_json(summary), actor)
         return summary
@@ -134,7 +128,7 @@ async def write_one(
     graph: Graph, edge: EdgeIn, strict: bool, actor: str, origin: str = API_ORIGIN
 ) -> tuple[Edge, bool]:
     async def work(tx: Tx) -> tuple[Edge, bool]:
-        summary, updated = await _merge(tx, [edge], origin, strict)
+        summary, updated = await _merge(tx, EdgeBatch.of([edge]), origin, strict)
         rows = await tx.run("lineage.get_edge", source=edge.source, target=edge.target)
         saved = Edge(**rows[0]["edge"])
         if summary.created:
@@ -190,7 +184,7 @@ async def traverse(
     limit: int,
     *,
     token_hash: str | None = None,
-) -> LineageGraph:
+) -> LineageView:
     """Nodes within `depth` hops (fewest-hop distance), nearest first, at most `limit`
     with the root, in one statement that enumerates no paths. With `token_hash`, the
     same statement re-checks that token and a refused one walks nothing (401)."""
@@ -209,19 +203,10 @@ async def traverse(
         raise invalid_token()
     if row["root"] is None:
         raise NotFound(f"No asset with id {root_id!r}.", code="asset_not_found")
-    reached = [Reached(r["node"], int(r["distance"]), "downstream") for r in row["down"]]
-    reached += [Reached(r["node"], int(r["distance"]), "upstream") for r in row["up"]]
     nodes, edges, truncated = assemble(
-        row["root"], reached, ((e[0], e[1], e[2], e[3]) for e in row["edges"]), limit
+        row["root"], row["down"], row["up"], row["down_edges"], row["up_edges"], limit
     )
-    return LineageGraph(
-        root=root_id,
-        direction=direction,
-        depth=depth,
-        nodes=nodes,
-        edges=edges,
-        truncated=truncated,
-    )
+    return LineageView(root_id, direction, depth, nodes, edges, truncated)
 
 
 async def delete_asset_columns(tx: Tx, asset_id: str) -> None:

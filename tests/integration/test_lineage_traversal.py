@@ -11,6 +11,7 @@ import httpx
 import neo4j
 
 from service import cypher
+from service.models.lineage import LineageGraph
 
 
 def _edges(client: httpx.Client, pairs: list[tuple[str, str]]) -> None:
@@ -80,6 +81,9 @@ def test_both_directions_and_the_default(writer: httpx.Client) -> None:
     assert graph["direction"] == "both"
     assert _nodes(graph)["mart"] == (1, "downstream") and _nodes(graph)["stg.b"] == (1, "upstream")
     default = writer.get("/lineage/fct").json()
+    LineageGraph.model_validate(default)  # the documented shape, placeholders included
+    placeholder = next(n for n in default["nodes"] if n["id"] == "raw.b")
+    assert placeholder["placeholder"] is True and placeholder["name"] == "raw.b"
     assert default["depth"] == 5 and "raw.b" in _nodes(default) and "dash" in _nodes(default)
     assert ("fct", "mart") in {(e["source"], e["target"]) for e in default["edges"]}
 
@@ -90,7 +94,10 @@ def test_a_cycle_terminates_with_each_node_once(writer: httpx.Client) -> None:
     assert _nodes(graph) == {"a": (0, "root"), "b": (1, "downstream"), "c": (2, "downstream")}
     assert len(graph["edges"]) == 3
     both = writer.get("/lineage/a", params={"depth": 50}).json()
-    assert sorted(n["id"] for n in both["nodes"]) == ["a", "b", "c"]
+    # b and c are both up- and downstream of a: each is kept once, at its fewer hops,
+    # and b -> c joins two sides, so it belongs to neither walk.
+    assert _nodes(both) == {"a": (0, "root"), "b": (1, "downstream"), "c": (1, "upstream")}
+    assert {(e["source"], e["target"]) for e in both["edges"]} == {("a", "b"), ("c", "a")}
 
 
 def _lattice(levels: int) -> list[tuple[str, str]]:

@@ -37,6 +37,12 @@ def test_json_nesting_beyond_the_limit_is_a_bad_request() -> None:
     with pytest.raises(BadRequest):
         parse_json_bytes(b"[" * 1000 + b"]" * 1000)
     assert parse_json_bytes(b"[" * 50 + b"]" * 50) is not None
+    # The limit is exact, counted through objects and lists alike, wherever the deep
+    # branch sits among shallow ones.
+    at_limit = b'[{"a": ' * 100 + b"1" + b"}]" * 100
+    assert parse_json_bytes(at_limit) is not None
+    with pytest.raises(BadRequest):
+        parse_json_bytes(b"[1, {}, " + b'[{"a": ' * 100 + b"1" + b"}]" * 100 + b"]")
 
 
 def test_invalid_utf8_and_empty_bodies_are_bad_requests() -> None:
