@@ -29,10 +29,8 @@ def bare_http() -> Iterator[LeanClient]:
     before the process starts, so the first request waits in its backlog: no polling."""
     listener = loopback_listener()
     fd = listener.fileno()
-    command = [sys.executable, "-m", "uvicorn", "bench.floor:app", "--fd", str(fd)]
-    options = ["--log-level", "warning", "--no-access-log", "--loop", "uvloop"]
     process = subprocess.Popen(
-        [*command, *options, "--http", "httptools"], cwd=ROOT, pass_fds=(fd,)
+        [sys.executable, "-m", "bench.floor", str(fd)], cwd=ROOT, pass_fds=(fd,)
     )
     try:
         port = listener.getsockname()[1]
@@ -42,3 +40,21 @@ def bare_http() -> Iterator[LeanClient]:
         process.terminate()
         process.wait(30)
         listener.close()
+
+
+def serve(fd: int) -> None:
+    """Serve `app` on an inherited TCP socket as `governance serve --fd` does. Not
+    uvicorn's own `--fd`, which takes every such socket for a Unix one and so leaves
+    Nagle's algorithm on: a 40 ms stall per response against delayed ACKs."""
+    import socket
+
+    import uvicorn
+
+    config = uvicorn.Config(
+        app, loop="uvloop", http="httptools", log_level="warning", access_log=False
+    )
+    uvicorn.Server(config).run(sockets=[socket.socket(fileno=fd)])
+
+
+if __name__ == "__main__":
+    serve(int(sys.argv[1]))

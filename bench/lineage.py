@@ -5,7 +5,8 @@ running the same one-statement traversal on the same data, in the same run.
 
 Upstream and downstream at depths 1, 3, 5, 10 and 50, HTTP and raw interleaved
 request by request (median latency ratio, target <= 1.2), and the service's peak
-memory. Writes bench/RESULTS-lineage.md, a plot, and a summary for bench.report.
+memory, with the bare HTTP hop (bench.floor) timed beside each pair. Writes
+bench/RESULTS-lineage.md, a plot, and a summary for bench.report.
 Bulk ingestion has its own benchmark (bench.ingest); `--ingest-reps` also times it here.
 """
 

@@ -261,15 +261,17 @@ def assemble(
     )
     truncated = len(ordered) > limit - 1
     nodes = [root, *ordered[: limit - 1]]
-    sides = {n["id"]: n["direction"] for n in nodes}
-    kept: dict[tuple[str, str], str | None] = {}
+    # Keyed by `source NUL target`: no id holds a control character, so these strings
+    # sort as the (source, target) pairs do, and compare in C.
+    kept: dict[str, tuple[str, str, str | None]] = {}
     for adjacent, side in ((down_edges, "downstream"), (up_edges, "upstream")):
+        on_side = {n["id"] for n in nodes if n["direction"] in (side, "root")}
         for source, target, transformation in adjacent:
-            if sides.get(source) in (side, "root") and sides.get(target) in (side, "root"):
-                kept[(source, target)] = transformation
+            if source in on_side and target in on_side:
+                kept[source + "\0" + target] = (source, target, transformation)
     edges = [
-        {"source": source, "target": target, "transformation": kept[(source, target)]}
-        for source, target in sorted(kept)
+        {"source": source, "target": target, "transformation": transformation}
+        for source, target, transformation in (kept[key] for key in sorted(kept))
     ]
     return nodes, edges, truncated
 

@@ -85,3 +85,10 @@ def test_the_view_serialises_to_the_documented_shape() -> None:
     view = LineageView("r", "downstream", 3, nodes, edges, truncated)
     document = LineageGraph.model_validate_json(orjson.dumps(view))
     assert document.model_dump(mode="json") == view.document()
+
+
+def test_edges_sort_by_source_then_target_even_where_one_id_prefixes_another() -> None:
+    down = [_node(i, 1, "downstream") for i in ("a", "a.b", "b", "bc", "c")]
+    pairs = [("a.b", "c"), ("a", "bc"), ("r", "a"), ("a", "b"), ("r", "a.b")]
+    _, edges, _ = assemble(ROOT, down, [], [[s, t, None] for s, t in pairs], [], limit=10)
+    assert [(e["source"], e["target"]) for e in edges] == sorted(pairs)
