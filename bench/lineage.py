@@ -181,7 +181,7 @@ def main() -> None:
         "--ingest-reps", type=int, default=0, help="ingestion runs per side (bench.ingest has more)"
     )
     parser.add_argument("--roots", type=int, default=10)
-    parser.add_argument("--samples", type=int, default=5, help="repeats per root and depth")
+    parser.add_argument("--samples", type=int, default=10, help="repeats per root and depth")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "RESULTS-lineage.md")
     args = parser.parse_args()
 
