@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import neo4j
@@ -25,6 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.support.neo4j_server import Neo4jTarget  # noqa: E402
 from tests.support.process import LOGS, ServiceProcess  # noqa: E402
+
+if TYPE_CHECKING:
+    from service.localdb import LocalNeo4j
 
 BENCH_INSTANCE = "bench"
 BENCH_PORT = 17695
@@ -43,21 +47,27 @@ def bench_neo4j() -> Iterator[Neo4jTarget]:
             "NEO4J_URI",
         )
         return
-    from service.localdb import LocalNeo4j, default_cache_dir
-
-    server = LocalNeo4j(
-        default_cache_dir(),
-        name=os.environ.get("GOVERNANCE_BENCH_NEO4J_NAME", BENCH_INSTANCE),
-        bolt_port=int(os.environ.get("GOVERNANCE_BENCH_NEO4J_PORT", BENCH_PORT)),
-        heap="2g",
-        pagecache="2g",
-    )
+    server = bench_server()
     info = server.start()
     try:
         yield Neo4jTarget(info.uri, info.username, info.password, "neo4j", "local")
     finally:
         if not os.environ.get("GOVERNANCE_KEEP_TEST_NEO4J"):
             server.stop()
+
+
+def bench_server() -> LocalNeo4j:
+    """The local instance benchmarks run on (GOVERNANCE_BENCH_NEO4J_NAME/PORT pick
+    another), with room for a million assets."""
+    from service.localdb import LocalNeo4j, default_cache_dir
+
+    return LocalNeo4j(
+        default_cache_dir(),
+        name=os.environ.get("GOVERNANCE_BENCH_NEO4J_NAME", BENCH_INSTANCE),
+        bolt_port=int(os.environ.get("GOVERNANCE_BENCH_NEO4J_PORT", BENCH_PORT)),
+        heap="2g",
+        pagecache="2g",
+    )
 
 
 @dataclass

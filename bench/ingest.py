@@ -424,6 +424,18 @@ def main() -> None:
     summarise(args, chosen, len(edges), loads, http, scaling + counter)
 
 
+def _rate_of(edge_count: int) -> Callable[[list[float]], float]:
+    """Edges per second at the median of a load's timings."""
+    return lambda samples: edge_count / (median_ms(samples) / 1000)
+
+
+def best_variant(chosen: list[Variant], loads: dict[str, list[float]], edge_count: int) -> Variant:
+    """The baseline: the fastest raw load that writes the service's result in
+    transactions no larger than one request."""
+    rate = _rate_of(edge_count)
+    return max((v for v in chosen if v.same and not v.oversized), key=lambda v: rate(loads[v.name]))
+
+
 def summarise(
     args: argparse.Namespace,
     chosen: list[Variant],
@@ -432,10 +444,8 @@ def summarise(
     http: list[float],
     scaling: list[Scaling],
 ) -> None:
-    def rate(samples: list[float]) -> float:
-        return edge_count / (median_ms(samples) / 1000)
-
-    best = max((v for v in chosen if v.same and not v.oversized), key=lambda v: rate(loads[v.name]))
+    rate = _rate_of(edge_count)
+    best = best_variant(chosen, loads, edge_count)
     write_summary(
         "ingest",
         args.out.name,
@@ -462,10 +472,8 @@ def render(
     scaling: list[Scaling],
     counter: list[Scaling],
 ) -> str:
-    def rate(samples: list[float]) -> float:
-        return edge_count / (median_ms(samples) / 1000)
-
-    best = max((v for v in chosen if v.same and not v.oversized), key=lambda v: rate(loads[v.name]))
+    rate = _rate_of(edge_count)
+    best = best_variant(chosen, loads, edge_count)
     lines = ["# Ingestion benchmark", ""]
     lines += [f"- {k}: {v}" for k, v in environment().items()]
     lines += [

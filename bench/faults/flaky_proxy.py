@@ -20,7 +20,7 @@ import httpx
 import neo4j
 
 from bench.faults import payloads
-from bench.faults.ledger import Ledger, pause, run_workers
+from bench.faults.ledger import Ledger, end_round, pause, run_workers
 from tests.support.proxy import CuttableProxy
 
 
@@ -96,11 +96,7 @@ def run(
                 proxy.restore()
                 outcome.cuts += 1
             pause(1.0)
-            stop.set()
-            for thread in threads:
-                thread.join(120)
-            ledger.check(driver, client)
-            outcome.ledger.entries += ledger.entries
+            end_round(stop, threads, ledger, driver, client, outcome.ledger)
             outcome.rounds += 1
             if progress:
                 print(

@@ -155,6 +155,23 @@ def run_workers(
     return threads
 
 
+def end_round(
+    stop: threading.Event,
+    threads: list[threading.Thread],
+    ledger: Ledger,
+    driver: neo4j.Driver,
+    client: httpx.Client,
+    total: Ledger,
+) -> None:
+    """Stop the round's workers, check its requests against what Neo4j holds, and add
+    them to the run's ledger."""
+    stop.set()
+    for thread in threads:
+        thread.join(120)
+    ledger.check(driver, client)
+    total.entries += ledger.entries
+
+
 def pause(seconds: float) -> None:
     """The harness's deliberate waits (how long a fault lasts), as opposed to waiting
     for a condition."""

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from bench.common import BENCH_INSTANCE, BENCH_PORT, driver_for
+from bench.common import bench_server, driver_for
 from bench.faults import payloads
-from bench.faults.ledger import Ledger, pause, run_workers
-from service.localdb import LocalNeo4j, default_cache_dir
+from bench.faults.ledger import Ledger, end_round, pause, run_workers
+from service.localdb import LocalNeo4j
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.waiting import eventually
 
@@ -32,13 +32,7 @@ from tests.support.waiting import eventually
 def killable_neo4j() -> Iterator[tuple[LocalNeo4j, Neo4jTarget]]:
     """The bench instance (GOVERNANCE_BENCH_NEO4J_NAME/PORT), which this harness kills:
     a local one only, never NEO4J_URI."""
-    server = LocalNeo4j(
-        default_cache_dir(),
-        name=os.environ.get("GOVERNANCE_BENCH_NEO4J_NAME", BENCH_INSTANCE),
-        bolt_port=int(os.environ.get("GOVERNANCE_BENCH_NEO4J_PORT", BENCH_PORT)),
-        heap="2g",
-        pagecache="2g",
-    )
+    server = bench_server()
     info = server.start()
     try:
         yield server, Neo4jTarget(info.uri, info.username, info.password, "neo4j", "local")
@@ -98,11 +92,7 @@ def run(
                 ledger.wait_acknowledged(mark, timeout=180, what="again after the restart")
                 outcome.restart_s.append(time.monotonic() - started)
             finally:
-                stop.set()
-                for thread in threads:
-                    thread.join(120)
-            ledger.check(driver, client)
-            outcome.ledger.entries += ledger.entries
+                end_round(stop, threads, ledger, driver, client, outcome.ledger)
             outcome.rounds += 1
             if progress:
                 bad = len(ledger.violations())

@@ -134,14 +134,24 @@ def ask_both(
     case.our_tables.append(len(tables))
     if theirs is None or case.their_errors:
         return
-    their_seconds, keys, error = ask_theirs(theirs, amundsen, root, case.side, case.depth, timeout)
-    case.theirs.append(their_seconds)
+    expected = {amundsen_service.table_key(t) for t in tables}
+    record_theirs(
+        case, expected, *ask_theirs(theirs, amundsen, root, case.side, case.depth, timeout)
+    )
+
+
+def record_theirs(
+    case: Case, expected: set[str], seconds: float | None, keys: list[str], error: str
+) -> bool:
+    """Count one answer of theirs against the tables ours returned; False if it failed."""
+    case.theirs.append(seconds)
     if error:
         case.their_errors.append(error)
-        return
+        return False
     case.their_items.append(len(keys))
     case.their_tables.append(len(set(keys)))
-    case.same_tables &= {amundsen_service.table_key(t) for t in tables} == set(keys)
+    case.same_tables &= expected == set(keys)
+    return True
 
 
 def run_case(
@@ -175,14 +185,9 @@ def run_exploding(
     for _ in range(samples):
         ask_both(case, root, ours, None, amundsen, timeout)
     for _ in range(samples):
-        seconds, keys, error = ask_theirs(theirs, amundsen, root, case.side, case.depth, timeout)
-        case.theirs.append(seconds)
-        if error:
-            case.their_errors.append(error)
+        answer = ask_theirs(theirs, amundsen, root, case.side, case.depth, timeout)
+        if not record_theirs(case, expected, *answer):
             break
-        case.their_items.append(len(keys))
-        case.their_tables.append(len(set(keys)))
-        case.same_tables &= expected == set(keys)
 
 
 def versions() -> dict[str, str]:

@@ -4,7 +4,7 @@ for assets and for their columns."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -223,14 +223,7 @@ class LineageView:
 
     def document(self) -> dict[str, Any]:
         """The JSON document as a dict (for templates; the API dumps the view itself)."""
-        return {
-            "root": self.root,
-            "direction": self.direction,
-            "depth": self.depth,
-            "nodes": self.nodes,
-            "edges": self.edges,
-            "truncated": self.truncated,
-        }
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def assemble(

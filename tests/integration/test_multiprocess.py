@@ -30,7 +30,7 @@ from tests.support.neo4j_server import Neo4jTarget
 from tests.support.process import LOGS, SECRET_KEY
 from tests.support.receiver import Receiver
 from tests.support.server import loopback_listener
-from tests.support.sse import Frame
+from tests.support.sse import Frame, frames_of
 from tests.support.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -190,23 +190,11 @@ class Stream:
         self._thread.start()
 
     def _read(self) -> None:
-        frame = Frame()
+        lines = (line.decode().rstrip("\r\n") for line in iter(self.response.readline, b""))
         try:
-            while line := self.response.readline():
-                text = line.decode().rstrip("\r\n")
-                if text == "":
-                    if frame.event:
-                        self.frames.put(frame)
-                    frame = Frame()
-                elif not text.startswith(":"):
-                    name, _, value = text.partition(":")
-                    value = value.removeprefix(" ")
-                    if name == "id":
-                        frame.id = value
-                    elif name == "event":
-                        frame.event = value
-                    elif name == "data":
-                        frame.data = orjson.loads(value)
+            for frame in frames_of(lines):
+                if frame.event:  # events only, not keep-alive comments
+                    self.frames.put(frame)
         except (OSError, ValueError, http.client.HTTPException):
             pass  # closed by `close`
         finally:

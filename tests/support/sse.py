@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,28 @@ class Frame:
     event: str | None = None
     data: Any = None
     comments: list[str] = field(default_factory=list)
+
+
+def frames_of(lines: Iterable[str]) -> Iterator[Frame]:
+    """The frames of an event stream's lines (without their line ends), each as its
+    blank line ends it; a frame of neither id, event nor comment is skipped."""
+    frame = Frame()
+    for line in lines:
+        if line == "":
+            if frame.id or frame.event or frame.comments:
+                yield frame
+            frame = Frame()
+        elif line.startswith(":"):
+            frame.comments.append(line[1:].strip())
+        else:
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "id":
+                frame.id = value
+            elif name == "event":
+                frame.event = value
+            elif name == "data":
+                frame.data = orjson.loads(value)
 
 
 class SseReader:
@@ -55,23 +78,8 @@ class SseReader:
             response = self._client.send(self._request, stream=True)
             self.status = response.status_code
             self._ready.set()
-            frame = Frame()
-            for line in response.iter_lines():
-                if line == "":
-                    if frame.id or frame.event or frame.comments:
-                        self.frames.put(frame)
-                    frame = Frame()
-                elif line.startswith(":"):
-                    frame.comments.append(line[1:].strip())
-                else:
-                    name, _, value = line.partition(":")
-                    value = value.removeprefix(" ")
-                    if name == "id":
-                        frame.id = value
-                    elif name == "event":
-                        frame.event = value
-                    elif name == "data":
-                        frame.data = orjson.loads(value)
+            for frame in frames_of(response.iter_lines()):
+                self.frames.put(frame)
         except (httpx.HTTPError, RuntimeError):
             pass
         finally:
