@@ -100,11 +100,13 @@ class LeanClient:
         parts = urllib.parse.urlsplit(url)
         self._connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=600)
         self._headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        self.timing: dict[str, float] = {}  # the last answer's Server-Timing, in ms
 
     def get(self, path: str) -> tuple[int, bytes]:
         """GET /api/v1 + path (query included): the status and the body."""
         self._connection.request("GET", "/api/v1" + path, headers=self._headers)
         response = self._connection.getresponse()
+        self.timing = server_timing(response.getheader("server-timing") or "")
         return response.status, response.read()
 
     def __enter__(self) -> LeanClient:
@@ -112,6 +114,18 @@ class LeanClient:
 
     def __exit__(self, *exc: object) -> None:
         self._connection.close()
+
+
+def server_timing(header: str) -> dict[str, float]:
+    """`db;dur=1.2, total;dur=3.4` as {"db": 1.2, "total": 3.4}."""
+    found = {}
+    for metric in filter(None, (part.strip() for part in header.split(","))):
+        name, _, params = metric.partition(";")
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "dur":
+                found[name] = float(value)
+    return found
 
 
 @contextlib.contextmanager

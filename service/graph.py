@@ -7,7 +7,8 @@ short on purpose: when Neo4j is down a client should get a 503 in seconds, not
 after the driver's default 30 s of retries.
 
 An `Observer` (the app's metrics) is told how long each named statement took and
-sees every exception that leaves a Neo4j call.
+sees every exception that leaves a Neo4j call; each call's time is charged to the
+request being served (`service.request_clock`, for its `Server-Timing` header).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, AsyncResult, Record
 
+from service import request_clock
 from service.cypher import Queries
 from service.settings import Settings
 
@@ -142,12 +144,16 @@ class Graph:
 
     @contextlib.contextmanager
     def _observed(self) -> Iterator[None]:
-        """Whatever leaves a Neo4j call is shown to the observer (it counts driver errors)."""
+        """Whatever leaves a Neo4j call is shown to the observer (it counts driver errors),
+        and the call's time, retries included, is charged to the request being served."""
+        started = time.perf_counter()
         try:
             yield
         except Exception as exc:
             self.observer.driver_error(exc)
             raise
+        finally:
+            request_clock.charge_database(time.perf_counter() - started)
 
     def _session(self, mode: str) -> neo4j.AsyncSession:
         return self.driver.session(

@@ -1,4 +1,5 @@
-"""Request parsing and response rendering shared by every handler.
+"""Request parsing and response rendering shared by every handler, and the one way a
+middleware adds headers to an answer.
 
 Bodies are parsed with orjson here and validated by `service.models.validation`
 (pydantic in strict mode), so a wrong type is a 422 naming the field.
@@ -6,7 +7,7 @@ Bodies are parsed with orjson here and validated by `service.models.validation`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -14,7 +15,7 @@ import orjson
 from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import Scope
+from starlette.types import Message, Scope, Send
 
 from service.domain.decompress import Corrupt, TooLarge, gunzip
 from service.domain.preconditions import etag
@@ -193,3 +194,18 @@ def path_param(request: Request, name: str) -> str:
 
 def quote_segment(value: str) -> str:
     return quote(value, safe="")
+
+
+Header = tuple[bytes, bytes]
+
+
+def appending(send: Send, headers: Callable[[Message], Iterable[Header]]) -> Send:
+    """`send`, with `headers(start)` appended to the answer's headers; `headers` is called
+    once, when the answer starts, so it can say what only then is known (a duration)."""
+
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), *headers(message)]
+        await send(message)
+
+    return send_with_headers

@@ -265,6 +265,13 @@ class Observability(BaseModel):
         "When set, `GET /metrics` answers only a scrape that sends it as "
         "`Authorization: Bearer <token>` (401 otherwise); unset, `/metrics` is open.",
     )
+    server_timing: bool = env(
+        "GOVERNANCE_SERVER_TIMING",
+        True,
+        "Send `Server-Timing: db;dur=…, total;dur=…` (milliseconds) with every answer: "
+        "time spent waiting on Neo4j and until the service answered. `false` leaves it "
+        "out, for a deployment that would not show callers its timings.",
+    )
 
 
 class LocalNeo4jSettings(BaseModel):
@@ -401,6 +408,7 @@ class Settings(BaseModel):
                 log_format=g.choice("GOVERNANCE_LOG_FORMAT", "auto", get_args(LogFormat)),
                 log_level=g.choice("GOVERNANCE_LOG_LEVEL", "info", get_args(LogLevel)),
                 metrics_token=g.secret("GOVERNANCE_METRICS_TOKEN"),
+                server_timing=g.bool("GOVERNANCE_SERVER_TIMING", True),
             ),
             local_neo4j=LocalNeo4jSettings(
                 heap=e.get("GOVERNANCE_NEO4J_HEAP") or None,

@@ -13,10 +13,14 @@
 // the pruning breadth-first expand (VarLengthExpand(Pruning,BFS)): cost grows with
 // the nodes and edges reached, never with the number of paths, and cycles end.
 // Nodes come in the answer's own shape (defaults filled, distance and direction
-// set), so the service serialises them as they arrive. The edges are every edge
-// leaving a downstream-side node and every edge entering an upstream-side node (root
-// included), as [source, target, transformation]: a superset of those among the kept
-// nodes, linear in their degree; the caller keeps those whose both ends it kept.
+// set), so the service serialises them as they arrive. Each side walks up to $limit
+// nodes besides the root (one more than an answer keeps, which tells the caller it
+// was cut) and returns, as [source, target, transformation] sorted by (source,
+// target), the edges among the root and that side's first $limit - 1: an answer's
+// edges exactly when one side is walked. Neo4j keeps a set for `IN kept`, so the
+// filter is linear in the kept nodes' degree. Sorted here, a side costs the service
+// one pass to check its order (Neo4j compares some strings by UTF-16 code unit, the
+// service by code point; they differ only past U+FFFF).
 // Every subquery aggregates without grouping keys, so the answer is always one row.
 CALL () {
   OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
@@ -54,15 +58,23 @@ CALL (root) {
 }
 CALL (root, down_nodes) {
   WITH root, down_nodes WHERE root IS NOT NULL AND $downstream
-  UNWIND [root] + down_nodes AS a
+  WITH [root] + down_nodes[..$limit - 1] AS kept
+  UNWIND kept AS a
   MATCH (a)-[e:LINEAGE]->(b)
-  RETURN collect([a.id, b.id, e.transformation]) AS down_edges
+  WHERE b IN kept
+  WITH a.id AS source, b.id AS target, e.transformation AS transformation
+  ORDER BY source, target
+  RETURN collect([source, target, transformation]) AS down_edges
 }
 CALL (root, up_nodes) {
   WITH root, up_nodes WHERE root IS NOT NULL AND $upstream
-  UNWIND [root] + up_nodes AS b
+  WITH [root] + up_nodes[..$limit - 1] AS kept
+  UNWIND kept AS b
   MATCH (a)-[e:LINEAGE]->(b)
-  RETURN collect([a.id, b.id, e.transformation]) AS up_edges
+  WHERE a IN kept
+  WITH a.id AS source, b.id AS target, e.transformation AS transformation
+  ORDER BY source, target
+  RETURN collect([source, target, transformation]) AS up_edges
 }
 RETURN authorised,
        root {.id, name: coalesce(root.name, root.id), type: coalesce(root.type, 'unknown'),

@@ -209,7 +209,8 @@ _LIMIT = Param(
     description="most nodes in the answer, the root included; then truncated=true",
 )
 _TRAVERSAL = (
-    "Each reached asset once, at its fewest-hop distance, nearest first; cost grows with "
+    "Each reached asset once, at its fewest-hop distance, nearest first (ties by id), and "
+    "the edges among them sorted by source, then target; cost grows with "
     "what is reached, never with the number of paths; cycles terminate. Edges here carry no "
     "column mappings (so traversal stays cheap): read them with `GET /lineage/edges` or the "
     "column lineage operations."

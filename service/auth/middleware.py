@@ -16,6 +16,7 @@ from typing import Any
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from service import request_clock
 from service.auth.known_tokens import KnownTokens
 from service.auth.ratelimit import FailureWindow, TokenBuckets
 from service.domain.access import tokens as token_format
@@ -28,7 +29,7 @@ from service.errors import (
     from_driver_error,
     invalid_token,
 )
-from service.http import problem_response
+from service.http import Header, appending, problem_response
 from service.routing import Access, Policy, policy_of
 from service.settings import RateLimit
 from service.store import tokens as token_store
@@ -57,17 +58,12 @@ class AuthMiddleware:
 
         rechecked = scope.get("state", {}).get("token_to_recheck")
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                if rechecked is not None and message["status"] == 401:
-                    self.known.forget(rechecked)  # its statement refused it
-                message["headers"] = [
-                    *message.get("headers", []),
-                    *((k.lower().encode(), v.encode()) for k, v in headers.items()),
-                ]
-            await send(message)
+        def rate_headers(start: Message) -> list[Header]:
+            if rechecked is not None and start["status"] == 401:
+                self.known.forget(rechecked)  # its statement refused it
+            return [(k.lower().encode(), v.encode()) for k, v in headers.items()]
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive, appending(send, rate_headers))
 
     async def _authorise(self, scope: Scope, policy: Policy) -> dict[str, str]:
         secret = _bearer(Headers(scope=scope).get("authorization"))
@@ -137,6 +133,7 @@ class AuthMiddleware:
         """Record `last_used_at` without making the request wait for a write."""
 
         async def touch() -> None:
+            request_clock.detach()
             try:
                 await token_store.touch(state["graph"], token_id)
             except Exception:  # a missed touch is harmless; the next request retries

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
+from operator import itemgetter
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -205,7 +206,10 @@ Node = dict[str, Any]
 """A node as the traversal statement returns it, already in the answer's shape: id,
 name, type, platform, tags, placeholder, distance and direction."""
 Adjacent = Sequence[Sequence[Any]]
-"""[source, target, transformation] of edges touching one side's reached nodes."""
+"""[source, target, transformation] of the edges among one side's kept nodes and the
+root, sorted by (source, target)."""
+_BY_DISTANCE = itemgetter("distance", "id")
+_BY_ENDS = itemgetter(0, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,38 +239,40 @@ def assemble(
     limit: int,
 ) -> tuple[list[Node], list[dict[str, Any]], bool]:
     """Nodes nearest first (root included, at most `limit`) and the edges among them that
-    lie in the traversed direction. A node reached both ways (a cycle through the root)
-    is kept once, at its fewer hops (downstream on a tie). `down_edges` leave the root or
-    a downstream node, `up_edges` enter the root or an upstream node; an edge with an
-    end outside its side's kept nodes drops."""
-    root_id = root["id"]
-    if down and up:
-        best: dict[str, Node] = {}
-        for node in (*down, *up):  # downstream first: a tie keeps it
-            current = best.get(node["id"])
-            if current is None or node["distance"] < current["distance"]:
-                best[node["id"]] = node
-        reached: Sequence[Node] = list(best.values())
-    else:
+    lie in the traversed direction, from the traversal statement's sides: each side's
+    nodes nearest first (ties by id), the root left out, one more than an answer keeps
+    when there were more; each side's edges those among the root and its first
+    `limit - 1` nodes, sorted. With one side walked that is the answer, sorted again
+    in code-point order: Neo4j compares some strings by UTF-16 code unit, which differs
+    for characters past U+FFFF, and re-sorting a sorted list costs one pass. Both sides
+    are merged: a node reached both ways (a cycle through the root) is kept once at
+    its fewer hops (downstream on a tie), an edge when both its ends are on its side."""
+    if not (down and up):
         reached = down or up
-    ordered = sorted(
-        (n for n in reached if n["id"] != root_id), key=lambda n: (n["distance"], n["id"])
-    )
-    truncated = len(ordered) > limit - 1
+        nodes = [root, *sorted(reached[: limit - 1], key=_BY_DISTANCE)]
+        edges = sorted(down_edges if down else up_edges, key=_BY_ENDS)
+        return nodes, _documents(edges), len(reached) > limit - 1
+    best: dict[str, Node] = {}
+    for node in (*down, *up):  # downstream first: a tie keeps it
+        current = best.get(node["id"])
+        if current is None or node["distance"] < current["distance"]:
+            best[node["id"]] = node
+    ordered = sorted(best.values(), key=_BY_DISTANCE)
     nodes = [root, *ordered[: limit - 1]]
-    # Keyed by `source NUL target`: no id holds a control character, so these strings
-    # sort as the (source, target) pairs do, and compare in C.
-    kept: dict[str, tuple[str, str, str | None]] = {}
+    kept: dict[tuple[str, str], Sequence[Any]] = {}
     for adjacent, side in ((down_edges, "downstream"), (up_edges, "upstream")):
         on_side = {n["id"] for n in nodes if n["direction"] in (side, "root")}
-        for source, target, transformation in adjacent:
-            if source in on_side and target in on_side:
-                kept[source + "\0" + target] = (source, target, transformation)
-    edges = [
+        for edge in adjacent:
+            if edge[0] in on_side and edge[1] in on_side:
+                kept[(edge[0], edge[1])] = edge
+    return nodes, _documents(sorted(kept.values(), key=_BY_ENDS)), len(ordered) > limit - 1
+
+
+def _documents(edges: Adjacent) -> list[dict[str, Any]]:
+    return [
         {"source": source, "target": target, "transformation": transformation}
-        for source, target, transformation in (kept[key] for key in sorted(kept))
+        for source, target, transformation in edges
     ]
-    return nodes, edges, truncated
 
 
 @dataclass(frozen=True)

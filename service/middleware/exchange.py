@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import time
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from service.middleware.base import HttpMiddleware
 
 UNMATCHED = "unmatched"
 
@@ -50,16 +52,10 @@ class Exchange:
         return route_template(self.scope)
 
 
-class Observing:
+class Observing(HttpMiddleware):
     """A middleware that is shown each HTTP exchange once it is over, failed or not."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         exchange = Exchange(scope, receive, send)
         try:
             await self.app(scope, exchange.receive, exchange.send)

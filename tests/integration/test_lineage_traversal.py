@@ -206,3 +206,20 @@ def _operators(plan: object) -> list[str]:
     for child in children:
         found += _operators(child)
     return found
+
+
+def test_one_way_and_both_ways_order_ids_alike(writer: httpx.Client) -> None:
+    """Ties and edges sort by code point, one way or both: U+FF21 before U+1F600 (Neo4j
+    compares some strings by UTF-16 code unit, which would put them the other way)."""
+    emoji, wide = "t\U0001f600", "t\uff21"
+    _edges(writer, [("root", emoji), ("root", wide), ("src", "root"), ("src", emoji)])
+    down = writer.get("/lineage/root/downstream").json()
+    both = writer.get("/lineage/root").json()
+    assert [n["id"] for n in down["nodes"]] == ["root", wide, emoji]
+    assert [n["id"] for n in both["nodes"]] == ["root", "src", wide, emoji]
+    assert [e["target"] for e in down["edges"]] == [wide, emoji]
+    assert [(e["source"], e["target"]) for e in both["edges"]] == [
+        ("root", wide),
+        ("root", emoji),
+        ("src", "root"),
+    ]
