@@ -175,9 +175,10 @@ class Latency:
     floor_ms: float  # the bare HTTP round trip (bench.floor), timed beside these
     ratio: float
     beyond_floor: float
-    db_ms: float  # the rest split the HTTP requests' time by Server-Timing
+    db_ms: float  # these three split the HTTP requests' time by Server-Timing
     own_ms: float
     outside_ms: float
+    roots: list[RootSamples]
 
     @classmethod
     def of(cls, side: str, depth: int, roots: list[RootSamples]) -> Latency:
@@ -188,14 +189,53 @@ class Latency:
         return cls(
             side,
             depth,
-            over_roots(r.median(r.http) for r in roots),
-            over_roots(r.median(r.raw) for r in roots),
-            over_roots(r.nodes for r in roots),
-            over_roots(r.median(r.floor) for r in roots),
-            over_roots(r.ratio for r in roots),
-            over_roots(r.beyond_floor for r in roots),
-            *(over_roots(s[i] for s in splits) for i in range(3)),
+            http_ms=over_roots(r.median(r.http) for r in roots),
+            raw_ms=over_roots(r.median(r.raw) for r in roots),
+            nodes=over_roots(r.nodes for r in roots),
+            floor_ms=over_roots(r.median(r.floor) for r in roots),
+            ratio=over_roots(r.ratio for r in roots),
+            beyond_floor=over_roots(r.beyond_floor for r in roots),
+            db_ms=over_roots(db for db, _, _ in splits),
+            own_ms=over_roots(own for _, own, _ in splits),
+            outside_ms=over_roots(outside for _, _, outside in splits),
+            roots=roots,
         )
+
+
+SIZE_BANDS = ((1, 10), (10, 100), (100, 1000), (1000, NODE_LIMIT + 1))
+
+
+@dataclass
+class SizeBand:
+    """Every (direction, depth, root) whose answer held `low` to `high - 1` nodes, the
+    root included: the ratio follows the answer's size, not its depth."""
+
+    low: int
+    high: int
+    count: int
+    raw_ms: float
+    http_ms: float
+    ratio: float
+    beyond_floor: float
+
+
+def by_size(latencies: list[Latency]) -> list[SizeBand]:
+    bands = []
+    for low, high in SIZE_BANDS:
+        inside = [r for x in latencies for r in x.roots if low <= r.nodes < high]
+        if inside:
+            bands.append(
+                SizeBand(
+                    low,
+                    high,
+                    len(inside),
+                    statistics.median(r.median(r.raw) for r in inside),
+                    statistics.median(r.median(r.http) for r in inside),
+                    statistics.median(r.ratio for r in inside),
+                    statistics.median(r.beyond_floor for r in inside),
+                )
+            )
+    return bands
 
 
 def measure_traversals(
@@ -273,6 +313,12 @@ def main() -> None:
                 "x",
             ),
             Figure("bare HTTP hop (bench.floor), median", typical_floor_ms(latencies), "ms"),
+            *(
+                Figure(
+                    f"traversal, answers of {b.low}-{b.high - 1} nodes, HTTP / raw", b.ratio, "x"
+                )
+                for b in by_size(latencies)
+            ),
             *(
                 Figure(f"{x.side} depth {x.depth}, HTTP median", x.http_ms, "ms")
                 for x in latencies
@@ -364,6 +410,21 @@ def render(
         f"| {x.ratio:.2f} | {x.floor_ms:.2f} | {x.beyond_floor:.2f} "
         f"| {x.db_ms:.2f} | {x.own_ms:.2f} | {x.outside_ms:.2f} |"
         for x in latencies
+    ]
+    lines += [
+        "",
+        "### By the answer's size",
+        "",
+        "Every direction, depth and root, grouped by the nodes in the answer (root included); "
+        "medians over the group of each root's medians and ratios.",
+        "",
+        "| nodes | answers | raw ms | HTTP ms | ratio | HTTP / (raw + hop) |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {b.low}-{b.high - 1} | {b.count} | {b.raw_ms:.1f} | {b.http_ms:.1f} | {b.ratio:.2f} "
+        f"| {b.beyond_floor:.2f} |"
+        for b in by_size(latencies)
     ]
     worst = max(x.ratio for x in latencies)
     lines += [
