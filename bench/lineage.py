@@ -16,7 +16,7 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,9 +135,6 @@ class RootSamples:
     timing: list[dict[str, float]] = field(default_factory=list)
     nodes: int = 0
 
-    def median(self, values: list[float]) -> float:
-        return statistics.median(values) * 1000
-
     @property
     def ratio(self) -> float:
         return statistics.median(self.http) / statistics.median(self.raw)
@@ -182,17 +179,15 @@ class Latency:
 
     @classmethod
     def of(cls, side: str, depth: int, roots: list[RootSamples]) -> Latency:
-        def over_roots(values: Iterable[float]) -> float:
-            return statistics.median(values)
-
+        over_roots = statistics.median
         splits = [r.split() for r in roots]
         return cls(
             side,
             depth,
-            http_ms=over_roots(r.median(r.http) for r in roots),
-            raw_ms=over_roots(r.median(r.raw) for r in roots),
+            http_ms=over_roots(median_ms(r.http) for r in roots),
+            raw_ms=over_roots(median_ms(r.raw) for r in roots),
             nodes=over_roots(r.nodes for r in roots),
-            floor_ms=over_roots(r.median(r.floor) for r in roots),
+            floor_ms=over_roots(median_ms(r.floor) for r in roots),
             ratio=over_roots(r.ratio for r in roots),
             beyond_floor=over_roots(r.beyond_floor for r in roots),
             db_ms=over_roots(db for db, _, _ in splits),
@@ -229,8 +224,8 @@ def by_size(latencies: list[Latency]) -> list[SizeBand]:
                     low,
                     high,
                     len(inside),
-                    statistics.median(r.median(r.raw) for r in inside),
-                    statistics.median(r.median(r.http) for r in inside),
+                    statistics.median(median_ms(r.raw) for r in inside),
+                    statistics.median(median_ms(r.http) for r in inside),
                     statistics.median(r.ratio for r in inside),
                     statistics.median(r.beyond_floor for r in inside),
                 )

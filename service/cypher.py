@@ -51,6 +51,14 @@ class Query:
             text = text.replace("{{" + key + "}}", str(value))
         return cast(LiteralString, text)  # type: ignore[redundant-cast]
 
+    @property
+    def body(self) -> str:
+        """The text without its leading `//` documentation: what a fragment that the
+        query compiler splices into a larger statement contributes."""
+        lines = self.text.splitlines()
+        start = next((i for i, line in enumerate(lines) if not line.startswith("//")), len(lines))
+        return "\n".join(lines[start:])
+
     def check_params(self, params: Mapping[str, Any]) -> None:
         missing = self.params - params.keys()
         if missing:

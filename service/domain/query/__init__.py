@@ -1,17 +1,20 @@
 """The query language compiler: a JSON query (`service.models.query.Query`) to ONE
 parameterised Cypher statement, with no I/O.
 
-This is the designed exception to "Cypher lives in files": the statement's shape
-depends on the query, so it is assembled here from fixed fragments. Every value the
-client sends is a parameter; the only other text is an integer depth bound, checked
-in `reach.bound`. That is why the one cast to `LiteralString` below is safe. Before
-returning, the compiler checks that every `$parameter` its text uses was given, the
-check the loader makes for named files.
+Its return forms are named files (`cypher/query/form_*.cypher`, `path_*.cypher`).
+Stage one (the walk) is the one Cypher written here, in `reach` and `filters`: its
+shape follows the query (a walk per direction, an arrow per side, a predicate built
+from the filter tree), which a named file could hold only if the loader substituted
+text, and the loader's rule is that nothing but a checked integer is ever formatted
+into a statement. Every value the client sends is a parameter; the only other text
+is an integer depth bound, checked in `reach.bound`. That is why the one cast to
+`LiteralString` below is safe. Before returning, the compiler checks that every
+`$parameter` its text uses was given, the check the loader makes for named files.
 
     check     the rules between fields, and the configured limits (422 with a loc)
     filters   FILTER -> a predicate over one node variable
     reach     stage one: start, traverse (linear-cost walks), shortest paths
-    forms     stage two: nodes, edges, graph, count, paths
+    forms     stage two: nodes, edges, graph, count, paths (named files)
     answer    cursor positions in, the answer out
 """
 

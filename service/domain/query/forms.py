@@ -8,15 +8,18 @@ answers exactly one record.
 - graph: a page of nodes and the edges among that page's nodes;
 - count: how many assets were reached, without materialising them.
 
-A page fetches one item more than `$limit` (`$fetch`), to learn whether another page
-follows; `$after_*` are the cursor's position (`service.domain.query.answer`). List
-membership (`b IN ns`) costs no scan: Neo4j checks a list it reuses as a hash set.
+The forms are fixed text, so they are named files in `cypher/query/` like every other
+statement; this module only picks one and, for a path query, wraps it. A page
+fetches one item more than `$limit` (`$fetch`), to learn whether another page
+follows; `$after_*` are the cursor's position (`service.domain.query.answer`).
 """
 
 from __future__ import annotations
 
-NODE = "n {.id, .name, .type, .platform, .tags, .placeholder, distance: distance}"
-EDGE = "{source: a.id, target: b.id, transformation: r.transformation}"
+from functools import cache
+
+from service import cypher
+
 COLUMNS = {
     "nodes": ("nodes",),
     "edges": ("edges",),
@@ -24,55 +27,36 @@ COLUMNS = {
     "count": ("count",),
     "paths": ("paths",),
 }
-
-_NODE_PAGE = """WITH n, distance
-WHERE distance > $after_distance OR (distance = $after_distance AND n.id > $after_id)
-WITH n, distance ORDER BY distance, n.id LIMIT $fetch"""
-
 _FORMS = {
-    "count": "RETURN count(n) AS count",
-    "nodes": f"{_NODE_PAGE}\nRETURN collect({NODE}) AS nodes",
-    "edges": f"""WITH collect(n) AS ns
-UNWIND ns AS a
-MATCH (a)-[r:LINEAGE]->(b)
-WHERE b IN ns
-  AND (a.id > $after_source OR (a.id = $after_source AND b.id > $after_target))
-WITH a, r, b ORDER BY a.id, b.id LIMIT $fetch
-RETURN collect({EDGE}) AS edges""",
-    "graph": f"""{_NODE_PAGE}
-WITH collect(n) AS ns, collect({NODE}) AS nodes
-WITH nodes, ns[..$limit] AS page
-CALL (page) {{
-  UNWIND page AS a
-  MATCH (a)-[r:LINEAGE]->(b)
-  WHERE b IN page
-  WITH a, r, b ORDER BY a.id, b.id
-  RETURN collect({EDGE}) AS edges
-}}
-RETURN nodes, edges""",
+    "count": "query.form_count",
+    "nodes": "query.form_nodes",
+    "edges": "query.form_edges",
+    "graph": "query.form_graph",
 }
-
 # A path query's own forms, over `found` (its paths) and `truncated`.
-_PATH_FORMS = {
-    "paths": "RETURN [x IN found[$after_offset..($after_offset + $fetch)]"
-    " | [y IN nodes(x) | y.id]] AS paths, truncated",
-    "count": "RETURN size(found) AS count, truncated",
-}
-_ON_PATHS = """UNWIND found AS x
-UNWIND range(0, length(x)) AS i
-WITH nodes(x)[i] AS n, i AS distance
-WITH n, min(distance) AS distance"""
+_PATH_FORMS = {"paths": "query.path_form_paths", "count": "query.path_form_count"}
+_PATH_REACHED = "query.path_reached"
+
+
+@cache
+def _queries() -> cypher.Queries:
+    """The named files, read once, on the first query compiled."""
+    return cypher.load()
+
+
+def _fragment(name: str) -> str:
+    return _queries()[name].body
 
 
 def rows_form(form: str) -> str:
     """The text after stage one of a start or traverse query."""
-    return _FORMS[form]
+    return _fragment(_FORMS[form])
 
 
 def path_form(form: str) -> str:
     """The text after stage one of a path query. Nodes, edges and graph treat the
     assets on the found paths as reached, at their fewest hops from `from`."""
     if form in _PATH_FORMS:
-        return _PATH_FORMS[form]
-    inner = f"{_ON_PATHS}\n{_FORMS[form]}".replace("\n", "\n  ")
+        return _fragment(_PATH_FORMS[form])
+    inner = f"{_fragment(_PATH_REACHED)}\n{_fragment(_FORMS[form])}".replace("\n", "\n  ")
     return f"CALL (found) {{\n  {inner}\n}}\nRETURN {', '.join(COLUMNS[form])}, truncated"
