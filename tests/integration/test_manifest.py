@@ -321,6 +321,42 @@ def test_dbt_tests_become_quality_rules_on_their_asset_and_column(
     assert len(everything) == expected(document)["tests"]
 
 
+def test_a_test_moved_to_another_model_moves_its_rule(
+    writer: httpx.Client, reader: httpx.Client, driver: neo4j.Driver
+) -> None:
+    """Re-pointing a rule deletes its old CHECKS edge and makes one new one; a rule
+    whose model did not change keeps its single edge (no duplicate on re-upload)."""
+    document = manifest(NEWEST)
+    upload(writer, document)
+    moved = copy.deepcopy(document)
+    test_id, test = next(
+        (k, v)
+        for k, v in moved["nodes"].items()
+        if k.startswith("test.corner_shop.not_null_orders_")
+    )
+    test["attached_node"] = "model.corner_shop.customers"
+    test["depends_on"]["nodes"] = ["model.corner_shop.customers"]
+    summary = upload(writer, moved).json()
+    assert summary["quality_rules"]["updated"] == 1 and summary["quality_rules"]["created"] == 0
+
+    assert reader.get(f"/quality/rules/{test_id}").json()["asset_id"] == (
+        "model.corner_shop.customers"
+    )
+    customers = reader.get(
+        "/quality/rules", params={"asset_id": "model.corner_shop.customers", "limit": 100}
+    ).json()["items"]
+    orders = reader.get(
+        "/quality/rules", params={"asset_id": "model.corner_shop.orders", "limit": 100}
+    ).json()["items"]
+    assert test_id in {r["id"] for r in customers} and test_id not in {r["id"] for r in orders}
+    edges = driver.execute_query(
+        "MATCH (r:QualityRule) OPTIONAL MATCH (r)-[c:CHECKS]->(a) "
+        "RETURN r.id AS id, collect(a.id) AS assets"
+    ).records
+    assert {e["id"]: e["assets"] for e in edges}[test_id] == ["model.corner_shop.customers"]
+    assert all(len(e["assets"]) == 1 for e in edges), [e for e in edges if len(e["assets"]) != 1]
+
+
 def test_the_cli_uploads_a_manifest(
     neo4j_target: object, live: object, tokens: object, tmp_path: Path
 ) -> None:
