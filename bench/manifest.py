@@ -215,9 +215,8 @@ def main() -> None:
     queries = cypher.load()
     with bench_neo4j() as target, running_service(target) as service, driver_for(target) as driver:
         clear_graph(driver)  # whatever an earlier benchmark left (make bench: 1M assets)
-        # Untimed: the first large write after a million assets were deleted has once
-        # stalled Neo4j for a minute (on either side, as it falls), which no repetition
-        # count smooths over.
+        # Untimed warm-up: the first repetition should not pay for what an earlier
+        # benchmark left (make bench: a million assets just deleted) or for planning.
         raw_write(driver, queries, manifest)
         raw_s, http_s = [], []
         idle = _status_mib(service.process.pid, "VmRSS")
