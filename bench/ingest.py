@@ -281,7 +281,11 @@ def paired_load(service: Service, driver: neo4j.Driver, baseline: Variant, edges
             client.post("/lineage/bulk", content=body, headers=JSON_BODY).raise_for_status()
 
         def raw(chunk: Edges) -> None:
-            baseline.load(driver, prefixed(chunk, "raw."))
+            python_codec(baseline.python_packstream)
+            try:
+                baseline.load(driver, prefixed(chunk, "raw."))
+            finally:
+                python_codec(False)
 
         sides = ((over_http, paired.http), (raw, paired.raw))
         for index, chunk in enumerate(chunks(edges)):
