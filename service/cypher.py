@@ -5,6 +5,11 @@ its documentation. Loading fails on a duplicate name, and running a query fails
 before it reaches Neo4j when a `$param` it uses is not passed. The only text
 ever formatted into a statement is a validated integer bound (`{{max_depth}}`):
 Cypher cannot take a variable-length bound as a parameter.
+
+The query language's fragments (`cypher/query/`) also have slots (`<<where>>`),
+which only the query compiler fills (`Query.fill`), with other fragments and with
+predicates of its own fixed text and parameter names, never a client's value. A file
+with slots is not a statement: `statement()` refuses it.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any, LiteralString, cast
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _BOUND = re.compile(r"\{\{([a-z_]+)\}\}")
+_SLOT = re.compile(r"<<([a-z_]+)>>")
 _STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|//[^\n]*")
 MAX_BOUND = 10_000
 
@@ -32,6 +38,7 @@ class Query:
     doc: str
     params: frozenset[str]
     bounds: frozenset[str]
+    slots: frozenset[str] = frozenset()
 
     def statement(self, bounds: Mapping[str, int] | None = None) -> LiteralString:
         """The text to send, with integer bounds filled in.
@@ -39,25 +46,35 @@ class Query:
         The cast to LiteralString is safe: the text comes from a file shipped with
         the service, and the only substitution is an `int` checked to lie in range.
         """
+        if self.slots:
+            raise CypherError(f"{self.name}: a fragment with slots {sorted(self.slots)}")
+        return cast(LiteralString, self._bounded(self.text, bounds))  # type: ignore[redundant-cast]
+
+    def fill(self, bounds: Mapping[str, int] | None = None, **slots: str) -> str:
+        """A fragment for the query compiler: the text without its leading `//`
+        documentation, with its bounds and every slot filled."""
+        if set(slots) != self.slots:
+            raise CypherError(
+                f"{self.name}: slots {sorted(self.slots)} expected, got {sorted(slots)}"
+            )
+        lines = self.text.splitlines()
+        start = next((i for i, line in enumerate(lines) if not line.startswith("//")), len(lines))
+        text = self._bounded("\n".join(lines[start:]), bounds)
+        for key, value in slots.items():
+            text = text.replace("<<" + key + ">>", value)
+        return text
+
+    def _bounded(self, text: str, bounds: Mapping[str, int] | None) -> str:
         given = dict(bounds or {})
         if set(given) != self.bounds:
             raise CypherError(
                 f"{self.name}: bounds {sorted(self.bounds)} expected, got {sorted(given)}"
             )
-        text = self.text
         for key, value in given.items():
             if type(value) is not int or not 0 <= value <= MAX_BOUND:
                 raise CypherError(f"{self.name}: bound {key}={value!r} is not an integer in range")
             text = text.replace("{{" + key + "}}", str(value))
-        return cast(LiteralString, text)  # type: ignore[redundant-cast]
-
-    @property
-    def body(self) -> str:
-        """The text without its leading `//` documentation: what a fragment that the
-        query compiler splices into a larger statement contributes."""
-        lines = self.text.splitlines()
-        start = next((i for i, line in enumerate(lines) if not line.startswith("//")), len(lines))
-        return "\n".join(lines[start:])
+        return text
 
     def check_params(self, params: Mapping[str, Any]) -> None:
         missing = self.params - params.keys()
@@ -111,6 +128,7 @@ def parse(name: str, source: str) -> Query:
         doc=" ".join(doc_lines).strip(),
         params=frozenset(_PARAM.findall(code)),
         bounds=frozenset(_BOUND.findall(code)),
+        slots=frozenset(_SLOT.findall(code)),
     )
 
 

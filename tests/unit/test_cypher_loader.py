@@ -58,3 +58,21 @@ def test_duplicate_names_fail_loading(tmp_path: Path) -> None:
 def test_unknown_name_is_a_programming_error() -> None:
     with pytest.raises(cypher.CypherError):
         cypher.load()["nope.nothing"]
+
+
+def test_a_fragment_fills_its_bounds_and_every_slot_and_is_no_statement() -> None:
+    fragment = cypher.parse(
+        "x.y",
+        "// a walk; <<not_a_slot>> in a comment\n  MATCH (s)-[*1..{{depth}}]->(n) WHERE <<where>>",
+    )
+    assert fragment.slots == {"where"} and fragment.bounds == {"depth"}
+    filled = fragment.fill({"depth": 3}, where="n.id IN $ids")
+    assert filled == "  MATCH (s)-[*1..3]->(n) WHERE n.id IN $ids", "documentation dropped"
+    with pytest.raises(cypher.CypherError, match="slots"):
+        fragment.fill({"depth": 3})
+    with pytest.raises(cypher.CypherError, match="slots"):
+        fragment.fill({"depth": 3}, where="true", other="true")
+    with pytest.raises(cypher.CypherError):
+        fragment.fill({"depth": "3"}, where="true")  # type: ignore[dict-item]
+    with pytest.raises(cypher.CypherError, match="fragment"):
+        fragment.statement({"depth": 3})

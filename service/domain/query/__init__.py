@@ -1,20 +1,21 @@
 """The query language compiler: a JSON query (`service.models.query.Query`) to ONE
 parameterised Cypher statement, with no I/O.
 
-Its return forms are named files (`cypher/query/form_*.cypher`, `path_*.cypher`).
-Stage one (the walk) is the one Cypher written here, in `reach` and `filters`: its
-shape follows the query (a walk per direction, an arrow per side, a predicate built
-from the filter tree), which a named file could hold only if the loader substituted
-text, and the loader's rule is that nothing but a checked integer is ever formatted
-into a statement. Every value the client sends is a parameter; the only other text
-is an integer depth bound, checked in `reach.bound`. That is why the one cast to
+Its text is named fragments (`cypher/query/`) like every other statement: the walk
+(start_rows, traverse_rows, walk_*), the paths (path_*, shortest_*) and the return
+forms (form_*, path_form_*). The compiler picks them by the query's shape (a walk per
+direction, a form per `return`) and fills their slots (`cypher.Query.fill`) with one
+another and with the predicates `filters` builds from the filter tree: fixed text
+and parameter names. Every value the client sends is a parameter; the only other
+text is an integer depth bound, which the loader checks. That is why the one cast to
 `LiteralString` below is safe. Before returning, the compiler checks that every
 `$parameter` its text uses was given, the check the loader makes for named files.
 
     check     the rules between fields, and the configured limits (422 with a loc)
     filters   FILTER -> a predicate over one node variable
+    fragments the named files, read once
     reach     stage one: start, traverse (linear-cost walks), shortest paths
-    forms     stage two: nodes, edges, graph, count, paths (named files)
+    forms     stage two: nodes, edges, graph, count, paths
     answer    cursor positions in, the answer out
 """
 
@@ -73,6 +74,6 @@ def compile_query(query: Query, bounds: Bounds, after: Any = None) -> Compiled:
     missing = cypher.parse("query.compiled", text).params - params.values.keys()
     if missing:
         raise cypher.CypherError(f"compiled query lacks parameters {sorted(missing)}")
-    # Safe: fixed fragments, parameter names and checked integer bounds only (see above).
+    # Safe: named fragments, parameter names and checked integer bounds only (see above).
     statement = cast(LiteralString, text)  # type: ignore[redundant-cast]
     return Compiled(statement, params.values, form, query.limit, offset, query.path is not None)

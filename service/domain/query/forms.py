@@ -8,17 +8,15 @@ answers exactly one record.
 - graph: a page of nodes and the edges among that page's nodes;
 - count: how many assets were reached, without materialising them.
 
-The forms are fixed text, so they are named files in `cypher/query/` like every other
-statement; this module only picks one and, for a path query, wraps it. A page
+The forms are named files in `cypher/query/` like every other statement; this module
+only picks one and, for a path query, wraps it (query.path_form_wrap). A page
 fetches one item more than `$limit` (`$fetch`), to learn whether another page
 follows; `$after_*` are the cursor's position (`service.domain.query.answer`).
 """
 
 from __future__ import annotations
 
-from functools import cache
-
-from service import cypher
+from service.domain.query.fragments import fragment
 
 COLUMNS = {
     "nodes": ("nodes",),
@@ -35,28 +33,20 @@ _FORMS = {
 }
 # A path query's own forms, over `found` (its paths) and `truncated`.
 _PATH_FORMS = {"paths": "query.path_form_paths", "count": "query.path_form_count"}
-_PATH_REACHED = "query.path_reached"
-
-
-@cache
-def _queries() -> cypher.Queries:
-    """The named files, read once, on the first query compiled."""
-    return cypher.load()
-
-
-def _fragment(name: str) -> str:
-    return _queries()[name].body
 
 
 def rows_form(form: str) -> str:
     """The text after stage one of a start or traverse query."""
-    return _fragment(_FORMS[form])
+    return fragment(_FORMS[form]).fill()
 
 
 def path_form(form: str) -> str:
     """The text after stage one of a path query. Nodes, edges and graph treat the
     assets on the found paths as reached, at their fewest hops from `from`."""
     if form in _PATH_FORMS:
-        return _fragment(_PATH_FORMS[form])
-    inner = f"{_fragment(_PATH_REACHED)}\n{_fragment(_FORMS[form])}".replace("\n", "\n  ")
-    return f"CALL (found) {{\n  {inner}\n}}\nRETURN {', '.join(COLUMNS[form])}, truncated"
+        return fragment(_PATH_FORMS[form]).fill()
+    return fragment("query.path_form_wrap").fill(
+        reached=fragment("query.path_reached").fill(),
+        form=rows_form(form),
+        columns=", ".join(COLUMNS[form]),
+    )
