@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.support.neo4j_server import Neo4jTarget  # noqa: E402
 from tests.support.process import LOGS, ServiceProcess  # noqa: E402
+from tests.support.server import loopback_listener  # noqa: E402
 
 if TYPE_CHECKING:
     from service.localdb import LocalNeo4j
@@ -114,6 +115,30 @@ class LeanClient:
 
     def __exit__(self, *exc: object) -> None:
         self._connection.close()
+
+
+@contextlib.contextmanager
+def app_process(
+    module: str, token: str = "", env: dict[str, str] | None = None
+) -> Iterator[LeanClient]:
+    """A keep-alive connection, with `token`, to `python -m module FD` serving an app
+    on the inherited listening socket FD in its own process. The socket listens before
+    the process starts, so the first request waits in its backlog: no polling."""
+    listener = loopback_listener()
+    fd = listener.fileno()
+    process = subprocess.Popen(
+        [sys.executable, "-m", module, str(fd)],
+        cwd=ROOT,
+        pass_fds=(fd,),
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        with LeanClient(f"http://127.0.0.1:{listener.getsockname()[1]}", token) as client:
+            yield client
+    finally:
+        process.terminate()
+        process.wait(30)
+        listener.close()
 
 
 def server_timing(header: str) -> dict[str, float]:

@@ -6,13 +6,10 @@ ratio can be read against what the HTTP hop alone costs on that machine."""
 from __future__ import annotations
 
 import contextlib
-import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
-from bench.common import ROOT, LeanClient
-from tests.support.server import loopback_listener
+from bench.common import LeanClient, app_process
 
 
 async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -23,23 +20,9 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": b"{}"})
 
 
-@contextlib.contextmanager
-def bare_http() -> Iterator[LeanClient]:
-    """A keep-alive connection to the bare app in its own process. The socket listens
-    before the process starts, so the first request waits in its backlog: no polling."""
-    listener = loopback_listener()
-    fd = listener.fileno()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bench.floor", str(fd)], cwd=ROOT, pass_fds=(fd,)
-    )
-    try:
-        port = listener.getsockname()[1]
-        with LeanClient(f"http://127.0.0.1:{port}", "") as client:
-            yield client
-    finally:
-        process.terminate()
-        process.wait(30)
-        listener.close()
+def bare_http() -> contextlib.AbstractContextManager[LeanClient]:
+    """A keep-alive connection to the bare app in its own process."""
+    return app_process("bench.floor")
 
 
 def serve(fd: int) -> None:

@@ -1,11 +1,13 @@
 """Lineage traversal benchmark: the service over HTTP against the raw Neo4j driver
-running the same one-statement traversal on the same data, in the same run.
+running the same one-statement traversal on the same data, in the same run, and
+against the thinnest HTTP service that gives the same answer (bench.thin).
 
     python -m bench.lineage [--assets 100000] [--layers 20] [--ingest-reps 0]
 
 Upstream and downstream at depths 1, 3, 5, 10 and 50, HTTP and raw interleaved
 request by request (median latency ratio, target <= 1.2), and the service's peak
-memory, with the bare HTTP hop (bench.floor) timed beside each pair. Writes
+memory, with the bare HTTP hop (bench.floor) and the thin service timed beside each
+pair. Writes
 bench/RESULTS-lineage.md, a plot, and a summary for bench.report.
 Bulk ingestion has its own benchmark (bench.ingest); `--ingest-reps` also times it here.
 """
@@ -25,6 +27,7 @@ import orjson
 
 from bench.common import (
     Figure,
+    LeanClient,
     Service,
     bench_neo4j,
     clear_graph,
@@ -35,6 +38,7 @@ from bench.common import (
     write_summary,
 )
 from bench.floor import bare_http
+from bench.thin import thin_service
 from service import clock, cypher
 
 CHUNK = 10_000
@@ -127,17 +131,29 @@ def traverse_raw(
 @dataclass
 class RootSamples:
     """One root's requests in a cell: client-side seconds of the HTTP request, the raw
-    statement and the bare HTTP hop beside it, and each HTTP answer's Server-Timing."""
+    statement, the bare HTTP hop and the thin service beside it, and each HTTP answer's
+    Server-Timing."""
 
     http: list[float] = field(default_factory=list)
     raw: list[float] = field(default_factory=list)
     floor: list[float] = field(default_factory=list)
+    thin: list[float] = field(default_factory=list)
     timing: list[dict[str, float]] = field(default_factory=list)
     nodes: int = 0
 
     @property
     def ratio(self) -> float:
         return statistics.median(self.http) / statistics.median(self.raw)
+
+    @property
+    def thin_ratio(self) -> float:
+        """The thinnest HTTP service over the raw driver: what any service pays."""
+        return statistics.median(self.thin) / statistics.median(self.raw)
+
+    @property
+    def over_thin(self) -> float:
+        """The service over the thinnest HTTP service: what its own machinery costs."""
+        return statistics.median(self.http) / statistics.median(self.thin)
 
     @property
     def beyond_floor(self) -> float:
@@ -170,8 +186,11 @@ class Latency:
     raw_ms: float
     nodes: float
     floor_ms: float  # the bare HTTP round trip (bench.floor), timed beside these
+    thin_ms: float  # the thinnest HTTP service giving the same answer (bench.thin)
     ratio: float
     beyond_floor: float
+    thin_ratio: float
+    over_thin: float
     db_ms: float  # these three split the HTTP requests' time by Server-Timing
     own_ms: float
     outside_ms: float
@@ -188,8 +207,11 @@ class Latency:
             raw_ms=over_roots(median_ms(r.raw) for r in roots),
             nodes=over_roots(r.nodes for r in roots),
             floor_ms=over_roots(median_ms(r.floor) for r in roots),
+            thin_ms=over_roots(median_ms(r.thin) for r in roots),
             ratio=over_roots(r.ratio for r in roots),
             beyond_floor=over_roots(r.beyond_floor for r in roots),
+            thin_ratio=over_roots(r.thin_ratio for r in roots),
+            over_thin=over_roots(r.over_thin for r in roots),
             db_ms=over_roots(db for db, _, _ in splits),
             own_ms=over_roots(own for _, own, _ in splits),
             outside_ms=over_roots(outside for _, _, outside in splits),
@@ -210,8 +232,11 @@ class SizeBand:
     count: int
     raw_ms: float
     http_ms: float
+    thin_ms: float
     ratio: float
     beyond_floor: float
+    thin_ratio: float
+    over_thin: float
 
 
 def by_size(latencies: list[Latency]) -> list[SizeBand]:
@@ -226,15 +251,23 @@ def by_size(latencies: list[Latency]) -> list[SizeBand]:
                     len(inside),
                     statistics.median(median_ms(r.raw) for r in inside),
                     statistics.median(median_ms(r.http) for r in inside),
+                    statistics.median(median_ms(r.thin) for r in inside),
                     statistics.median(r.ratio for r in inside),
                     statistics.median(r.beyond_floor for r in inside),
+                    statistics.median(r.thin_ratio for r in inside),
+                    statistics.median(r.over_thin for r in inside),
                 )
             )
     return bands
 
 
 def measure_traversals(
-    service: Service, driver: neo4j.Driver, queries: cypher.Queries, roots: list[str], samples: int
+    service: Service,
+    thin: LeanClient,
+    driver: neo4j.Driver,
+    queries: cypher.Queries,
+    roots: list[str],
+    samples: int,
 ) -> list[Latency]:
     results = []
     with service.lean_client() as client, bare_http() as bare:
@@ -243,15 +276,23 @@ def measure_traversals(
                 cell = {root: RootSamples() for root in roots}
                 for _ in range(samples):
                     for root, seen in cell.items():
+                        path = f"/lineage/{root}/{side}?depth={depth}"
                         started = time.perf_counter()
                         bare.get("/")
                         seen.floor.append(time.perf_counter() - started)
                         started = time.perf_counter()
-                        status, body = client.get(f"/lineage/{root}/{side}?depth={depth}")
+                        thin_status, thin_body = thin.get(path)
+                        seen.thin.append(time.perf_counter() - started)
+                        started = time.perf_counter()
+                        status, body = client.get(path)
                         seen.http.append(time.perf_counter() - started)
                         assert status == 200, body
                         seen.timing.append(client.timing)
-                        seen.nodes = len(orjson.loads(body)["nodes"])
+                        answer = orjson.loads(body)
+                        seen.nodes = len(answer["nodes"])
+                        if not seen.raw:  # once a root: the thin service's answer is the same
+                            assert thin_status == 200, thin_body
+                            assert orjson.loads(thin_body) == answer, path
                         started = time.perf_counter()
                         traverse_raw(driver, queries, root, side, depth)
                         seen.raw.append(time.perf_counter() - started)
@@ -276,7 +317,12 @@ def main() -> None:
     edges = warehouse(args.assets, args.layers)
     queries = cypher.load()
     print(f"graph: {args.assets} assets in {args.layers} layers, {len(edges)} edges", flush=True)
-    with bench_neo4j() as target, running_service(target) as service, driver_for(target) as driver:
+    with (
+        bench_neo4j() as target,
+        running_service(target) as service,
+        driver_for(target) as driver,
+        thin_service(target, service.token) as thin,
+    ):
         raw_s, http_s = [], []
         for rep in range(args.ingest_reps):
             clear_graph(driver)
@@ -289,8 +335,8 @@ def main() -> None:
             ingest_raw(driver, queries, edges)
         middle = sorted({t for _, t in edges if t.startswith(f"l{args.layers // 2:02d}.")})
         roots = random.Random(7).sample(middle, min(args.roots, len(middle)))
-        measure_traversals(service, driver, queries, roots[:2], 1)  # warm-up
-        latencies = measure_traversals(service, driver, queries, roots, args.samples)
+        measure_traversals(service, thin, driver, queries, roots[:2], 1)  # warm-up
+        latencies = measure_traversals(service, thin, driver, queries, roots, args.samples)
         peak = service.peak_rss_mib()
     report = render(args, len(edges), raw_s, http_s, latencies, peak)
     print(report)
@@ -311,6 +357,24 @@ def main() -> None:
             *(
                 Figure(
                     f"traversal, answers of {b.low}-{b.high - 1} nodes, HTTP / raw", b.ratio, "x"
+                )
+                for b in by_size(latencies)
+            ),
+            *(
+                Figure(
+                    f"traversal, answers of {b.low}-{b.high - 1} nodes, "
+                    "thinnest HTTP service / raw",
+                    b.thin_ratio,
+                    "x",
+                )
+                for b in by_size(latencies)
+            ),
+            *(
+                Figure(
+                    f"traversal, answers of {b.low}-{b.high - 1} nodes, "
+                    "service / thinnest HTTP service",
+                    b.over_thin,
+                    "x",
                 )
                 for b in by_size(latencies)
             ),
@@ -397,12 +461,14 @@ def render(
         "two thousand, so one median over a cell's requests would fall between sizes.",
         "",
         "| direction | depth | median nodes | HTTP ms | raw ms | ratio | bare HTTP hop ms "
-        "| HTTP / (raw + hop) | service: Neo4j ms | service: own ms | outside ms |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| HTTP / (raw + hop) | thin ms | thin / raw | HTTP / thin "
+        "| service: Neo4j ms | service: own ms | outside ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [
         f"| {x.side} | {x.depth} | {x.nodes:.0f} | {x.http_ms:.1f} | {x.raw_ms:.1f} "
         f"| {x.ratio:.2f} | {x.floor_ms:.2f} | {x.beyond_floor:.2f} "
+        f"| {x.thin_ms:.1f} | {x.thin_ratio:.2f} | {x.over_thin:.2f} "
         f"| {x.db_ms:.2f} | {x.own_ms:.2f} | {x.outside_ms:.2f} |"
         for x in latencies
     ]
@@ -413,12 +479,14 @@ def render(
         "Every direction, depth and root, grouped by the nodes in the answer (root included); "
         "medians over the group of each root's medians and ratios.",
         "",
-        "| nodes | answers | raw ms | HTTP ms | ratio | HTTP / (raw + hop) |",
-        "|---|---|---|---|---|---|",
+        "| nodes | answers | raw ms | thin ms | HTTP ms | ratio | HTTP / (raw + hop) "
+        "| thin / raw | HTTP / thin |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {b.low}-{b.high - 1} | {b.count} | {b.raw_ms:.1f} | {b.http_ms:.1f} | {b.ratio:.2f} "
-        f"| {b.beyond_floor:.2f} |"
+        f"| {b.low}-{b.high - 1} | {b.count} | {b.raw_ms:.1f} | {b.thin_ms:.1f} "
+        f"| {b.http_ms:.1f} | {b.ratio:.2f} | {b.beyond_floor:.2f} "
+        f"| {b.thin_ratio:.2f} | {b.over_thin:.2f} |"
         for b in by_size(latencies)
     ]
     worst = max(x.ratio for x in latencies)
@@ -426,6 +494,12 @@ def render(
         "",
         "The bare HTTP hop is the smallest ASGI app under uvicorn (`bench/floor.py`), timed "
         "beside each pair: what any HTTP service in front of Neo4j pays on this machine. "
+        "Thin is the thinnest HTTP service that gives the same answer (`bench/thin.py`: "
+        "a bare ASGI app, the async driver, the service's statement with the token "
+        "re-checked in it, its `assemble`, orjson; no framework, middleware, logs or "
+        "metrics), checked to answer the same document once a root. Thin / raw is what "
+        "any Python service in front of Neo4j pays; HTTP / thin is what the service's own "
+        "machinery adds. "
         "The last three columns split the HTTP requests' time by each answer's "
         "`Server-Timing` header: the service waiting on Neo4j, "
         "the service's own time, and the time outside the service (network and client).",
