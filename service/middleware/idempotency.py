@@ -7,12 +7,19 @@ shown once, or a POST that only reads, is never kept (`service.routing`). Keys a
 scoped to the calling token. A repeat while the first is still running gets 409
 `idempotency_key_in_use`; the same key with another body 422
 `idempotency_key_reused`. Answers of 5xx are not kept, so a retry redoes the work.
+
+The body must be fingerprinted before the work starts (a reused key is refused
+before anything is done), so it is read first: hashed as it arrives and spooled to a
+temporary file past `SPOOL_IN_MEMORY_BYTES`, then handed on in chunks. A 200 MB dbt
+manifest sent with a key thus costs disk, not memory: the handler's streaming parse
+keeps its bound.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import tempfile
 from typing import Any
 
 import orjson
@@ -33,6 +40,8 @@ from service.store import idempotency as store
 HEADER = "idempotency-key"
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 KEPT_HEADERS = ("content-type", "location", "etag")
+SPOOL_IN_MEMORY_BYTES = 1024 * 1024
+REPLAY_CHUNK_BYTES = 256 * 1024
 
 
 class IdempotencyMiddleware:
@@ -62,22 +71,20 @@ class IdempotencyMiddleware:
             raise validation_error(
                 ("header", "Idempotency-Key"), "must be 1-255 visible ASCII characters"
             )
-        body = await _read_body(receive)
-        digest = hashlib.sha256(
-            b"\0".join([scope["path"].encode(), scope.get("query_string", b""), body])
-        ).hexdigest()
-        graph = scope["state"]["graph"]
-        scope_key = f"{owner}:{key}"
-        claim = await _db(store.claim(graph, scope_key, digest))
-        if not claim.fresh:
-            await _answer_repeat(claim, digest, send)
-            return
-        captured = _Captured()
-        try:
-            await self.app(scope, _replay(body), captured.send)
-        except BaseException:
-            await _db(store.release(graph, scope_key))
-            raise
+        with _SpooledBody(scope) as body:
+            await body.read(receive)
+            graph = scope["state"]["graph"]
+            scope_key = f"{owner}:{key}"
+            claim = await _db(store.claim(graph, scope_key, body.digest))
+            if not claim.fresh:
+                await _answer_repeat(claim, body.digest, send)
+                return
+            captured = _Captured()
+            try:
+                await self.app(scope, body.replay, captured.send)
+            except BaseException:
+                await _db(store.release(graph, scope_key))
+                raise
         if captured.status >= 500:
             await _db(store.release(graph, scope_key))
         else:
@@ -116,29 +123,48 @@ async def _db(awaitable: Any) -> Any:
         raise mapped from exc
 
 
-async def _read_body(receive: Receive) -> bytes:
-    chunks = []
-    while True:
-        message = await receive()
-        if message["type"] == "http.request":
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                return b"".join(chunks)
-        elif message["type"] == "http.disconnect":
-            return b"".join(chunks)
+class _SpooledBody:
+    """A request's body, read to its end: its fingerprint (SHA-256 of path, query and
+    body, NUL-separated) and the body itself, kept in memory up to
+    `SPOOL_IN_MEMORY_BYTES` and in a temporary file beyond, deleted on exit."""
 
+    def __init__(self, scope: Scope) -> None:
+        self._hash = hashlib.sha256(scope["path"].encode())
+        self._hash.update(b"\0" + scope.get("query_string", b"") + b"\0")
+        self._spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY_BYTES)  # noqa: SIM115 (closed by __exit__)
+        self._replayed = False
 
-def _replay(body: bytes) -> Receive:
-    sent = False
+    def __enter__(self) -> _SpooledBody:
+        return self
 
-    async def receive() -> Message:
-        nonlocal sent
-        if sent:
+    def __exit__(self, *exc: object) -> None:
+        self._spool.close()
+
+    @property
+    def digest(self) -> str:
+        return self._hash.hexdigest()
+
+    async def read(self, receive: Receive) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            if message["type"] == "http.request":
+                chunk = message.get("body", b"")
+                self._hash.update(chunk)
+                self._spool.write(chunk)
+                if not message.get("more_body", False):
+                    break
+        self._spool.seek(0)
+
+    async def replay(self) -> Message:
+        """The ASGI `receive` the route gets: the body again, in chunks."""
+        if self._replayed:
             return {"type": "http.disconnect"}
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return receive
+        chunk = self._spool.read(REPLAY_CHUNK_BYTES)
+        more = len(chunk) == REPLAY_CHUNK_BYTES
+        self._replayed = not more
+        return {"type": "http.request", "body": chunk, "more_body": more}
 
 
 class _Captured:

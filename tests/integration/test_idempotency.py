@@ -6,6 +6,9 @@ import concurrent.futures
 
 import httpx
 import neo4j
+import orjson
+
+from service.middleware.idempotency import SPOOL_IN_MEMORY_BYTES
 
 BODY = {"id": "a", "name": "a", "type": "table"}
 
@@ -69,3 +72,26 @@ def test_answers_holding_a_secret_are_never_kept(admin: httpx.Client, driver: ne
     stored = driver.execute_query("MATCH (r:IdempotencyRecord) RETURN r.body AS body").records
     assert all(first["token"].encode() not in (r["body"] or b"") for r in stored)
     assert stored == []
+
+
+def test_a_body_past_the_in_memory_spool_is_fingerprinted_and_replayed(
+    writer: httpx.Client, driver: neo4j.Driver
+) -> None:
+    """A bulk of 10,000 edges (about 1.5 MB) goes through the temporary file: the work
+    is done once, a repeat is replayed, and a changed body is refused unwritten."""
+    edges = [
+        {"source": f"warehouse.raw.orders_{i:06d}_" + "s" * 40, "target": f"mart.orders_{i:06d}"}
+        for i in range(10_000)
+    ]
+    assert len(orjson.dumps(edges)) > SPOOL_IN_MEMORY_BYTES
+    headers = {"Idempotency-Key": "big", "Content-Type": "application/json"}
+    first = writer.post("/lineage/bulk", content=orjson.dumps(edges), headers=headers)
+    second = writer.post("/lineage/bulk", content=orjson.dumps(edges), headers=headers)
+    assert first.status_code == second.status_code == 200, first.text
+    assert second.json() == first.json() and second.headers["idempotent-replayed"] == "true"
+    changed = [*edges[:-1], {"source": "x", "target": "y"}]
+    refused = writer.post("/lineage/bulk", content=orjson.dumps(changed), headers=headers)
+    assert refused.status_code == 422 and refused.json()["code"] == "idempotency_key_reused"
+    count = "MATCH ()-[e:LINEAGE]->() RETURN count(e) AS n"
+    assert driver.execute_query(count).records[0]["n"] == 10_000
+    assert writer.get("/assets/x").status_code == 404
