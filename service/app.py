@@ -107,7 +107,12 @@ def create_app(settings: Settings) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         graph = Graph.connect(settings, queries, settings.neo4j_uri or "", metrics)
         readiness = Readiness()
-        broker = Broker(graph, settings.events.poll_interval_s, settings.events.subscriber_buffer)
+        broker = Broker(
+            graph,
+            settings.events.poll_interval_s,
+            settings.events.subscriber_buffer,
+            on_count=metrics.sse_subscribers.set,
+        )
         retention = timedelta(days=settings.events.retention_days)
         hooks = settings.webhooks
         deliverer = Deliverer(hooks.allow_private, hooks.timeout_s)
@@ -148,6 +153,7 @@ def create_app(settings: Settings) -> Starlette:
             await asyncio.gather(*tasks, return_exceptions=True)
             await dispatcher.release()
             await evaluator.release()
+            metrics.close()
             await deliverer.close()
             await graph.close()
 

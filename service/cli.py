@@ -16,10 +16,11 @@ A failure is one line on standard error and exit status 1 (2 for a usage error,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from service import __version__, cli_database
@@ -268,18 +269,38 @@ def _serve(args: argparse.Namespace) -> int:
         # are cancelled (their clients resume with Last-Event-ID elsewhere).
         "timeout_graceful_shutdown": SHUTDOWN_GRACE_S,
     }
-    if listener is None:
-        uvicorn.run(APP_FACTORY, host=host, port=port, workers=args.workers, **options)
-    else:
-        _serve_on(listener, args.workers, options)
+    with _shared_metrics(args.workers):
+        if listener is None:
+            uvicorn.run(APP_FACTORY, host=host, port=port, workers=args.workers, **options)
+        else:
+            _serve_on(listener, args.workers, options)
     return 0
+
+
+@contextlib.contextmanager
+def _shared_metrics(workers: int) -> Iterator[None]:
+    """With several workers, an empty directory of this run's own through which they
+    share their metrics (`service.metrics`), named in the environment they inherit
+    and removed when they have all stopped."""
+    if workers == 1:
+        yield
+        return
+    import shutil
+    import tempfile
+
+    from service.metrics import SHARED_DIR
+
+    directory = tempfile.mkdtemp(prefix="governance-metrics-")
+    os.environ[SHARED_DIR] = directory
+    try:
+        yield
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _serve_on(listener: socket.socket, workers: int, options: dict[str, Any]) -> None:
     """Serve on an inherited socket: in this process, or in `workers` processes that
     all accept on it, kept alive by uvicorn's supervisor as `uvicorn.run` would."""
-    import contextlib
-
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 

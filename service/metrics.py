@@ -3,12 +3,24 @@
 Every label takes values from a bounded set: route templates (never raw paths),
 named Cypher statements, Neo4j status codes, outcome words. An id never becomes a
 label value. docs/observability.md lists every series with its labels.
+
+Under `governance serve --workers N` a scrape reaches whichever worker accepts it,
+so the workers share their series through prometheus_client's multiprocess mode:
+the supervisor names an empty directory in `PROMETHEUS_MULTIPROC_DIR` before it
+starts them, each worker's values live in files there, and a scrape adds up every
+worker's counters and histograms. Gauges say how they combine (`livesum`: the
+subscriber count; `mostrecent`: the outbox positions, read from Neo4j and the same
+everywhere). The process, GC and platform series describe one process, so they are
+left out there rather than shown for whichever worker answered.
 """
 
 from __future__ import annotations
 
+import os
+from typing import Literal
+
 from neo4j.exceptions import DriverError, Neo4jError
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
@@ -20,14 +32,24 @@ FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 
 SLOW = (0.01, 0.05, 0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 900.0)
 LAG = (0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 1800.0, 3600.0, 21600.0, 86400.0)
 BYTES = tuple(float(4**n) * 1024 for n in range(1, 10))  # 4 KiB .. 256 MiB, times four
+SHARED_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client reads it when first imported
+
+Combined = Literal["livesum", "mostrecent"]
+
+
+def shared_dir() -> str | None:
+    """The directory worker processes share their series through, if any."""
+    return os.environ.get(SHARED_DIR) or None
 
 
 class Metrics:
     def __init__(self) -> None:
+        self.shared = shared_dir() is not None
         self.registry = CollectorRegistry()
-        ProcessCollector(registry=self.registry)
-        GCCollector(registry=self.registry)
-        PlatformCollector(registry=self.registry)
+        if not self.shared:
+            ProcessCollector(registry=self.registry)
+            GCCollector(registry=self.registry)
+            PlatformCollector(registry=self.registry)
         # Requests
         self.requests = self._counter(
             "http_requests", "HTTP requests answered.", "method", "route", "status"
@@ -50,16 +72,24 @@ class Metrics:
         )
         # The outbox and who follows it
         self.outbox_newest = self._gauge(
-            "outbox_newest_seq", "Sequence number of the newest event in the outbox."
+            "outbox_newest_seq", "Sequence number of the newest event in the outbox.", "mostrecent"
         )
         self.outbox_position = self._gauge(
-            "outbox_consumer_seq", "The newest event each outbox consumer has acted on.", "consumer"
+            "outbox_consumer_seq",
+            "The newest event each outbox consumer has acted on.",
+            "mostrecent",
+            "consumer",
         )
         self.outbox_lag = self._gauge(
-            "outbox_lag_events", "Events in the outbox a consumer has not acted on yet.", "consumer"
+            "outbox_lag_events",
+            "Events in the outbox a consumer has not acted on yet.",
+            "mostrecent",
+            "consumer",
         )
         self.sse_subscribers = self._gauge(
-            "sse_subscribers", "Live event streams (API and dashboard) this process is serving."
+            "sse_subscribers",
+            "Live event streams (API and dashboard) the service is serving.",
+            "livesum",
         )
         self.webhook_deliveries = self._counter(
             "webhook_deliveries", "Webhook delivery attempts, by what became of them.", "outcome"
@@ -95,8 +125,22 @@ class Metrics:
     def _counter(self, name: str, doc: str, *labels: str) -> Counter:
         return Counter(PREFIX + name, doc, labels, registry=self.registry)
 
-    def _gauge(self, name: str, doc: str, *labels: str) -> Gauge:
-        return Gauge(PREFIX + name, doc, labels, registry=self.registry)
+    def _gauge(self, name: str, doc: str, combined: Combined, *labels: str) -> Gauge:
+        """`combined`: how the workers' values make one under `--workers N`."""
+        return Gauge(PREFIX + name, doc, labels, registry=self.registry, multiprocess_mode=combined)
+
+    def scrape_registry(self) -> CollectorRegistry:
+        """What a scrape reads: this process's registry, or every worker's series."""
+        if not self.shared:
+            return self.registry
+        combined = CollectorRegistry()
+        multiprocess.MultiProcessCollector(combined)  # type: ignore[no-untyped-call]
+        return combined
+
+    def close(self) -> None:
+        """A worker that stops drops out of the live gauges (its counters stay counted)."""
+        if self.shared:
+            multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
 
     def _histogram(
         self, name: str, doc: str, *labels: str, buckets: tuple[float, ...] = FAST

@@ -64,7 +64,6 @@ async def metrics(request: Request) -> Response:
     _check_scraper(request)
     observed = request.state.metrics
     broker: Broker = request.state.broker
-    observed.sse_subscribers.set(broker.subscriber_count)
     try:
         seen = await progress(deps.graph(request), broker)
     except Exception as exc:
@@ -72,7 +71,7 @@ async def metrics(request: Request) -> Response:
             raise
     else:
         observed.outbox(seen.newest, seen.positions)
-    return Response(generate_latest(observed.registry), media_type=CONTENT_TYPE_LATEST)
+    return Response(generate_latest(observed.scrape_registry()), media_type=CONTENT_TYPE_LATEST)
 
 
 def _check_scraper(request: Request) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from service.graph import Graph
 from service.models.events import Event
@@ -36,12 +37,21 @@ class Subscription:
 
 
 class Broker:
-    def __init__(self, graph: Graph, poll_interval_s: float, capacity: int) -> None:
+    def __init__(
+        self,
+        graph: Graph,
+        poll_interval_s: float,
+        capacity: int,
+        on_count: Callable[[int], None] = lambda count: None,
+    ) -> None:
+        """`on_count` hears the number of live streams whenever it changes (the
+        metrics' gauge, which other processes read from a file between scrapes)."""
         self.graph = graph
         self.poll_interval_s = poll_interval_s
         self.capacity = capacity
         self.last_seq = 0
         self._subscribers: set[Subscription] = set()
+        self._on_count = on_count
         self._started = asyncio.Event()
 
     async def run(self) -> None:
@@ -72,14 +82,12 @@ class Broker:
     def subscribe(self) -> Subscription:
         subscription = Subscription(self.capacity)
         self._subscribers.add(subscription)
+        self._on_count(len(self._subscribers))
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
         self._subscribers.discard(subscription)
-
-    @property
-    def subscriber_count(self) -> int:
-        return len(self._subscribers)
+        self._on_count(len(self._subscribers))
 
     @property
     def started(self) -> bool:

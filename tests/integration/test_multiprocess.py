@@ -11,7 +11,6 @@ from __future__ import annotations
 import http.client
 import os
 import queue
-import re
 import signal
 import socket
 import subprocess
@@ -26,6 +25,7 @@ import pytest
 
 from tests.conftest import Tokens
 from tests.support import procfs
+from tests.support.metrics import Scrape
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.process import LOGS, SECRET_KEY
 from tests.support.receiver import Receiver
@@ -287,18 +287,21 @@ def _delivered(workers: Workers, pid: int, token: str, hook: str, count: int) ->
     return log
 
 
-def _delivered_counted(workers: Workers, pid: int) -> float:
-    """This worker's `governance_webhook_deliveries_total{outcome="delivered"}`."""
+def _scrape(workers: Workers, pid: int) -> Scrape:
+    """`/metrics` as the worker `pid` answers it."""
     connection = workers.connection(pid)
     try:
         connection.request("GET", "/metrics")
-        text = Response(connection.getresponse()).body.decode()
+        answer = Response(connection.getresponse())
     finally:
         connection.close()
-    found = re.search(
-        r'^governance_webhook_deliveries_total\{outcome="delivered"\} (\S+)$', text, re.M
-    )
-    return float(found.group(1)) if found else 0.0
+    assert answer.status == 200, answer.body
+    return Scrape(answer.body.decode())
+
+
+def _delivered_counted(workers: Workers, pid: int) -> float:
+    """`governance_webhook_deliveries_total{outcome="delivered"}` as `pid` answers it."""
+    return _scrape(workers, pid).value("governance_webhook_deliveries_total", outcome="delivered")
 
 
 def test_each_event_reaches_a_webhook_once_though_both_workers_dispatch(
@@ -322,8 +325,9 @@ def test_each_event_reaches_a_webhook_once_though_both_workers_dispatch(
     ids = sorted(orjson.loads(r.body)["data"]["id"] for r in received)
     assert ids == sorted(f"w{i}" for i in range(10))  # each once, none twice
     assert len({r.headers["webhook-id"] for r in received}) == 10
+    # Whichever worker answers the scrape counts every worker's attempts, each once.
     sent = {pid: _delivered_counted(workers, pid) - before[pid] for pid in workers.pids}
-    assert sum(sent.values()) == 10, sent  # the workers' own counts: one sender per attempt
+    assert sent == {a: 10, b: 10}, sent
 
 
 # -- policy evaluation -----------------------------------------------------------------
@@ -369,6 +373,58 @@ def test_background_evaluation_opens_and_resolves_each_violation_once(
     resolved = _replay(workers, a, tokens.read, "policy.violation.resolved")
     assert sorted(e["data"]["asset_id"] for e in opened) == [*expected, "p9"]
     assert [e["data"]["asset_id"] for e in resolved] == ["p0"]
+
+
+# -- metrics ---------------------------------------------------------------------------
+
+REQUESTS = "governance_http_requests_total"
+READ_ASSET = {"method": "GET", "route": "/api/v1/assets/{asset_id:path}", "status": "200"}
+
+
+def test_a_scrape_through_either_worker_counts_the_requests_of_both(
+    workers: Workers, tokens: Tokens
+) -> None:
+    a, b = workers.pids
+    workers.call(a, "POST", "/assets", tokens.write, _asset("m1"))
+    before = {pid: _scrape(workers, pid).value(REQUESTS, **READ_ASSET) for pid in workers.pids}
+    for pid in (a, a, a, b, b):
+        assert workers.call(pid, "GET", "/assets/m1", tokens.read).status == 200
+    after = {pid: _scrape(workers, pid).value(REQUESTS, **READ_ASSET) for pid in workers.pids}
+    assert {pid: after[pid] - before[pid] for pid in workers.pids} == {a: 5, b: 5}
+    latency = _scrape(workers, b).value(
+        "governance_http_request_duration_seconds_count", method="GET", route=READ_ASSET["route"]
+    )
+    assert latency == after[b]  # histograms are added up the same way
+    assert "process_resident_memory_bytes" not in _scrape(workers, a).text  # one process's
+
+
+def test_live_streams_on_both_workers_are_counted_once_each(
+    workers: Workers, tokens: Tokens
+) -> None:
+    a, b = workers.pids
+
+    def streams(pid: int) -> float:
+        return _scrape(workers, pid).value("governance_sse_subscribers")
+
+    assert streams(a) == streams(b) == 0
+    with workers.stream(a, tokens.read) as first, workers.stream(b, tokens.read) as second:
+        assert first.status == second.status == 200
+        eventually(lambda: streams(a) == streams(b) == 2, timeout=10, what="two streams")
+    eventually(lambda: streams(b) == 0, timeout=10, what="no stream once both closed")
+
+
+def test_the_shared_metrics_directory_goes_when_the_workers_stop(
+    neo4j_target: Neo4jTarget, tmp_path: Path
+) -> None:
+    env = {"GOVERNANCE_WEBHOOK_DISPATCH": "false", "GOVERNANCE_POLICY_EVALUATION": "false"}
+    server = Workers(neo4j_target, env, tmp_path / "serve.log").start()
+    try:
+        shared = {procfs.environment(pid)["PROMETHEUS_MULTIPROC_DIR"] for pid in server.pids}
+        (directory,) = shared  # both workers write to one directory
+        assert any(Path(directory).glob("*.db"))
+    finally:
+        server.stop()
+    assert not Path(directory).exists()
 
 
 # -- idempotency and rate limits -------------------------------------------------------

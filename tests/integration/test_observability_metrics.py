@@ -18,7 +18,6 @@ import httpx
 import orjson
 import pytest
 from prometheus_client import generate_latest
-from prometheus_client.parser import text_string_to_metric_families
 from pydantic import SecretStr
 from starlette.testclient import TestClient
 
@@ -31,6 +30,7 @@ from service.metrics import Metrics
 from service.settings import Observability, Settings
 from tests.conftest import EVALUATING, WEBHOOKS_FOR_TESTS, Tokens, client_for
 from tests.support.dashboard import browser, submit_login
+from tests.support.metrics import Scrape
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
 from tests.support.sse import SseReader
@@ -38,28 +38,6 @@ from tests.support.waiting import eventually
 
 DBT = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality"
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-Labels = frozenset[tuple[str, str]]
-
-
-class Scrape:
-    """One answer of /metrics, parsed."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.samples: dict[tuple[str, Labels], float] = {}
-        self.families = set()
-        for family in text_string_to_metric_families(text):
-            self.families.add(family.name)
-            for sample in family.samples:
-                self.samples[(sample.name, frozenset(sample.labels.items()))] = sample.value
-
-    def value(self, name: str, **labels: str) -> float:
-        """The sum over the samples of `name` whose labels include `labels`."""
-        wanted = set(labels.items())
-        return sum(v for (n, ls), v in self.samples.items() if n == name and wanted <= ls)
-
-    def label_values(self, name: str, label: str) -> set[str]:
-        return {dict(ls)[label] for (n, ls), _ in self.samples.items() if n == name}
 
 
 def scrape(server: LiveServer, token: str | None = None) -> Scrape:

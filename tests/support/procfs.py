@@ -45,3 +45,10 @@ def holders(pids: set[int], port: int) -> dict[int, int]:
             if link.startswith("socket:[") and int(link[8:-1]) in connections:
                 held[connections[int(link[8:-1])]] = pid
     return held
+
+
+def environment(pid: int) -> dict[str, str]:
+    """The environment the process `pid` started with."""
+    raw = Path(f"/proc/{pid}/environ").read_bytes()
+    pairs = (entry.decode().partition("=") for entry in raw.split(b"\0") if entry)
+    return {name: value for name, _, value in pairs}
