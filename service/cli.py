@@ -321,10 +321,13 @@ def serve_app() -> Starlette:
     worker process it starts; each reads the same environment (`_serve` put the local
     Neo4j's address there) and runs its own lifespan."""
     from service.app import create_app
+    from service.gc_tuning import tune_for_serving
 
     settings = Settings.from_env()
     _start_logging(settings)
-    return create_app(settings)
+    app = create_app(settings)
+    tune_for_serving()
+    return app
 
 
 def _start_logging(settings: Settings) -> None:
