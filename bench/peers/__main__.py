@@ -1,7 +1,7 @@
 """Side-by-side lineage benchmark: this service against Amundsen's metadata service 3.13,
 each on its own local Neo4j 5.26, on the same graphs, in the same run.
 
-    python -m bench.peers [--tables 20000] [--layers 10] [--roots 5] [--samples 3]
+    python -m bench.peers [--tables 20000] [--layers 10] [--roots 5] [--samples 10]
                           [--depths 1 3 5 10] [--lattice-hops 12 16 20]
                           [--timeout 30]
 
@@ -225,7 +225,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20_000, help="tables in the warehouse")
     parser.add_argument("--layers", type=int, default=10, help="layers of the warehouse")
     parser.add_argument("--roots", type=int, default=5, help="sampled roots per direction")
-    parser.add_argument("--samples", type=int, default=3, help="rounds over the roots per case")
+    parser.add_argument("--samples", type=int, default=10, help="rounds over the roots per case")
     parser.add_argument("--depths", type=int, nargs="+", default=[1, 3, 5, 10])
     parser.add_argument(
         "--lattice-hops",
