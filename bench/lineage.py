@@ -40,11 +40,13 @@ from bench.common import (
 from bench.floor import bare_http
 from bench.thin import thin_service
 from service import clock, cypher
+from service.settings import Limits
 
 CHUNK = 10_000
 JSON_BODY = {"Content-Type": "application/json"}
 DEPTHS = (1, 3, 5, 10, 50)
-NODE_LIMIT = 2_000
+# The service's default answer size: the HTTP requests pass no `limit`, the raw driver this.
+NODE_LIMIT: int = Limits.model_fields["default_lineage_nodes"].default
 
 
 def warehouse(

@@ -24,9 +24,10 @@ import orjson
 from bench.common import LeanClient, app_process
 from service import clock, cypher
 from service.domain.lineage import assemble
+from service.settings import Limits
 from tests.support.neo4j_server import Neo4jTarget
 
-LIMIT = 2_000  # the service's default answer size
+LIMIT: int = Limits.model_fields["default_lineage_nodes"].default  # as the service
 PREFIX = "/api/v1/lineage/"
 JSON = [(b"content-type", b"application/json")]
 

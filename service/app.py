@@ -44,7 +44,7 @@ from service.events.delivery import Deliverer
 from service.events.dispatcher import Dispatcher
 from service.events.policy_evaluator import PolicyEvaluator
 from service.graph import Graph
-from service.http import problem_response
+from service.http import CLIENT_CLOSED_REQUEST, problem_response
 from service.metrics import Metrics
 from service.middleware.access_log import AccessLogMiddleware
 from service.middleware.body_limit import BodyLimitMiddleware
@@ -63,7 +63,6 @@ from service.store import idempotency, sessions
 from service.store import users as user_store
 
 log = logging.getLogger(__name__)
-CLIENT_CLOSED_REQUEST = 499
 MODULES = (
     meta,
     assets,

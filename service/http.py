@@ -36,6 +36,8 @@ from service.settings import Limits
 DEFAULT_BODY_LIMIT: int = Limits.model_fields["max_body_bytes"].default
 JSON = "application/json"
 MERGE_PATCH_JSON = "application/merge-patch+json"
+# A client that closed its connection before its body had arrived (the status proxies use).
+CLIENT_CLOSED_REQUEST = 499
 MAX_JSON_DEPTH = 200
 
 

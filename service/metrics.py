@@ -37,14 +37,9 @@ SHARED_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client reads it when first
 Combined = Literal["livesum", "mostrecent"]
 
 
-def shared_dir() -> str | None:
-    """The directory worker processes share their series through, if any."""
-    return os.environ.get(SHARED_DIR) or None
-
-
 class Metrics:
     def __init__(self) -> None:
-        self.shared = shared_dir() is not None
+        self.shared = bool(os.environ.get(SHARED_DIR))  # a worker of `--workers N`
         self.registry = CollectorRegistry()
         if not self.shared:
             ProcessCollector(registry=self.registry)

@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 from starlette.datastructures import Headers
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.errors import (
@@ -33,7 +34,7 @@ from service.errors import (
     from_driver_error,
     validation_error,
 )
-from service.http import problem_response
+from service.http import CLIENT_CLOSED_REQUEST, problem_response
 from service.routing import Replay, policy_of
 from service.store import idempotency as store
 
@@ -72,7 +73,11 @@ class IdempotencyMiddleware:
                 ("header", "Idempotency-Key"), "must be 1-255 visible ASCII characters"
             )
         with _SpooledBody(scope) as body:
-            await body.read(receive)
+            if not await body.read(receive):
+                # Gone before its body arrived: nothing is claimed or done, so a retry
+                # with the whole body is a first request, not a reused key.
+                await Response(status_code=CLIENT_CLOSED_REQUEST)(scope, receive, send)
+                return
             graph = scope["state"]["graph"]
             scope_key = f"{owner}:{key}"
             claim = await _db(store.claim(graph, scope_key, body.digest))
@@ -144,18 +149,19 @@ class _SpooledBody:
     def digest(self) -> str:
         return self._hash.hexdigest()
 
-    async def read(self, receive: Receive) -> None:
+    async def read(self, receive: Receive) -> bool:
+        """Whether the body arrived whole (False: the client left first)."""
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
-                break
+                return False
             if message["type"] == "http.request":
                 chunk = message.get("body", b"")
                 self._hash.update(chunk)
                 self._spool.write(chunk)
                 if not message.get("more_body", False):
-                    break
-        self._spool.seek(0)
+                    self._spool.seek(0)
+                    return True
 
     async def replay(self) -> Message:
         """The ASGI `receive` the route gets: the body again, in chunks."""
