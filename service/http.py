@@ -25,6 +25,7 @@ from service.errors import (
     FieldError,
     PayloadTooLarge,
     ServiceError,
+    Unprocessable,
     UnsupportedMediaType,
     render,
     validation_error,
@@ -39,6 +40,7 @@ MERGE_PATCH_JSON = "application/merge-patch+json"
 # A client that closed its connection before its body had arrived (the status proxies use).
 CLIENT_CLOSED_REQUEST = 499
 MAX_JSON_DEPTH = 200
+EXTRA_FORBIDDEN = "Extra inputs are not permitted"  # pydantic's words for an unknown field
 
 
 def dump(value: Any) -> bytes:
@@ -65,11 +67,21 @@ def versioned(
     return json_response(value, status=status, headers=headers)
 
 
-async def read_merge_patch(request: Request) -> dict[str, Any]:
-    """A JSON Merge Patch body (RFC 7396), which must be an object."""
+async def read_merge_patch(
+    request: Request, model: type[BaseModel], also: Iterable[str] = ()
+) -> dict[str, Any]:
+    """A JSON Merge Patch body (RFC 7396) of `model`, which must be an object naming
+    only `model`'s fields (or `also`). A null removes a key, so a null for a key that
+    is no field would otherwise pass validation and reach the store: 422 as for any
+    unknown field, whatever its value."""
     document = await read_json(request, accept=(MERGE_PATCH_JSON, JSON))
     if not isinstance(document, dict):
         raise validation_error(("body",), "a merge patch must be a JSON object")
+    known = {field.alias or name for name, field in model.model_fields.items()}.union(also)
+    unknown = [key for key in document if key not in known]
+    if unknown:
+        errors = [FieldError(("body", key), EXTRA_FORBIDDEN, "extra_forbidden") for key in unknown]
+        raise Unprocessable(f"Invalid request: {', '.join(map(repr, unknown))}.", errors=errors)
     return document
 
 

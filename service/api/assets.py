@@ -99,7 +99,7 @@ async def patch_asset(request: Request) -> Response:
     asset = await store.patch(
         deps.graph(request),
         path_param(request, "asset_id"),
-        await read_merge_patch(request),
+        await read_merge_patch(request, AssetFields, also=("id",)),
         deps.if_match(request),
         deps.actor(request),
     )

@@ -79,7 +79,7 @@ async def patch_policy(request: Request) -> Response:
     policy = await store.patch(
         deps.graph(request),
         path_param(request, "policy_id"),
-        await read_merge_patch(request),
+        await read_merge_patch(request, PolicyFields),
         deps.if_match(request),
         deps.actor(request),
     )

@@ -101,7 +101,7 @@ async def patch_rule(request: Request) -> Response:
     rule = await store.patch(
         deps.graph(request),
         path_param(request, "rule_id"),
-        await read_merge_patch(request),
+        await read_merge_patch(request, QualityRuleFields),
         deps.if_match(request),
         deps.actor(request),
     )

@@ -48,7 +48,7 @@ async def get_user(request: Request) -> Response:
 
 
 async def patch_user(request: Request) -> Response:
-    document = await read_merge_patch(request)
+    document = await read_merge_patch(request, UserPatch)
     patch, clear = parse_patch(document)
     user = await store.update(
         deps.graph(request),
@@ -61,12 +61,9 @@ async def patch_user(request: Request) -> Response:
 
 
 def parse_patch(document: dict[str, Any]) -> tuple[UserPatch, frozenset[str]]:
-    """The patch and the fields it clears; null is refused where a field cannot be empty."""
-    wrong = [
-        k
-        for k, v in document.items()
-        if v is None and k not in NULLABLE and k in UserPatch.model_fields
-    ]
+    """The patch (of known fields only, as `read_merge_patch` checked) and the fields
+    it clears; null is refused where a field cannot be empty."""
+    wrong = [k for k, v in document.items() if v is None and k not in NULLABLE]
     if wrong:
         raise Unprocessable(
             f"Invalid request: {', '.join(wrong)}.",

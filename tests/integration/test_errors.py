@@ -87,3 +87,30 @@ def test_request_id_is_echoed_or_made(reader: httpx.Client, live: LiveServer) ->
     ]
     assert made and " " not in made
     assert httpx.get(live.url + "/healthz").headers["x-request-id"]
+
+
+def test_a_merge_patch_naming_no_field_is_422_whatever_its_value(writer: httpx.Client) -> None:
+    """A null removes a key in a merge patch, so `{"bogus": null}` would validate as a
+    no-op where `{"bogus": 1}` is refused: both are 422 naming the key, as the
+    documented patch schemas (no additional properties) say, and nothing changes."""
+    asset = writer.put("/assets/patched.asset", json={"name": "a", "type": "table"})
+    policy = writer.post("/policies", json={"name": "p", "kind": "require_owner"})
+    rule = writer.post(
+        "/quality/rules",
+        json={"asset_id": "patched.asset", "name": "r", "type": "not_null", "column": "c"},
+    )
+    made = [asset, policy, rule]
+    assert [r.status_code for r in made] == [201, 201, 201], [r.text for r in made]
+    urls = [
+        "/assets/patched.asset",
+        f"/policies/{policy.json()['id']}",
+        f"/quality/rules/{rule.json()['id']}",
+    ]
+    patch_type = {"Content-Type": "application/merge-patch+json"}
+    for url, before in zip(urls, made, strict=True):
+        for body in ({"bogus": None}, {"": None}, {"bogus": 1}, {"name": "n", "bogus": None}):
+            refused = writer.patch(url, json=body, headers=patch_type)
+            problem = _is_problem(refused, 422, "validation_error")
+            bad = [key for key in body if key != "name"]
+            assert [e["loc"] for e in problem["errors"]] == [["body", key] for key in bad]
+        assert writer.get(url).json() == before.json()

@@ -16,7 +16,7 @@ from service.models.tokens import TokenCreate
 from service.settings import Settings
 from service.store import tokens as token_store
 from tests.conftest import client_for
-from tests.support.dashboard import PASSWORD, make_user
+from tests.support.dashboard import PASSWORD, make_user, sign_in
 from tests.support.server import LiveServer
 
 ASSET = {"id": "users.test.asset", "name": "asset", "type": "table"}
@@ -130,6 +130,26 @@ def test_a_merge_patch_clears_the_display_name_and_refuses_other_nulls(
         assert refused.json()["errors"][0]["loc"] == ["body", field]
     assert admin.patch(path, json={"username": "renamed"}).status_code == 422
     assert admin.get(path).json()["username"] == "patchy"
+
+
+def test_a_merge_patch_of_a_field_users_do_not_have_is_refused_and_changes_nothing(
+    admin: httpx.Client, live: LiveServer
+) -> None:
+    """null removes a key in a merge patch, and the stored user has keys no patch may
+    touch (its password hash, id, sign-in key): naming any of them, or a key that is
+    no field at all, is refused like any unknown field."""
+    user = make_user(admin, "untouchable", "viewer")
+    path = f"/users/{user['id']}"
+    for key in ("password_hash", "id", "login_key", "created_at", "", "nonsense"):
+        for value in (None, "x"):
+            refused = admin.patch(
+                path, json={key: value}, headers={"Content-Type": "application/merge-patch+json"}
+            )
+            assert refused.status_code == 422, (key, value, refused.text)
+            assert refused.json()["errors"][0]["loc"] == ["body", key]
+    assert admin.get(path).json() == user
+    with sign_in(live, "untouchable") as dashboard:  # the password hash is still there
+        assert dashboard.get("/").status_code == 200
 
 
 def test_a_users_token_follows_the_users_current_role(
