@@ -19,7 +19,8 @@ from pydantic import BaseModel
 from starlette.routing import BaseRoute, Route
 
 from service.ids import MAX_ID_LENGTH
-from service.models.common import ASSET_ID_MARK
+from service.models.common import ASSET_ID_MARK, DATASET_ID_PART_MARK
+from service.models.openlineage import MAX_DATASET_PART
 from service.routing import Access, Policy, Replay, declared
 
 PROBLEM = "application/problem+json"
@@ -77,6 +78,7 @@ IF_MATCH = Param(
     description='`"<version>"` from the ETag, or `*`; 412 if it differs (or names no version)',
 )
 ASSET_ID = {"$ref": "#/components/schemas/AssetId"}
+DATASET_ID_PART = {"$ref": "#/components/schemas/DatasetIdPart"}
 MULTIPART = "multipart/form-data"
 # An upload as a form (`service.api.uploads`): the document is the `file` field.
 UPLOAD = {
@@ -105,6 +107,7 @@ class _Schemas:
         self.components: dict[str, Any] = {
             "Problem": _problem_schema(),
             "AssetId": asset_id_schema(),
+            "DatasetIdPart": dataset_id_part_schema(),
         }
 
     def ref(self, model: type[BaseModel] | MergePatch | Mapping[str, Any]) -> Mapping[str, Any]:
@@ -291,10 +294,13 @@ def _problem_schema() -> dict[str, Any]:
 
 
 def _shared_ids(schema: Any) -> Any:
-    """Every asset id a model marks (`AssetId`) as a reference to the one component."""
+    """Every asset id a model marks (`AssetId`, and the OpenLineage datasets' id parts)
+    as a reference to its one component."""
     if isinstance(schema, dict):
         if schema.get(ASSET_ID_MARK):
             return dict(ASSET_ID)
+        if schema.get(DATASET_ID_PART_MARK):
+            return dict(DATASET_ID_PART)
         return {key: _shared_ids(value) for key, value in schema.items()}
     if isinstance(schema, list):
         return [_shared_ids(value) for value in schema]
@@ -310,6 +316,20 @@ def asset_id_schema() -> dict[str, Any]:
         "maxLength": MAX_ID_LENGTH,
         "pattern": f"^[{_allowed_class()}]+$",
         "description": "Unicode NFC (another spelling of the same text names the same asset)",
+    }
+
+
+def dataset_id_part_schema() -> dict[str, Any]:
+    """An OpenLineage dataset's `namespace` or `name`: the two joined by `/` are its
+    asset id, so each holds an id's characters, and one part can be at most the
+    id's length less the slash and one character of the other."""
+    return {
+        **asset_id_schema(),
+        "maxLength": MAX_DATASET_PART,
+        "description": (
+            "`namespace/name` is the dataset's asset id: the characters an asset id may"
+            f" hold, at most {MAX_ID_LENGTH} together (in Unicode NFC)"
+        ),
     }
 
 

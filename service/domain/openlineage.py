@@ -15,7 +15,7 @@ Times are compared as normalised UTC strings, which order like the instants.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -25,7 +25,6 @@ from pydantic import TypeAdapter, ValidationError
 
 from service.domain.lineage import column_row
 from service.errors import FieldError, Unprocessable
-from service.ids import id_problem, normalise
 from service.models.assets import Column
 from service.models.openlineage import (
     ColumnLineageField,
@@ -40,14 +39,6 @@ ORIGIN_PREFIX = "openlineage:"
 # Among events with the same eventTime, a finished state outranks a running one.
 STATE_RANK = {"OTHER": 0, "START": 1, "RUNNING": 2, "COMPLETE": 3, "FAIL": 3, "ABORT": 3}
 _EVENT = TypeAdapter(RunEvent)
-
-
-@dataclass(frozen=True)
-class Located:
-    """A validated event and where it sat in the body, for error locations."""
-
-    loc: Loc
-    event: RunEvent
 
 
 @dataclass
@@ -65,7 +56,7 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
 
 
-def parse_events(body: Any, max_events: int) -> list[Located]:
+def parse_events(body: Any, max_events: int) -> list[RunEvent]:
     """One RunEvent or an array of them; 422 lists every problem by location."""
     if isinstance(body, list):
         if not body:
@@ -85,7 +76,7 @@ def parse_events(body: Any, max_events: int) -> list[Located]:
     located, errors = [], []
     for loc, item in items:
         try:
-            located.append(Located(loc, _EVENT.validate_python(item, strict=True)))
+            located.append(_EVENT.validate_python(item, strict=True))
         except ValidationError as exc:
             errors += [
                 FieldError((*loc, *err["loc"]), err["msg"], err["type"])
@@ -111,19 +102,13 @@ def order_key(event: RunEvent) -> str:
     return f"{normalise_time(event.eventTime)}|{STATE_RANK[state]}|{state}"
 
 
-def plan_events(events: Sequence[Located], max_edges: int) -> Plan:
-    """Validate dataset ids (422, nothing written) and fold the events into one Plan."""
-    ordered = sorted(events, key=lambda e: order_key(e.event))
+def plan_events(events: Sequence[RunEvent], max_edges: int) -> Plan:
+    """Fold valid events into one Plan; more edges than `max_edges` is 422."""
     folder = _Folder()
-    for item in ordered:
-        folder.run(item.event)
-        if item.event.eventType == "COMPLETE":
-            folder.complete(item)
-    if folder.errors:
-        raise Unprocessable(
-            f"{len(folder.errors)} dataset(s) cannot be assets: {folder.errors[0].msg}",
-            errors=folder.errors,
-        )
+    for event in sorted(events, key=order_key):
+        folder.run(event)
+        if event.eventType == "COMPLETE":
+            folder.complete(event)
     edge_count = sum(len(rows) for rows in folder.edges.values())
     if edge_count > max_edges:
         raise Unprocessable(
@@ -145,7 +130,6 @@ class _Folder:
         self.columns: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
         self.schemas: dict[str, dict[str, Any]] = {}
         self.warnings: list[str] = []
-        self.errors: list[FieldError] = []
         self.complete_count = 0
 
     def run(self, event: RunEvent) -> None:
@@ -158,44 +142,25 @@ class _Folder:
             "job_name": event.job.name,
         }
 
-    def complete(self, item: Located) -> None:
-        event = item.event
+    def complete(self, event: RunEvent) -> None:
         self.complete_count += 1
         at = normalise_time(event.eventTime)
         origin = f"{ORIGIN_PREFIX}{event.job.namespace}/{event.job.name}"
         sql = event.job.facets.sql.query if event.job.facets and event.job.facets.sql else None
-        inputs = self._ids(item.loc, "inputs", event.inputs or ())
-        outputs = self._ids(item.loc, "outputs", event.outputs or ())
+        inputs = [(dataset.asset_id, dataset) for dataset in event.inputs or ()]
+        outputs = [(dataset.asset_id, dataset) for dataset in event.outputs or ()]
         for dataset_id, dataset in (*inputs, *outputs):
             self.datasets.add(dataset_id)
             self._schema(dataset_id, dataset, at)
         for output_id, _ in outputs:
             for input_id, _ in inputs:
                 self._edge(origin, input_id, output_id, sql, at)
-        for index, (output_id, output) in enumerate(outputs):
+        for output_id, output in outputs:
             facet = output.facets.columnLineage if output.facets else None
             if facet is None:
                 continue
-            where = (*item.loc, "outputs", index, "facets", "columnLineage", "fields")
             for column, spec in facet.fields.items():
-                self._column_lineage(origin, output_id, column, spec, (*where, column), sql, at)
-
-    def _ids(self, loc: Loc, key: str, datasets: Iterable[Dataset]) -> list[tuple[str, Dataset]]:
-        found = []
-        for index, dataset in enumerate(datasets):
-            dataset_id = self._id(dataset.namespace, dataset.name, (*loc, key, index, "name"))
-            if dataset_id is not None:
-                found.append((dataset_id, dataset))
-        return found
-
-    def _id(self, namespace: str, name: str, loc: Loc) -> str | None:
-        dataset_id = normalise(f"{namespace}/{name}")
-        problem = id_problem(dataset_id)
-        if problem:
-            msg = f"dataset id {dataset_id[:100]!r} (namespace/name) {problem}"
-            self.errors.append(FieldError(loc, msg, "invalid_dataset_id"))
-            return None
-        return dataset_id
+                self._column_lineage(origin, output_id, column, spec, sql, at)
 
     def _edge(self, origin: str, source: str, target: str, sql: str | None, at: str) -> bool:
         if source == target:
@@ -213,15 +178,12 @@ class _Folder:
         output_id: str,
         column: str,
         spec: ColumnLineageField,
-        loc: Loc,
         sql: str | None,
         at: str,
     ) -> None:
-        for index, source in enumerate(spec.inputFields):
-            source_id = self._id(
-                source.namespace, source.name, (*loc, "inputFields", index, "name")
-            )
-            if source_id is None or not self._edge(origin, source_id, output_id, sql, at):
+        for source in spec.inputFields:
+            source_id = source.asset_id
+            if not self._edge(origin, source_id, output_id, sql, at):
                 continue
             self.datasets.add(source_id)
             row = column_row(source_id, source.field, output_id, column, None, at)

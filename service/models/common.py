@@ -32,6 +32,7 @@ def _check_id(value: str) -> str:
 # Marked for `service.openapi`, which points the mark at one shared component that
 # spells `_check_id`'s rule out as a pattern, so clients and fuzzers see the rule.
 ASSET_ID_MARK = "x-asset-id"
+DATASET_ID_PART_MARK = "x-dataset-id-part"
 AssetId = Annotated[
     str, AfterValidator(_check_id), WithJsonSchema({"type": "string", ASSET_ID_MARK: True})
 ]

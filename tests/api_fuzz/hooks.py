@@ -16,7 +16,11 @@ as generated, so the service's refusals are still checked.
   takes (some 700 ranges, 144,000 characters), and Hypothesis enumerates a class's
   characters each time it builds a strategy from it: seconds each, minutes a run.
   The run draws ids from the same rule by Unicode category instead (the pattern
-  itself is checked against the rule in tests/unit/test_openapi_asset_id.py).
+  itself is checked against the rule in tests/unit/test_openapi_asset_id.py), and
+  so an OpenLineage dataset's `namespace` and `name` (`DatasetIdPart`).
+- A dataset's `namespace/name` is its asset id, at most 512 characters in NFC: a
+  length of two fields together, which no schema can say. Positive cases shorten
+  the name to fit.
 - Rules between two fields: an edge's `source` and `target` differ, as do a path
   query's `from` and `to`; a walk's `min_depth` is at most its `max_depth`, a quality
   rule's `min` at most its `max`. Positive cases are put in order.
@@ -37,9 +41,11 @@ import httpx
 import schemathesis
 from hypothesis import strategies as st
 
-from service.ids import MAX_ID_LENGTH
+from service.ids import MAX_ID_LENGTH, normalise
+from service.models.openlineage import MAX_DATASET_PART
 
 ASSET_ID_FORMAT = "x-asset-id"
+DATASET_ID_PART_FORMAT = "x-dataset-id-part"
 # Strict edges whose endpoints a hook makes first; a longer strict bulk goes unstrict.
 STRICT_EDGES_MADE = 20
 # `service.ids.id_problem`'s categories; whitespace is Zs, Zl, Zp or a control (Cc).
@@ -47,13 +53,17 @@ _ID_CHARACTERS = st.characters(exclude_categories=["Cc", "Cf", "Cs", "Co", "Cn",
 schemathesis.openapi.format(
     ASSET_ID_FORMAT, st.text(_ID_CHARACTERS, min_size=1, max_size=MAX_ID_LENGTH)
 )
+schemathesis.openapi.format(
+    DATASET_ID_PART_FORMAT, st.text(_ID_CHARACTERS, min_size=1, max_size=MAX_DATASET_PART)
+)
 
 
 @schemathesis.hook
 def before_load_schema(context: Any, raw_schema: dict[str, Any]) -> None:
-    asset_id = raw_schema["components"]["schemas"]["AssetId"]
-    del asset_id["pattern"]
-    asset_id["format"] = ASSET_ID_FORMAT
+    schemas = raw_schema["components"]["schemas"]
+    for name, format_ in (("AssetId", ASSET_ID_FORMAT), ("DatasetIdPart", DATASET_ID_PART_FORMAT)):
+        del schemas[name]["pattern"]
+        schemas[name]["format"] = format_
 
 
 def _positive(case: schemathesis.Case[Any]) -> bool:
@@ -90,6 +100,8 @@ def before_call(context: Any, case: schemathesis.Case[Any], kwargs: dict[str, An
         asset_id = case.body.get("asset_id")
         if isinstance(asset_id, str):
             _ensure_asset(asset_id)
+    if case.operation.path in ("/api/v1/lineage", "/api/v1/lineage/openlineage"):
+        case.body = _datasets_fit(case.body)
     if case.operation.path == "/api/v1/lineage" and isinstance(case.body, dict):
         case.body = _no_loop(case.body, "source", "target")
     if case.operation.path == "/api/v1/lineage/bulk" and isinstance(case.body, list):
@@ -107,6 +119,22 @@ def before_call(context: Any, case: schemathesis.Case[Any], kwargs: dict[str, An
                 value = edge.get(end) if isinstance(edge, dict) else None
                 if isinstance(value, str):
                     _ensure_asset(value)
+
+
+def _datasets_fit(value: Any) -> Any:
+    """`value` with the name of every {namespace, name} object in it (datasets, and
+    harmlessly jobs) cut so that `namespace/name` is at most an id's length in NFC."""
+    if isinstance(value, list):
+        return [_datasets_fit(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    value = {key: _datasets_fit(item) for key, item in value.items()}
+    namespace, name = value.get("namespace"), value.get("name")
+    if isinstance(namespace, str) and isinstance(name, str):
+        while len(name) > 1 and len(normalise(f"{namespace}/{name}")) > MAX_ID_LENGTH:
+            name = name[:-1]
+        value["name"] = name
+    return value
 
 
 def _no_loop(values: dict[str, Any], one: str, other: str) -> dict[str, Any]:

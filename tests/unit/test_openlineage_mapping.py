@@ -79,8 +79,8 @@ def test_a_run_keeps_its_latest_state_and_ties_go_to_the_finished_one() -> None:
     ]
     for order in itertools.permutations(events):
         assert plan(list(order)).runs[0]["state"] == "COMPLETE"
-    assert order_key(parse_events(event("FAIL"), 1)[0].event) > order_key(
-        parse_events(event("RUNNING"), 1)[0].event
+    assert order_key(parse_events(event("FAIL"), 1)[0]) > order_key(
+        parse_events(event("RUNNING"), 1)[0]
     )
 
 
@@ -179,12 +179,50 @@ def test_bad_events_name_the_field() -> None:
     assert exc.value.code == "too_many_items"
 
 
-def test_datasets_that_cannot_be_assets_are_refused() -> None:
-    body = event(inputs=[{"namespace": "file", "name": "my file.csv"}])
+def refusals(exc: pytest.ExceptionInfo[Unprocessable]) -> list[tuple[list[Any], str, str]]:
+    return [(list(e.loc), e.type, e.msg) for e in exc.value.errors or []]
+
+
+@pytest.mark.parametrize("state", ["COMPLETE", "START", None])
+def test_datasets_that_cannot_be_assets_are_refused_in_any_event(state: str | None) -> None:
+    column = {"namespace": "pg", "name": "raw\u200b", "field": "id"}
+    body = event(
+        state,
+        inputs=[{"namespace": "file", "name": "my file.csv"}],
+        outputs=[
+            {"namespace": "pg\tprod", "name": "stg"},
+            {
+                "namespace": "pg",
+                "name": "mart",
+                "facets": {"columnLineage": {"fields": {"id": {"inputFields": [column]}}}},
+            },
+        ],
+    )
     with pytest.raises(Unprocessable) as exc:
-        plan(body)
-    assert locs(exc) == [["body", "inputs", 0, "name"]]
-    assert "whitespace" in exc.value.detail
+        parse_events(body, 10)
+    found = refusals(exc)
+    where = ["body", "outputs", 1, "facets", "columnLineage", "fields", "id", "inputFields", 0]
+    assert [(loc, kind) for loc, kind, _ in found] == [
+        (["body", "inputs", 0, "name"], "invalid_dataset_id"),
+        (["body", "outputs", 0, "namespace"], "invalid_dataset_id"),
+        ([*where, "name"], "invalid_dataset_id"),
+    ]
+    assert "whitespace" in found[0][2] and "whitespace" in found[1][2]
+    assert "U+200B" in found[2][2]
+
+
+def test_a_dataset_id_is_at_most_an_asset_ids_length_with_the_slash() -> None:
+    longest = {"namespace": "n" * 255, "name": "x" * 256}  # 512 with the slash
+    assert plan(event(inputs=[longest])).datasets[0] == f"{'n' * 255}/{'x' * 256}"
+    with pytest.raises(Unprocessable) as exc:
+        parse_events(event(inputs=[{**longest, "name": "x" * 257}]), 10)
+    assert [(loc, kind) for loc, kind, _ in refusals(exc)] == [
+        (["body", "inputs", 0, "name"], "invalid_dataset_id")
+    ]
+    assert "at most 512 characters together, not 513" in refusals(exc)[0][2]
+    with pytest.raises(Unprocessable) as exc:  # a part that could never fit
+        parse_events(event(outputs=[{"namespace": "n" * 511, "name": "x"}]), 10)
+    assert [loc for loc, _, _ in refusals(exc)] == [["body", "outputs", 0, "namespace"]]
 
 
 def test_too_many_edges_are_refused_before_anything_is_written() -> None:
@@ -216,3 +254,8 @@ def test_the_openapi_document_describes_the_new_operations() -> None:
     schemas = document["components"]["schemas"]
     assert {"RunEvent", "EdgeIn", "ColumnGraph", "OpenLineageResult", "ColumnMapIn"} <= set(schemas)
     assert "columns" in schemas["Edge"]["properties"]
+    part = {"$ref": "#/components/schemas/DatasetIdPart"}
+    for dataset in ("InputDataset", "OutputDataset", "InputField"):
+        properties = schemas[dataset]["properties"]
+        assert (properties["namespace"], properties["name"]) == (part, part), dataset
+    assert schemas["Job"]["properties"]["name"]["maxLength"] == 1024  # a job is no asset
