@@ -11,12 +11,16 @@ starts them, each worker's values live in files there, and a scrape adds up ever
 worker's counters and histograms. Gauges say how they combine (`livesum`: the
 subscriber count; `mostrecent`: the outbox positions, read from Neo4j and the same
 everywhere). The process, GC and platform series describe one process, so they are
-left out there rather than shown for whichever worker answered.
+left out there rather than shown for whichever worker answered. A worker that
+stops removes its live values; one that was killed cannot, so the worker that
+replaces it removes those of every worker no longer running when it starts.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 from typing import Literal
 
 from neo4j.exceptions import DriverError, Neo4jError
@@ -35,6 +39,8 @@ BYTES = tuple(float(4**n) * 1024 for n in range(1, 10))  # 4 KiB .. 256 MiB, tim
 SHARED_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client reads it when first imported
 
 Combined = Literal["livesum", "mostrecent"]
+# prometheus_client's file of one process's live gauges (`gauge_livesum_<pid>.db`).
+_LIVE_FILE = re.compile(r"gauge_live[a-z]+_(\d+)\.db")
 
 
 class Metrics:
@@ -45,6 +51,8 @@ class Metrics:
             ProcessCollector(registry=self.registry)
             GCCollector(registry=self.registry)
             PlatformCollector(registry=self.registry)
+        else:
+            _forget_dead_workers(Path(os.environ[SHARED_DIR]))
         # Requests
         self.requests = self._counter(
             "http_requests", "HTTP requests answered.", "method", "route", "status"
@@ -161,3 +169,22 @@ class Metrics:
             if seq is not None:
                 self.outbox_position.labels(consumer).set(seq)
                 self.outbox_lag.labels(consumer).set(max(0, newest - seq))
+
+
+def _forget_dead_workers(directory: Path) -> None:
+    """Remove the live gauges of workers that are no longer running (killed, so their
+    `close` never ran); their counters and histograms stay counted."""
+    for path in directory.iterdir():
+        found = _LIVE_FILE.fullmatch(path.name)
+        if found and not _running(int(found[1])):
+            multiprocess.mark_process_dead(int(found[1]), str(directory))  # type: ignore[no-untyped-call]
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # a process of another user holds the number now: not ours to judge
+    return True

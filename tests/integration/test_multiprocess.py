@@ -8,6 +8,7 @@ send each request through the worker they mean.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import queue
@@ -126,6 +127,20 @@ class Workers:
         )
         return (holder if ready else None), connection
 
+    def replacement_for(self, dead: int) -> int:
+        """The worker the supervisor started in place of `dead`, once both answer."""
+        survivor = next(pid for pid in self.pids if pid != dead)
+
+        def both_answer_without_the_dead() -> list[int]:
+            answering = self._two_workers_answer()
+            assert dead not in answering, f"{dead} still answers"
+            return answering
+
+        answering = eventually(both_answer_without_the_dead, timeout=120, what="a new worker")
+        (new,) = set(answering) - {survivor}
+        self.pids = (survivor, new)
+        return new
+
     def connection(self, pid: int) -> http.client.HTTPConnection:
         """A kept-alive connection held by the worker `pid`."""
         for _ in range(200):
@@ -211,7 +226,8 @@ class Stream:
     def close(self) -> None:
         sock = self.connection.sock
         if sock is not None:
-            sock.shutdown(socket.SHUT_RDWR)  # the reader's next read ends
+            with contextlib.suppress(OSError):  # already reset when its worker died
+                sock.shutdown(socket.SHUT_RDWR)  # the reader's next read ends
         self._thread.join(10)
         self.connection.close()
 
@@ -424,6 +440,29 @@ def test_live_streams_on_both_workers_are_counted_once_each(
         assert first.status == second.status == 200
         eventually(lambda: streams(a) == streams(b) == 2, timeout=10, what="two streams")
     eventually(lambda: streams(b) == 0, timeout=10, what="no stream once both closed")
+
+
+def test_a_killed_workers_streams_stop_counting_once_it_is_replaced(
+    neo4j_target: Neo4jTarget, tokens: Tokens, tmp_path: Path
+) -> None:
+    """A worker that stops cleanly removes its live count itself; a killed one cannot,
+    so its replacement does when it starts."""
+    env = {"GOVERNANCE_WEBHOOK_DISPATCH": "false", "GOVERNANCE_POLICY_EVALUATION": "false"}
+    server = Workers(neo4j_target, env, tmp_path / "serve.log").start()
+    try:
+        doomed, survivor = server.pids
+
+        def streams() -> float:
+            return _scrape(server, survivor).value("governance_sse_subscribers")
+
+        with server.stream(doomed, tokens.read) as stream:
+            assert stream.status == 200
+            eventually(lambda: streams() == 1, timeout=10, what="the stream counted")
+            os.kill(doomed, signal.SIGKILL)
+            server.replacement_for(doomed)
+        eventually(lambda: streams() == 0, timeout=10, what="the dead worker's stream gone")
+    finally:
+        server.stop()
 
 
 def test_the_shared_metrics_directory_goes_when_the_workers_stop(
