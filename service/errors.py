@@ -200,11 +200,27 @@ _BUSY_CODES = frozenset(
 )
 
 
+# A statement found a node or relationship that another transaction deleted before
+# it could read it (Neo4j reads committed data, and takes no lock to read).
+ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
+
+
+class ConcurrentChange(neo4j_errors.DriverError):
+    """What a unit of work found was deleted under it by another transaction. The
+    driver retries the unit from the start, as for a deadlock (the work is idempotent
+    and the transaction wrote nothing); past its retry window this is 503."""
+
+    def is_retryable(self) -> bool:
+        return True
+
+
 def from_driver_error(exc: Exception) -> ServiceError | None:
     """Map a Neo4j driver exception to what the client should see, or None if unknown."""
     if isinstance(exc, neo4j_errors.ConstraintError):
         return Conflict("The resource already exists.", code="already_exists")
-    if isinstance(exc, neo4j_errors.Neo4jError) and exc.code in _BUSY_CODES:
+    if isinstance(exc, ConcurrentChange) or (
+        isinstance(exc, neo4j_errors.Neo4jError) and exc.code in _BUSY_CODES
+    ):
         return Unavailable(
             code="neo4j_busy",
             headers={"Retry-After": str(NEO4J_RETRY_AFTER_S)},

@@ -24,6 +24,7 @@ from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, Asyn
 
 from service import request_clock
 from service.cypher import Queries
+from service.errors import ENTITY_NOT_FOUND, ConcurrentChange
 from service.settings import Settings
 
 T = TypeVar("T")
@@ -54,6 +55,18 @@ async def _records(observer: Observer, name: str, running: Awaitable[AsyncResult
         return [record async for record in result]
     finally:
         observer.statement(name, time.perf_counter() - started)
+
+
+@contextlib.contextmanager
+def retry_when_deleted_under_it() -> Iterator[None]:
+    """A node deleted by another transaction between finding and reading it fails the
+    statement (EntityNotFound), which the driver does not retry: ask it to."""
+    try:
+        yield
+    except neo4j.exceptions.Neo4jError as exc:
+        if exc.code == ENTITY_NOT_FOUND:
+            raise ConcurrentChange("an entity was deleted by another transaction") from exc
+        raise
 
 
 @dataclass
@@ -164,14 +177,20 @@ class Graph:
 
     async def read_session(self, work: Callable[[Reader], Awaitable[T]]) -> T:
         """Run read statements in one session; a connection that went stale (Neo4j
-        restarted, a cluster member left) is retried once on a fresh one."""
+        restarted, a cluster member left) is retried once on a fresh one, and so is a
+        read that found a node another transaction deleted before it was read."""
         with self._observed():
             for attempt in (1, 2):
                 try:
                     async with self._session(neo4j.READ_ACCESS) as session:
                         reader = Reader(session, self.queries, self.timeout_s, self.observer)
-                        return await work(reader)
-                except (neo4j.exceptions.SessionExpired, neo4j.exceptions.ServiceUnavailable):
+                        with retry_when_deleted_under_it():
+                            return await work(reader)
+                except (
+                    neo4j.exceptions.SessionExpired,
+                    neo4j.exceptions.ServiceUnavailable,
+                    ConcurrentChange,
+                ):
                     if attempt == 2:
                         raise
         raise AssertionError("unreachable")
@@ -228,8 +247,9 @@ class Graph:
         @neo4j.unit_of_work(timeout=timeout_s or self.timeout_s)
         async def run(tx: AsyncManagedTransaction) -> T:
             unit = Tx(tx, queries, observer)
-            result = await work(unit)
-            await unit.finish()
+            with retry_when_deleted_under_it():
+                result = await work(unit)
+                await unit.finish()
             return result
 
         return run

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -16,7 +17,7 @@ from service.domain.lineage import (
     assemble_columns,
     column_key,
 )
-from service.errors import FieldError, NotFound, Unprocessable, invalid_token
+from service.errors import ConcurrentChange, FieldError, NotFound, Unprocessable, invalid_token
 from service.graph import Graph, Reader, Tx
 from service.models.lineage import (
     BulkResult,
@@ -65,17 +66,27 @@ async def _ensure_endpoints(tx: Tx, ids: list[str], strict: bool, now: str) -> i
 async def merge_rows(
     tx: Tx, edges: list[dict[str, Any]], columns: list[dict[str, Any]], origin: str, now: str
 ) -> Merged:
-    """Upsert edge rows, then the column rows along them (endpoints exist), for one writer."""
+    """Upsert edge rows, then the column rows along them, for one writer. The endpoints
+    were made sure of earlier in `tx`; one that another transaction deleted since then
+    matches nothing, so the rows written are counted, and fewer than given starts the
+    transaction again (the retry makes the endpoint anew)."""
     counts = (await tx.run("lineage.merge_edges", edges=edges, origin=origin, now=now))[0]
+    _all_written(counts, edges)
     merged = Merged(created=int(counts["created"] or 0), updated=int(counts["updated"] or 0))
     if not columns:
         return merged
     mapped = (await tx.run("lineage.merge_columns", rows=columns, origin=origin, now=now))[0]
+    _all_written(mapped, columns)
     return replace(
         merged,
         columns_created=int(mapped["created"] or 0),
         columns_updated=int(mapped["updated"] or 0),
     )
+
+
+def _all_written(counts: Mapping[str, Any], rows: list[dict[str, Any]]) -> None:
+    if counts["total"] != len(rows):
+        raise ConcurrentChange(f"{len(rows) - counts['total']} endpoint(s) deleted meanwhile")
 
 
 async def ensure_assets(tx: Tx, ids: list[str], now: str) -> int:

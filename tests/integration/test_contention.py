@@ -3,15 +3,22 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import neo4j
 import pytest
 
+from service import clock, cypher
 from service.app import create_app
+from service.errors import ConcurrentChange
+from service.graph import Graph, Tx
 from service.settings import Limits, Settings
+from service.store.lineage import Merged, merge_rows
 from tests.conftest import Tokens, client_for
 from tests.support.server import LiveServer
+from tests.support.waiting import eventually
 
 ASSET = {"id": "contended.asset", "name": "before", "type": "table"}
 
@@ -42,3 +49,63 @@ def test_a_write_blocked_by_a_held_lock_is_503_and_writes_nothing(
         assert api.get(f"/assets/{ASSET['id']}").json()["name"] == "before"
         events = api.get("/events", params={"types": "asset.*"}).json()["items"]
         assert [e["type"] for e in events] == ["asset.created"]
+
+
+def _blocked_transactions(driver: neo4j.Driver) -> int:
+    records, _, _ = driver.execute_query(
+        "SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN count(*) AS n"
+    )
+    return int(records[0]["n"])
+
+
+def test_an_edge_whose_endpoint_is_deleted_while_it_is_written_is_not_lost(
+    live: LiveServer, tokens: Tokens, driver: neo4j.Driver, clean: None
+) -> None:
+    """Another transaction deletes an endpoint and holds its lock while a bulk request
+    writes an edge to it; the request waits, then finds the endpoint gone. It must not
+    answer 500, nor count as written an edge it could not write: it makes the endpoint
+    anew as a placeholder and writes the edge."""
+    with client_for(live, tokens.write) as api:
+        for asset in ("race.source", "race.target"):
+            assert api.put(f"/assets/{asset}", json={"name": asset, "type": "table"}).is_success
+        with driver.session() as session, session.begin_transaction() as deleter:
+            deleter.run("MATCH (a:Asset {id: 'race.target'}) DETACH DELETE a").consume()
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                edge = {"source": "race.source", "target": "race.target"}
+                answer = pool.submit(api.post, "/lineage/bulk", json=[edge])
+                eventually(lambda: _blocked_transactions(driver) == 1, what="the bulk waiting")
+                deleter.commit()
+                written = answer.result(timeout=60)
+        assert written.status_code == 200, written.text
+        assert written.json()["created"] == 1
+        edges = api.get("/lineage/edges", params={"source": "race.source"}).json()["items"]
+        assert [(e["source"], e["target"]) for e in edges] == [("race.source", "race.target")]
+        assert api.get("/assets/race.target").json()["placeholder"] is True
+
+
+def test_edges_written_short_of_those_given_start_the_write_again(
+    make_settings: Callable[..., Settings], clean: None
+) -> None:
+    """`merge_rows` is told its endpoints exist. When one does not (deleted since it was
+    made sure of), Neo4j writes fewer rows than given: the unit of work is retried, and
+    past the retry window the write fails as contention, never reporting the edge as
+    written."""
+    settings = make_settings(neo4j_connect_timeout_s=0.5)  # the driver's retry window
+    attempts = 0
+
+    async def work(tx: Tx) -> Merged:
+        nonlocal attempts
+        attempts += 1
+        row = {"source": "gone.source", "target": "gone.target", "transformation": None}
+        return await merge_rows(tx, [row], [], "api", clock.now_iso())
+
+    async def write() -> None:
+        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
+        try:
+            await graph.write_tx(work)
+        finally:
+            await graph.close()
+
+    with ThreadPoolExecutor(max_workers=1) as worker, pytest.raises(ConcurrentChange):
+        worker.submit(asyncio.run, write()).result()
+    assert attempts > 1

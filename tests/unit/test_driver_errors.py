@@ -6,7 +6,8 @@ from __future__ import annotations
 import neo4j.exceptions as neo4j_errors
 import pytest
 
-from service.errors import from_driver_error
+from service.errors import ENTITY_NOT_FOUND, ConcurrentChange, from_driver_error
+from service.graph import retry_when_deleted_under_it
 
 
 def driver_error(code: str) -> neo4j_errors.Neo4jError:
@@ -36,3 +37,15 @@ def test_a_constraint_is_a_conflict_and_a_syntax_error_is_not_mapped() -> None:
     )
     assert constraint is not None and constraint.status == 409
     assert from_driver_error(driver_error("Neo.ClientError.Statement.SyntaxError")) is None
+
+
+def test_an_entity_deleted_under_a_unit_of_work_asks_the_driver_to_retry_it() -> None:
+    with pytest.raises(ConcurrentChange) as caught, retry_when_deleted_under_it():
+        raise driver_error(ENTITY_NOT_FOUND)
+    assert caught.value.is_retryable()
+    with pytest.raises(neo4j_errors.Neo4jError) as other, retry_when_deleted_under_it():
+        raise driver_error("Neo.ClientError.Statement.SyntaxError")
+    assert not isinstance(other.value, ConcurrentChange)
+    mapped = from_driver_error(caught.value)  # the retries ran out: contention
+    assert mapped is not None and (mapped.status, mapped.code) == (503, "neo4j_busy")
+    assert int(mapped.headers["Retry-After"]) >= 1
