@@ -3,6 +3,7 @@ and the cursor paging every collection shares."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -35,24 +36,16 @@ class Params:
         return [v for v in self._query.getlist(name) if v != ""]
 
     def integer(self, name: str, default: int, low: int, high: int) -> int:
+        """An integer parameter; absent is `default`, present it must be one (empty
+        is not absent: `?limit=` is refused like `?limit=x`)."""
         raw = self._query.get(name)
-        if raw is None or raw == "":
+        if raw is None:
             return default
-        try:
-            value = int(raw, 10)
-        except ValueError:
-            raise validation_error(
-                ("query", name), f"{name} must be an integer", "int_parsing"
-            ) from None
-        if not low <= value <= high:
-            raise validation_error(
-                ("query", name), f"{name} must be between {low} and {high}", "out_of_range"
-            )
-        return value
+        return integer_value(raw, ("query", name), low, high)
 
     def flag(self, name: str) -> bool | None:
         raw = self._query.get(name)
-        if raw is None or raw == "":
+        if raw is None:
             return None
         if raw.lower() in ("true", "1", "yes"):
             return True
@@ -61,12 +54,29 @@ class Params:
         raise validation_error(("query", name), f"{name} must be true or false", "bool_parsing")
 
     def choice(self, name: str, choices: Sequence[str], default: str) -> str:
-        value = self._query.get(name) or default
+        value = self._query.get(name, default)
         if value not in choices:
             raise validation_error(
                 ("query", name), f"{name} must be one of {', '.join(choices)}", "enum"
             )
         return value
+
+
+INT64_MAX = 2**63 - 1  # the largest integer Neo4j holds
+# ASCII digits only: `int()` would also take "٣", "1_000" and " 7 ", none of them an
+# integer to JSON Schema, and more digits than any bound here could need.
+_INTEGER = re.compile(r"-?[0-9]{1,19}")
+
+
+def integer_value(raw: str, loc: tuple[str, ...], low: int, high: int) -> int:
+    """`raw` as an integer within [low, high], or 422 naming `loc`."""
+    name = loc[-1]
+    if not _INTEGER.fullmatch(raw):
+        raise validation_error(loc, f"{name} must be an integer", "int_parsing")
+    value = int(raw)
+    if not low <= value <= high:
+        raise validation_error(loc, f"{name} must be between {low} and {high}", "out_of_range")
+    return value
 
 
 class Paging:

@@ -21,7 +21,7 @@ from service.events.sse import EventStreamResponse
 from service.graph import Graph
 from service.models.events import Event, EventPage
 from service.openapi import CURSOR, Doc, Param
-from service.params import Params
+from service.params import INT64_MAX, Params, integer_value
 from service.routing import Route, bearer
 from service.store import events as store
 from service.store import tokens as token_store
@@ -44,13 +44,12 @@ def _sees_audit(request: Request) -> bool:
 
 
 def _after(request: Request, header: str | None = None) -> int | None:
-    raw = header if header is not None else request.query_params.get("after")
-    if raw is None or raw == "":
-        return None
-    if not raw.isdigit():
-        loc = ("header", "Last-Event-ID") if header is not None else ("query", "after")
-        raise validation_error(loc, "must be a non-negative integer sequence number", "int_parsing")
-    return int(raw)
+    """The sequence number to resume after: `Last-Event-ID` when given (an empty one,
+    as an event source may send, is none), else `?after=`."""
+    if header:
+        return integer_value(header, ("header", "Last-Event-ID"), 0, INT64_MAX)
+    raw = request.query_params.get("after")
+    return None if raw is None else integer_value(raw, ("query", "after"), 0, INT64_MAX)
 
 
 async def list_events(request: Request) -> Response:
@@ -89,7 +88,7 @@ async def event_stream(request: Request, liveness: Liveness, *, audit: bool) -> 
     """The SSE answer for a reader whose credential `liveness` watches (a token here,
     a session for the dashboard); `audit` says whether it may see the audit trail."""
     header = request.headers.get("last-event-id")
-    resume_after = _after(request, header) if header else _after(request)
+    resume_after = _after(request, header)
     types = _types(request, audit)
     broker: Broker = request.state.broker
     await broker.ready()
@@ -219,7 +218,10 @@ docs = {
         "and drop duplicates by `id`. The audit trail (`audit.*`) is shown to admin tokens "
         "only.",
         params=(
-            Param("after", schema={"type": "integer", "minimum": 0, "default": 0}),
+            Param(
+                "after",
+                schema={"type": "integer", "minimum": 0, "maximum": INT64_MAX, "default": 0},
+            ),
             _TYPES,
             Param("limit", schema={"type": "integer", "minimum": 1, "maximum": 500, "default": 50}),
             CURSOR,
@@ -236,7 +238,7 @@ docs = {
         "streams close. `audit.*` events reach admin tokens only.",
         params=(
             _TYPES,
-            Param("after", schema={"type": "integer", "minimum": 0}),
+            Param("after", schema={"type": "integer", "minimum": 0, "maximum": INT64_MAX}),
             Param("Last-Event-ID", where="header"),
         ),
         responses={200: "text/event-stream"},

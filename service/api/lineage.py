@@ -27,6 +27,7 @@ def _strict(request: Request) -> bool:
 
 
 async def post_edge(request: Request) -> Response:
+    strict = _strict(request)  # read for either body: a malformed one is refused alike
     body = await read_json(request)
     if openlineage.is_run_event(body):
         return await openlineage.ingest(request, body)
@@ -37,9 +38,7 @@ async def post_edge(request: Request) -> Response:
             code="self_loop",
             errors=[FieldError(("body", "target"), "equals source", "self_loop")],
         )
-    saved, created = await store.write_one(
-        deps.graph(request), edge, _strict(request), deps.actor(request)
-    )
+    saved, created = await store.write_one(deps.graph(request), edge, strict, deps.actor(request))
     return json_response(saved, status=201 if created else 200)
 
 

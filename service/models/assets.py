@@ -7,7 +7,15 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from service.models.common import INTEGRAL, AssetId, ResponseModel, StrictModel
+from service.models.common import (
+    INTEGRAL,
+    NO_CONTROLS_PATTERN,
+    AssetId,
+    ResponseModel,
+    StrictModel,
+    keys_by_pattern,
+    no_controls,
+)
 
 KNOWN_TYPES = (
     "table",
@@ -57,7 +65,12 @@ Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, strip_whites
 Owner = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
 Description = Annotated[str, StringConstraints(max_length=65_536)]
-PropertyKey = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+PropertyKey = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=128),
+    no_controls("a property key"),
+    Field(json_schema_extra={"pattern": NO_CONTROLS_PATTERN}),
+]
 PropertyValue = str | int | float | bool
 Tags = Annotated[list[Tag], Field(max_length=MAX_TAGS), AfterValidator(_tags)]
 
@@ -87,9 +100,10 @@ class AssetFields(StrictModel):
     )
     tags: Tags = Field(default_factory=list)
     columns: Annotated[list[Column], Field(max_length=MAX_COLUMNS)] = Field(default_factory=list)
-    properties: Annotated[dict[PropertyKey, PropertyValue], Field(max_length=MAX_PROPERTIES)] = (
-        Field(default_factory=dict)
-    )
+    properties: Annotated[
+        dict[PropertyKey, PropertyValue],
+        Field(max_length=MAX_PROPERTIES, json_schema_extra=keys_by_pattern),
+    ] = Field(default_factory=dict)
     placeholder: bool | None = Field(default=None, exclude=True)
     created_at: str | None = Field(default=None, exclude=True)
     updated_at: str | None = Field(default=None, exclude=True)

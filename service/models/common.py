@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Generic, TypeVar
+import unicodedata
+from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, WithJsonSchema
 
@@ -36,6 +37,31 @@ DATASET_ID_PART_MARK = "x-dataset-id-part"
 AssetId = Annotated[
     str, AfterValidator(_check_id), WithJsonSchema({"type": "string", ASSET_ID_MARK: True})
 ]
+
+
+# `no_controls`'s rule as a JSON Schema pattern (surrogates cannot reach it from JSON).
+NO_CONTROLS_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+
+
+def no_controls(what: str) -> AfterValidator:
+    """Refuses C0 and C1 control characters in a name: they print as nothing or break
+    lines, and Neo4j refuses NUL in a property key outright."""
+
+    def check(value: str) -> str:
+        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+            raise ValueError(f"{what} must not contain control characters")
+        return value
+
+    return AfterValidator(check)
+
+
+def keys_by_pattern(schema: dict[str, Any]) -> None:
+    """For a map whose key type has a pattern: that pattern constrains every key
+    (`propertyNames`), as pydantic's `patternProperties` (which leaves keys that do
+    not match free) does not."""
+    ((pattern, value),) = schema.pop("patternProperties").items()
+    schema["propertyNames"] = {**schema.get("propertyNames", {}), "pattern": pattern}
+    schema["additionalProperties"] = value
 
 
 def _integral(value: object) -> object:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
-from service.models.common import AssetId, ResponseModel, StrictModel
+from service.models.common import (
+    NO_CONTROLS_PATTERN,
+    AssetId,
+    ResponseModel,
+    StrictModel,
+    no_controls,
+)
 
 MAX_TRANSFORMATION = 1_048_576
 Transformation = Annotated[str, StringConstraints(max_length=MAX_TRANSFORMATION)]
@@ -16,18 +21,11 @@ MAX_COLUMN_MAPPINGS = 10_000
 MAX_COLUMN_NAME = 512
 
 
-def _check_column(value: str) -> str:
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
-        raise ValueError("a column name must not contain control characters")
-    return value
-
-
 ColumnName = Annotated[
     str,
     StringConstraints(min_length=1, max_length=MAX_COLUMN_NAME),
-    AfterValidator(_check_column),
-    # `_check_column`'s rule (surrogates cannot reach it from JSON text)
-    Field(json_schema_extra={"pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"}),
+    no_controls("a column name"),
+    Field(json_schema_extra={"pattern": NO_CONTROLS_PATTERN}),
 ]
 
 

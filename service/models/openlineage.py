@@ -28,7 +28,7 @@ from pydantic_core import PydanticCustomError
 
 from service.ids import MAX_ID_LENGTH, id_problem, normalise
 from service.models.assets import MAX_COLUMNS
-from service.models.common import DATASET_ID_PART_MARK, ResponseModel
+from service.models.common import DATASET_ID_PART_MARK, ResponseModel, keys_by_pattern
 from service.models.lineage import ColumnName, Edge, EdgeIn, Transformation
 
 EventType = Literal["START", "RUNNING", "COMPLETE", "ABORT", "FAIL", "OTHER"]
@@ -151,16 +151,8 @@ class ColumnLineageField(OpenLineageModel):
     transformationType: Name | None = None
 
 
-def _column_keys(schema: dict[str, Any]) -> None:
-    """Keys are column names: their pattern constrains every key, as pydantic's
-    `patternProperties` (which leaves other keys free) does not."""
-    ((pattern, value),) = schema.pop("patternProperties").items()
-    schema["propertyNames"] = {**schema.get("propertyNames", {}), "pattern": pattern}
-    schema["additionalProperties"] = value
-
-
 class ColumnLineageFacet(OpenLineageModel):
-    fields: dict[ColumnName, ColumnLineageField] = Field(json_schema_extra=_column_keys)
+    fields: dict[ColumnName, ColumnLineageField] = Field(json_schema_extra=keys_by_pattern)
     dataset: list[InputField] | None = None
 
 

@@ -31,6 +31,9 @@ VALID: dict[str, Any] = {"id": "t.orders", "name": "orders", "type": "table"}
         ({"columns": [{"type": "int"}]}, ["body", "columns", 0, "name"]),
         ({"properties": {"nested": {"a": 1}}}, ["body", "properties", "nested"]),
         ({"properties": {"list": [1]}}, ["body", "properties", "list"]),
+        # Neo4j refuses NUL in a property's name (500 before): no control character
+        ({"properties": {"a\u0000b": 1}}, ["body", "properties", "a\u0000b"]),
+        ({"properties": {"line\nbreak": 1}}, ["body", "properties", "line\nbreak"]),
         ({"unknown_field": 1}, ["body", "unknown_field"]),
     ],
 )

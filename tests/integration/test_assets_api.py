@@ -207,6 +207,8 @@ def test_list_rejects_bad_parameters(reader: httpx.Client) -> None:
         ({"limit": 501}, "limit"),
         ({"limit": "ten"}, "limit"),
         ({"placeholder": "perhaps"}, "placeholder"),
+        ({"placeholder": ""}, "placeholder"),
+        ({"limit": ""}, "limit"),
     ):
         response = reader.get("/assets", params=params)
         assert response.status_code == 422, params

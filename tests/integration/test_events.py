@@ -126,8 +126,15 @@ def test_bad_replay_parameters_are_422(reader: httpx.Client) -> None:
         ({"types": "nothing.*"}, "types"),
         ({"after": "-1"}, "after"),
         ({"after": "x"}, "after"),
+        ({"after": ""}, "after"),
+        ({"after": "²"}, "after"),  # a digit to str.isdigit, not to int()
+        ({"after": str(2**63)}, "after"),  # past what Neo4j holds
+        ({"after": "5" * 5000}, "after"),  # past what int() reads
         ({"limit": 0}, "limit"),
+        ({"limit": ""}, "limit"),
     ):
         response = reader.get("/events", params=params)
         assert response.status_code == 422, params
         assert response.json()["errors"][0]["loc"] == ["query", loc]
+    last = reader.get("/events", params={"after": str(2**63 - 1)})
+    assert last.status_code == 200 and last.json()["items"] == []

@@ -171,9 +171,13 @@ def test_unknown_root_is_404_and_bad_parameters_422(reader: httpx.Client) -> Non
         ({"depth": 51}, "depth"),
         ({"depth": "two"}, "depth"),
         ({"depth": "1.5"}, "depth"),
+        ({"depth": ""}, "depth"),  # empty is not absent
+        ({"depth": "1_0"}, "depth"),  # int() would read 10
+        ({"depth": "٣"}, "depth"),  # and 3
         ({"limit": 0}, "limit"),
         ({"limit": 10_001}, "limit"),
         ({"direction": "sideways"}, "direction"),
+        ({"direction": ""}, "direction"),
     ):
         response = reader.get("/lineage/x", params=params)
         assert response.status_code == 422, params

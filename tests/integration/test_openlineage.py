@@ -318,6 +318,10 @@ def test_a_run_event_on_post_lineage_is_recognised(writer: httpx.Client) -> None
         [{"namespace": PG, "name": "stg.orders"}],
         sql="select 1",
     )
+    malformed = writer.post("/lineage", json=event, params={"strict": "perhaps"})
+    assert malformed.status_code == 422, malformed.text  # as for an edge's body
+    assert malformed.json()["errors"][0]["loc"] == ["query", "strict"]
+    assert writer.get("/lineage/edges").json()["items"] == []
     response = writer.post("/lineage", json=event)
     assert response.status_code == 200, response.text
     assert response.json()["edges"] == {"created": 1, "existing": 0}
