@@ -186,6 +186,11 @@ def _fixed_detail(exc: ServiceError) -> str:
 NEO4J_RETRY_AFTER_S = 2
 
 
+# A statement found a node or relationship that another transaction deleted before
+# it could read it (Neo4j reads committed data, and takes no lock to read).
+ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
+
+
 # Neo4j gave up on the transaction because of contention or time, and rolled it back.
 # The driver reports some of these as ClientError (it will not retry a transaction
 # that was stopped), but they are the database's state, not the client's mistake.
@@ -196,13 +201,10 @@ _BUSY_CODES = frozenset(
         "Neo.ClientError.Transaction.LockClientStopped",
         "Neo.TransientError.Transaction.LockClientStopped",
         "Neo.TransientError.Transaction.Terminated",
+        # where no retry caught it (an admin's Cypher): a node deleted under the query
+        ENTITY_NOT_FOUND,
     }
 )
-
-
-# A statement found a node or relationship that another transaction deleted before
-# it could read it (Neo4j reads committed data, and takes no lock to read).
-ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
 
 
 class ConcurrentChange(neo4j_errors.DriverError):

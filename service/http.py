@@ -81,7 +81,8 @@ async def read_merge_patch(
     unknown = [key for key in document if key not in known]
     if unknown:
         errors = [FieldError(("body", key), EXTRA_FORBIDDEN, "extra_forbidden") for key in unknown]
-        raise Unprocessable(f"Invalid request: {', '.join(map(repr, unknown))}.", errors=errors)
+        named = ", ".join(map(repr, unknown[:5])) + (", ..." if len(unknown) > 5 else "")
+        raise Unprocessable(f"Unknown field(s): {named}.", errors=errors)
     return document
 
 

@@ -22,6 +22,7 @@ def driver_error(code: str) -> neo4j_errors.Neo4jError:
         ("Neo.ClientError.Transaction.TransactionTimedOut", "neo4j_busy"),
         ("Neo.TransientError.Transaction.LockClientStopped", "neo4j_busy"),
         ("Neo.TransientError.Transaction.DeadlockDetected", "neo4j_unavailable"),
+        (ENTITY_NOT_FOUND, "neo4j_busy"),
     ],
 )
 def test_the_databases_state_is_a_503_with_retry_after(code: str, expected: str) -> None:
