@@ -346,6 +346,7 @@ def main() -> None:
     args.out.write_text(report)
     plot = plot_latency(latencies)
     worst = max(x.ratio for x in latencies)
+    bands = by_size(latencies)
     write_summary(
         "lineage",
         args.out.name,
@@ -364,7 +365,7 @@ def main() -> None:
                     "x",
                     "<= 1.2" if b.low >= LARGE_ANSWER else "",
                 )
-                for b in by_size(latencies)
+                for b in bands
             ),
             *(
                 Figure(
@@ -373,7 +374,7 @@ def main() -> None:
                     b.thin_ratio,
                     "x",
                 )
-                for b in by_size(latencies)
+                for b in bands
             ),
             *(
                 Figure(
@@ -383,7 +384,7 @@ def main() -> None:
                     "x",
                     "<= 1.2",
                 )
-                for b in by_size(latencies)
+                for b in bands
             ),
             *(
                 Figure(f"{x.side} depth {x.depth}, HTTP median", x.http_ms, "ms")
@@ -479,6 +480,7 @@ def render(
         f"| {x.db_ms:.2f} | {x.own_ms:.2f} | {x.outside_ms:.2f} |"
         for x in latencies
     ]
+    bands = by_size(latencies)
     lines += [
         "",
         "### By the answer's size",
@@ -494,10 +496,9 @@ def render(
         f"| {b.low}-{b.high - 1} | {b.count} | {b.raw_ms:.1f} | {b.thin_ms:.1f} "
         f"| {b.http_ms:.1f} | {b.ratio:.2f} | {b.beyond_floor:.2f} "
         f"| {b.thin_ratio:.2f} | {b.over_thin:.2f} |"
-        for b in by_size(latencies)
+        for b in bands
     ]
     worst = max(x.ratio for x in latencies)
-    bands = by_size(latencies)
     lines += [
         "",
         "The bare HTTP hop is the smallest ASGI app under uvicorn (`bench/floor.py`), timed "
