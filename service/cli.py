@@ -190,6 +190,12 @@ def _ingest_commands(commands: Commands[argparse.ArgumentParser]) -> None:
         if kind == "manifest":
             command.add_argument("--project", help="default: the manifest's project name")
             command.add_argument(
+                "--namespace",
+                help="where the project's tables live, as OpenLineage names it (e.g. "
+                "snowflake://acme-prod): its models, seeds, snapshots and sources hold "
+                "those datasets (default: the service's GOVERNANCE_DATASET_NAMESPACES)",
+            )
+            command.add_argument(
                 "--no-prune",
                 action="store_true",
                 help="keep edges and rules an earlier upload made that this one lacks",

@@ -124,6 +124,8 @@ def _artifact(
         params = {"prune": "false" if args.no_prune else "true"}
         if args.project:
             params["project"] = args.project
+        if args.namespace:
+            params["namespace"] = args.namespace
         answer = _answer(path, sender.post("/lineage/manifest", raw, params))
         summary = manifest_summary(path, answer)
     else:

@@ -57,15 +57,25 @@ async def _records(observer: Observer, name: str, running: Awaitable[AsyncResult
         observer.statement(name, time.perf_counter() - started)
 
 
+# Identity another transaction took a moment ago: a dataset two writers resolved at
+# once, or an alias two merges made. Started again, the loser finds the holder.
+_RACED_IDENTITY = ("dataset_key", "AssetAlias")
+
+
 @contextlib.contextmanager
 def retry_when_deleted_under_it() -> Iterator[None]:
     """A node deleted by another transaction between finding and reading it fails the
-    statement (EntityNotFound), which the driver does not retry: ask it to."""
+    statement (EntityNotFound), which the driver does not retry: ask it to. So does a
+    dataset or alias that a concurrent writer claimed first (their unique constraints)."""
     try:
         yield
     except neo4j.exceptions.Neo4jError as exc:
         if exc.code == ENTITY_NOT_FOUND:
             raise ConcurrentChange("an entity was deleted by another transaction") from exc
+        if isinstance(exc, neo4j.exceptions.ConstraintError) and any(
+            mark in (exc.message or "") for mark in _RACED_IDENTITY
+        ):
+            raise ConcurrentChange("a dataset was claimed by another transaction") from exc
         raise
 
 

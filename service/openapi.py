@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Route
 
 from service.ids import MAX_ID_LENGTH
 from service.models.common import ASSET_ID_MARK, DATASET_ID_PART_MARK
-from service.models.openlineage import MAX_DATASET_PART
+from service.models.datasets import MAX_DATASET_PART
 from service.routing import Access, Policy, Replay, declared
 
 PROBLEM = "application/problem+json"

@@ -337,6 +337,16 @@ class Settings(BaseModel):
         "The first admin's password, read only when the service starts with no user at "
         "all; unset, a generated one is printed once on standard output.",
     )
+    dataset_namespaces: tuple[tuple[str, str], ...] = env(
+        "GOVERNANCE_DATASET_NAMESPACES",
+        (),
+        "Where each dbt adapter's tables live, as OpenLineage names the namespace: "
+        "comma-separated `adapter=namespace` pairs, e.g. "
+        "`snowflake=snowflake://acme-prod,postgres=postgres://db.internal:5432`. A manifest "
+        "uploaded without `namespace` gives its models, seeds, snapshots and sources the "
+        "dataset `(namespace, database.schema.identifier)` of its adapter's entry; with no "
+        "entry, they hold no dataset.",
+    )
     limits: Limits = Field(default_factory=Limits)
     rate_limit: RateLimit = Field(default_factory=RateLimit)
     events: EventSettings = Field(default_factory=EventSettings)
@@ -361,6 +371,7 @@ class Settings(BaseModel):
             cors_origins=tuple(
                 o.strip() for o in e.get("GOVERNANCE_CORS_ORIGINS", "").split(",") if o.strip()
             ),
+            dataset_namespaces=g.pairs("GOVERNANCE_DATASET_NAMESPACES"),
             webhooks=WebhookSettings(
                 dispatch=g.bool("GOVERNANCE_WEBHOOK_DISPATCH", True),
                 allow_private=g.bool("GOVERNANCE_WEBHOOK_ALLOW_PRIVATE", False),
@@ -455,6 +466,18 @@ class _Reader:
         if raw.lower() in ("0", "false", "no", "off"):
             return False
         raise ValueError(f"{name} must be true or false, got {raw!r}")
+
+    def pairs(self, name: str) -> tuple[tuple[str, str], ...]:
+        """Comma-separated `key=value` pairs; keys lower-cased, both stripped."""
+        found = []
+        for part in (self._env.get(name) or "").split(","):
+            if not part.strip():
+                continue
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise ValueError(f"{name}: {part.strip()!r} is not key=value")
+            found.append((key.strip().lower(), value.strip()))
+        return tuple(found)
 
     def secret(self, name: str) -> SecretStr | None:
         raw = self._env.get(name)

@@ -10,6 +10,8 @@ WHERE a.id > $after
   AND ($owner IS NULL OR $owner IN a.owners)
   AND all(tag IN $tags WHERE tag IN a.tags)
   AND ($placeholder IS NULL OR a.placeholder = $placeholder)
+  AND ($dataset_namespace IS NULL OR a.dataset_namespace = $dataset_namespace)
+  AND ($dataset_key IS NULL OR a.dataset_key = $dataset_key)
   AND ($q IS NULL
        OR toLower(a.id) CONTAINS $q
        OR toLower(a.name) CONTAINS $q

@@ -10,6 +10,8 @@ WHERE ($type IS NULL OR a.type = $type)
   AND ($owner IS NULL OR $owner IN a.owners)
   AND all(tag IN $tags WHERE tag IN a.tags)
   AND ($placeholder IS NULL OR a.placeholder = $placeholder)
+  AND ($dataset_namespace IS NULL OR a.dataset_namespace = $dataset_namespace)
+  AND ($dataset_key IS NULL OR a.dataset_key = $dataset_key)
 WITH a, score, toLower(a.id) AS id, toLower(a.name) AS name
 WHERE id CONTAINS $q OR name CONTAINS $q
    OR toLower(coalesce(a.description, '')) CONTAINS $q

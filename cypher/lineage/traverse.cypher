@@ -21,6 +21,7 @@
 // filter is linear in the kept nodes' degree. Sorted here, a side costs the service
 // one pass to check its order (Neo4j compares some strings by UTF-16 code unit, the
 // service by code point; they differ only past U+FFFF).
+// The root is the asset with id $id, or the one a merge made $id a former id of.
 // Every subquery aggregates without grouping keys, so the answer is always one row.
 CALL () {
   OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
@@ -31,12 +32,14 @@ CALL () {
     AND (t.user_id IS NULL OR (u IS NOT NULL AND NOT coalesce(u.disabled, false)))
   ) AS authorised
 }
-OPTIONAL MATCH (root:Asset {id: $id}) WHERE authorised
+OPTIONAL MATCH (direct:Asset {id: $id}) WHERE authorised
+OPTIONAL MATCH (:AssetAlias {id: $id})-[:ALIAS_OF]->(aliased:Asset) WHERE authorised AND direct IS NULL
+WITH authorised, coalesce(direct, aliased) AS root
 CALL (root) {
   WITH root WHERE root IS NOT NULL AND $downstream
   MATCH p = (root)-[:LINEAGE*1..{{depth}}]->(n)
   WITH n, min(length(p)) AS distance
-  WHERE n.id <> $id
+  WHERE n <> root
   ORDER BY distance, n.id
   LIMIT $limit
   RETURN collect(n {.id, name: coalesce(n.name, n.id), type: coalesce(n.type, 'unknown'),
@@ -48,7 +51,7 @@ CALL (root) {
   WITH root WHERE root IS NOT NULL AND $upstream
   MATCH p = (root)<-[:LINEAGE*1..{{depth}}]-(n)
   WITH n, min(length(p)) AS distance
-  WHERE n.id <> $id
+  WHERE n <> root
   ORDER BY distance, n.id
   LIMIT $limit
   RETURN collect(n {.id, name: coalesce(n.name, n.id), type: coalesce(n.type, 'unknown'),

@@ -6,6 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
+from service.domain import datasets
 from service.domain.access.scopes import Scope
 from service.domain.preconditions import etag
 from service.errors import BadRequest, validation_error
@@ -20,6 +21,7 @@ from service.http import (
 )
 from service.ids import id_problem
 from service.models.assets import Asset, AssetCreate, AssetFields, AssetPage, AssetReplace
+from service.models.datasets import MAX_DATASET_PART
 from service.models.validation import validate
 from service.openapi import IF_MATCH, PAGING, Doc, MergePatch, Param
 from service.params import Params
@@ -44,12 +46,35 @@ async def list_assets(request: Request) -> Response:
         tags=tuple(params.many("tag")),
         placeholder=params.flag("placeholder"),
         q=params.text("q"),
+        **_dataset_filter(params),
     )
     if where.q is not None:
         return await _search(request, where)
     paging = deps.paging(request)
     rows = await store.page(deps.graph(request), where, paging.after, paging.fetch)
     return paging.respond(rows, key=lambda a: a.id)
+
+
+def _dataset_filter(params: Params) -> dict[str, str]:
+    """`dataset_namespace` alone lists a namespace; with `dataset_name`, its holder.
+    Both are normalised as stored, so any spelling of the dataset finds it."""
+    namespace = params.text("dataset_namespace", MAX_DATASET_PART)
+    name = params.text("dataset_name", MAX_DATASET_PART)
+    if name is not None and namespace is None:
+        raise validation_error(
+            ("query", "dataset_namespace"), "dataset_name needs dataset_namespace", "missing"
+        )
+    if namespace is None:
+        return {}
+    try:
+        ref = datasets.normalise(namespace, name or "_")
+    except datasets.DatasetNameError as exc:
+        raise validation_error(
+            ("query", f"dataset_{exc.field}"), str(exc), "invalid_dataset"
+        ) from exc
+    if name is None:
+        return {"dataset_namespace": ref.namespace}
+    return {"dataset_key": ref.key}
 
 
 async def _search(request: Request, where: AssetFilter) -> Response:
@@ -156,7 +181,14 @@ routes = [
 ]
 
 _IF_MATCH = IF_MATCH
-_ID_ERRORS = (404, 412, 415, 422)
+_DATASET_RULES = (
+    "With `dataset`, the asset holds that physical dataset: when a placeholder, an asset "
+    "made by OpenLineage or SQL ingestion, or a dbt source holds it, that asset is merged "
+    "into this one in the same transaction (its edges, column lineage, quality rules, owners "
+    "and tags move over, its id becomes an alias of this asset, one `asset.merged` event). "
+    "When another asset created explicitly holds it: 409 `dataset_taken` with `holder`."
+)
+_ID_ERRORS = (404, 409, 412, 415, 422)
 docs = {
     "list_assets": Doc(
         "List assets",
@@ -179,6 +211,18 @@ docs = {
                 "within each by full-text relevance; the cursor continues that order",
             ),
             Param("placeholder", schema={"type": "boolean"}),
+            Param(
+                "dataset_namespace",
+                schema={"type": "string", "maxLength": MAX_DATASET_PART},
+                description="assets whose dataset lies in this namespace (normalised first: "
+                "`postgres://DB` finds `postgres://db:5432`)",
+            ),
+            Param(
+                "dataset_name",
+                schema={"type": "string", "maxLength": MAX_DATASET_PART},
+                description="with dataset_namespace: the one asset holding that dataset (0 or 1 "
+                "items), found by any spelling the platform's naming rules make equal",
+            ),
         ),
         responses={200: AssetPage},
         errors=(422,),
@@ -186,8 +230,9 @@ docs = {
     "create_asset": Doc(
         "Create an asset",
         "assets",
-        description="409 if a real asset has the id; a placeholder (made by lineage) is claimed "
-        "and keeps its edges. Read-only fields in the body are ignored. Accepts Idempotency-Key.",
+        description="409 if a real asset has the id (or the id is a former id of one); a "
+        "placeholder (made by lineage) is claimed and keeps its edges. Read-only fields in the "
+        "body are ignored. Accepts Idempotency-Key. " + _DATASET_RULES,
         body=AssetCreate,
         responses={201: Asset},
         errors=(409, 413, 415, 422),
@@ -199,7 +244,8 @@ docs = {
         "Create or replace an asset",
         "assets",
         description="Idempotent upsert for sync jobs: 201 when the id held no real asset, else "
-        "200. An unchanged body keeps the version.",
+        "200. An unchanged body keeps the version. A former id (alias) replaces the asset it "
+        "names. " + _DATASET_RULES,
         body=AssetReplace,
         params=(_IF_MATCH,),
         responses={200: Asset, 201: Asset},

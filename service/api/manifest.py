@@ -12,11 +12,14 @@ from starlette.responses import Response
 from service.api import deps
 from service.api.uploads import parse_off_loop, parse_upload, spooled_upload
 from service.domain.access.scopes import Scope
+from service.domain.datasets import DatasetNameError
+from service.domain.dbt.identity import upload_namespace
 from service.domain.dbt.slim import Unstreamable, slim_manifest
 from service.domain.dbt_manifest import ManifestContents, ManifestError, read_manifest
 from service.domain.decompress import GZIP_MAGIC, Corrupt, Gunzipping, TooLarge
-from service.errors import FieldError, PayloadTooLarge, Unprocessable
+from service.errors import FieldError, PayloadTooLarge, Unavailable, Unprocessable, validation_error
 from service.http import json_response
+from service.models.datasets import MAX_DATASET_PART
 from service.models.manifest import ManifestSummary
 from service.openapi import Doc, Param
 from service.params import Params
@@ -68,6 +71,7 @@ def read_document(body: IO[bytes], limit: int, gzipped: bool) -> Any:
 async def upload_manifest(request: Request) -> Response:
     params = Params(request)
     project = params.text("project", 256)
+    namespace = params.text("namespace", MAX_DATASET_PART)
     prune = params.flag("prune")
     limit = deps.settings(request).limits.max_manifest_bytes
     columns = params.flag("column_lineage") is not False
@@ -76,9 +80,31 @@ async def upload_manifest(request: Request) -> Response:
             request, b"", gzipped, read_contents, body, limit, gzipped, project, columns
         )
     summary = await store.ingest(
-        deps.graph(request), contents, prune=prune is not False, actor=deps.actor(request)
+        deps.graph(request),
+        contents,
+        prune=prune is not False,
+        actor=deps.actor(request),
+        namespace=namespace_for(request, namespace, contents),
     )
     return json_response(summary)
+
+
+def namespace_for(request: Request, given: str | None, contents: ManifestContents) -> str | None:
+    """The upload's `namespace`, else the one configured for its adapter: 422 when the
+    given one is no namespace; a configured one that is none is a setting to fix (503)."""
+    if given is not None:
+        try:
+            return upload_namespace(given, None, ())
+        except DatasetNameError as exc:
+            raise validation_error(("query", "namespace"), str(exc), "invalid_dataset") from exc
+    configured = deps.settings(request).dataset_namespaces
+    try:
+        return upload_namespace(None, contents.adapter, configured)
+    except DatasetNameError as exc:
+        raise Unavailable(
+            f"GOVERNANCE_DATASET_NAMESPACES holds no valid namespace for {contents.adapter}: {exc}",
+            code="misconfigured",
+        ) from exc
 
 
 routes = [
@@ -121,9 +147,22 @@ docs = {
                 description="derive column lineage from compiled SQL (sqlglot; ~10-20 ms of CPU "
                 "per model); false skips it",
             ),
+            Param(
+                "namespace",
+                schema={"type": "string", "maxLength": MAX_DATASET_PART},
+                description="where the project's tables live, as OpenLineage names it (e.g. "
+                "`snowflake://acme-prod`): every model, seed, snapshot and source then holds the "
+                "dataset `(namespace, database.schema.identifier)` under the adapter's case rule, "
+                "so OpenLineage events, SQL and edges naming that table meet the dbt node. "
+                "Default: the namespace configured for the manifest's adapter "
+                "(GOVERNANCE_DATASET_NAMESPACES), else none. A placeholder or another project's "
+                "source holding a dataset is merged into the model; a source whose table another "
+                "asset holds becomes that asset's alias; a model claiming a dataset another "
+                "model or an API asset holds is 409 `dataset_taken`, nothing written.",
+            ),
             Param("prune", schema={"type": "boolean", "default": True}),
         ),
         responses={200: ManifestSummary},
-        errors=(413, 415, 422),
+        errors=(409, 413, 415, 422),
     ),
 }

@@ -7,7 +7,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
-from service.api.manifest import read_contents
+from service.api.manifest import namespace_for, read_contents
 from service.api.uploads import parse_off_loop
 from service.dashboard.render import html, page_route
 from service.domain.access.scopes import Scope
@@ -24,7 +24,9 @@ async def form(request: Request, session: Session) -> Response:
 
 
 async def upload(request: Request, session: Session) -> Response:
-    sent = (await request.form()).get("file")
+    form_data = await request.form()
+    sent = form_data.get("file")
+    given = form_data.get("namespace")
     if not isinstance(sent, UploadFile) or not sent.filename:
         raise validation_error(("body", "file"), "choose a manifest.json file to upload", "missing")
     raw = await sent.read()
@@ -34,7 +36,13 @@ async def upload(request: Request, session: Session) -> Response:
     )
     del raw
     summary = await manifest_store.ingest(
-        deps.graph(request), contents, prune=True, actor=f"user:{session.user.id}"
+        deps.graph(request),
+        contents,
+        prune=True,
+        actor=f"user:{session.user.id}",
+        namespace=namespace_for(
+            request, given.strip() or None if isinstance(given, str) else None, contents
+        ),
     )
     context = {
         "title": "Ingest",

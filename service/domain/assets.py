@@ -3,6 +3,8 @@
 A node holds scalar and list properties only, so `columns` (a list of objects)
 is kept as one JSON string, and each user property `k` as the node property
 `prop.k`, where Cypher can filter on it natively (`a['prop.' + $key] = $value`).
+A dataset is kept normalised as `dataset_namespace` and `dataset_name`, and as
+`dataset_key` (both together), which a unique constraint keeps to one holder.
 """
 
 from __future__ import annotations
@@ -11,10 +13,39 @@ from typing import Any
 
 import orjson
 
+from service.domain.datasets import DatasetNameError, DatasetRef, normalise
+from service.errors import validation_error
 from service.models.assets import Asset, AssetFields, Column
+from service.models.datasets import Dataset, DatasetIn
 
 PROPERTY_PREFIX = "prop."
-WRITABLE = ("name", "type", "platform", "description", "owners", "tags", "columns", "properties")
+WRITABLE = (
+    "name",
+    "type",
+    "platform",
+    "description",
+    "owners",
+    "tags",
+    "columns",
+    "properties",
+    "dataset",
+)
+# Kept across a replace: what the asset became through merges, not what a writer sends.
+IDENTITY = ("aliases",)
+
+
+def dataset_ref(dataset: DatasetIn, loc: tuple[str | int, ...] = ("body", "dataset")) -> DatasetRef:
+    """The dataset normalised by its platform's naming rules; 422 at the part that is wrong."""
+    try:
+        return normalise(dataset.namespace, dataset.name)
+    except DatasetNameError as exc:
+        raise validation_error((*loc, exc.field), str(exc), "invalid_dataset") from exc
+
+
+def dataset_properties(ref: DatasetRef | None) -> dict[str, Any]:
+    if ref is None:
+        return {}
+    return {"dataset_namespace": ref.namespace, "dataset_name": ref.name, "dataset_key": ref.key}
 
 
 def node_properties(asset_id: str, fields: AssetFields) -> dict[str, Any]:
@@ -36,6 +67,8 @@ def node_properties(asset_id: str, fields: AssetFields) -> dict[str, Any]:
     }
     for key, value in fields.properties.items():
         props[PROPERTY_PREFIX + key] = value
+    if fields.dataset is not None:
+        props.update(dataset_properties(dataset_ref(fields.dataset)))
     return {k: v for k, v in props.items() if v is not None}
 
 
@@ -53,6 +86,10 @@ def from_node(node: dict[str, Any]) -> Asset:
         properties={
             k[len(PROPERTY_PREFIX) :]: v for k, v in node.items() if k.startswith(PROPERTY_PREFIX)
         },
+        dataset=Dataset(namespace=node["dataset_namespace"], name=node["dataset_name"])
+        if node.get("dataset_key")
+        else None,
+        aliases=list(node.get("aliases") or []),
         placeholder=bool(node.get("placeholder", False)),
         created_at=node["created_at"],
         updated_at=node["updated_at"],

@@ -16,7 +16,7 @@ AUDIT_TYPES = (
 )  # fmt: skip
 
 EVENT_TYPES = (
-    "asset.created", "asset.updated", "asset.deleted",
+    "asset.created", "asset.updated", "asset.deleted", "asset.merged",
     "lineage.edge.created", "lineage.edge.updated", "lineage.edge.deleted",
     "lineage.bulk.ingested", "lineage.manifest.ingested",
     "policy.created", "policy.updated", "policy.deleted",

@@ -3,15 +3,18 @@ for assets and for their columns."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from service.domain.datasets import DatasetNameError, DatasetRef, normalise
 from service.errors import FieldError, Unprocessable
 from service.ids import is_plain_id
+from service.models.common import field_loc
+from service.models.datasets import DatasetIn
 from service.models.lineage import (
     MAX_TRANSFORMATION,
     ColumnEdge,
@@ -25,6 +28,35 @@ _EDGES = TypeAdapter(list[EdgeIn])
 # so the first newline splits a key unambiguously, and a key prefix finds an asset's
 # columns through the unique index.
 COLUMN_SEPARATOR = "\n"
+# A dataset end stands in a batch as this mark and its key until the store resolves it
+# to the asset holding it: no asset id holds a control character, so none collides.
+DATASET_MARK = "\x00"
+
+
+def end_id(end: str | DatasetIn) -> str:
+    """An edge end as a batch keys it: the id, or the mark and the dataset's key."""
+    if isinstance(end, str):
+        return end
+    return DATASET_MARK + normalise(end.namespace, end.name).key
+
+
+def is_dataset_end(end_key: str) -> bool:
+    return end_key.startswith(DATASET_MARK)
+
+
+def _dataset_errors(edges: Sequence[EdgeIn]) -> list[FieldError]:
+    errors = []
+    for i, edge in enumerate(edges):
+        for side in ("source", "target"):
+            end = getattr(edge, side)
+            if isinstance(end, DatasetIn):
+                try:
+                    normalise(end.namespace, end.name)
+                except DatasetNameError as exc:
+                    errors.append(
+                        FieldError(("body", i, side, exc.field), str(exc), "invalid_dataset")
+                    )
+    return errors
 
 
 def validate_edges(items: Any, max_items: int) -> EdgeBatch:
@@ -53,11 +85,13 @@ def validate_edges(items: Any, max_items: int) -> EdgeBatch:
         edges = _EDGES.validate_python(items, strict=True)
     except ValidationError as exc:
         errors = [
-            FieldError(("body", *err["loc"]), err["msg"], err["type"])
+            FieldError(field_loc(("body", *err["loc"])), err["msg"], err["type"])
             for err in exc.errors(include_url=False)
         ]
         edges = []
-    errors += self_loops(edges)
+    errors += _dataset_errors(edges)
+    if not errors:
+        errors += self_loops(edges)
     if errors:
         kinds = {e.type for e in errors}
         code = "self_loop" if kinds == {"self_loop"} else "validation_error"
@@ -74,20 +108,94 @@ class EdgeBatch:
 
     received: int
     rows: list[dict[str, Any]]  # what `lineage.merge_edges` takes
-    ids: list[str]  # every endpoint, sorted
+    ids: list[str]  # every endpoint, sorted (dataset ends as DATASET_MARK + key)
     columns: list[dict[str, Any]]  # what `lineage.merge_columns` takes
     with_columns: bool  # some edge named `columns` (the answer then counts mappings)
+    edges: tuple[EdgeIn, ...] | None = field(default=None, compare=False)  # None: plain path
+    datasets: dict[str, DatasetRef] = field(default_factory=dict)  # dataset ends by key
 
     @classmethod
-    def of(cls, edges: Sequence[EdgeIn]) -> EdgeBatch:
+    def of(cls, edges: Sequence[EdgeIn], received: int | None = None) -> EdgeBatch:
         folded = fold(edges)
+        datasets = {
+            DATASET_MARK + ref.key: ref
+            for e in edges
+            for end in (e.source, e.target)
+            if isinstance(end, DatasetIn)
+            for ref in (normalise(end.namespace, end.name),)
+        }
         return cls(
-            received=len(edges),
+            received=len(edges) if received is None else received,
             rows=edge_rows(folded),
             ids=endpoint_ids(folded),
             columns=column_rows(edges),
             with_columns=any(e.columns is not None for e in edges),
+            edges=tuple(edges),
+            datasets=datasets,
         )
+
+    @property
+    def asset_ids(self) -> list[str]:
+        """The ends that are ids (not datasets)."""
+        return [i for i in self.ids if not is_dataset_end(i)]
+
+    def resolved(self, ends: Mapping[str, str]) -> EdgeBatch:
+        """The batch with each end in `ends` (a dataset end, or an alias) replaced by the id
+        of the asset it names; pairs that become one are folded again. 422 `self_loop`
+        when both ends of an edge name one asset."""
+        if not ends:
+            return self
+        if self.edges is None:
+            return _plain_resolved(self, ends)
+        edges = [
+            e.model_copy(
+                update={
+                    "source": ends.get(end_id(e.source), end_id(e.source)),
+                    "target": ends.get(end_id(e.target), end_id(e.target)),
+                }
+            )
+            for e in self.edges
+        ]
+        _refuse_loops(edges)
+        return EdgeBatch.of(edges, self.received)
+
+
+def _refuse_loops(edges: Sequence[EdgeIn]) -> None:
+    loops = self_loops(edges)
+    if loops:
+        raise Unprocessable(
+            "An edge's two ends name one asset (through a dataset or a former id).",
+            code="self_loop",
+            errors=loops,
+        )
+
+
+def _plain_resolved(batch: EdgeBatch, ends: Mapping[str, str]) -> EdgeBatch:
+    last: dict[tuple[str, str], str | None] = {}
+    loops = []
+    for row in batch.rows:
+        source = ends.get(row["source"], row["source"])
+        target = ends.get(row["target"], row["target"])
+        if source == target:
+            loops.append(
+                FieldError(("body",), f"{row['source']!r} -> {row['target']!r}", "self_loop")
+            )
+        elif row["transformation"] is not None or (source, target) not in last:
+            last[(source, target)] = row["transformation"]
+    if loops:
+        raise Unprocessable(
+            "An edge's two ends name one asset (through a former id).",
+            code="self_loop",
+            errors=loops,
+        )
+    keys = sorted(last)
+    return EdgeBatch(
+        received=batch.received,
+        rows=[{"source": s, "target": t, "transformation": last[(s, t)]} for s, t in keys],
+        ids=sorted({s for s, _ in keys}.union(t for _, t in keys)),
+        columns=[],
+        with_columns=False,
+    )
 
 
 _PLAIN_FIELDS = frozenset(("source", "target", "transformation"))
@@ -131,7 +239,7 @@ def self_loops(
     return [
         FieldError((*prefix, i, "target"), "an edge cannot point to its own source", "self_loop")
         for i, e in enumerate(edges)
-        if e.source == e.target
+        if end_id(e.source) == end_id(e.target)
     ]
 
 
@@ -140,22 +248,24 @@ def fold(edges: Iterable[EdgeIn]) -> list[EdgeIn]:
     concurrent writers lock nodes in the same order and do not deadlock."""
     last: dict[tuple[str, str], EdgeIn] = {}
     for edge in edges:
-        previous = last.get((edge.source, edge.target))
+        key = (end_id(edge.source), end_id(edge.target))
+        previous = last.get(key)
         if previous is not None and edge.transformation is None:
             edge = previous
-        last[(edge.source, edge.target)] = edge
+        last[key] = edge
     return [last[key] for key in sorted(last)]
 
 
 def endpoint_ids(edges: Iterable[EdgeIn]) -> list[str]:
-    return sorted({e.source for e in edges} | {e.target for e in edges})
+    return sorted({end_id(e.source) for e in edges} | {end_id(e.target) for e in edges})
 
 
 def edge_rows(edges: Iterable[EdgeIn]) -> list[dict[str, Any]]:
     """The rows `lineage.merge_edges` takes (built by hand: ten thousand `model_dump`
     calls cost more than the statement's parameters are worth)."""
     return [
-        {"source": e.source, "target": e.target, "transformation": e.transformation} for e in edges
+        {"source": end_id(e.source), "target": end_id(e.target), "transformation": e.transformation}
+        for e in edges
     ]
 
 
@@ -185,6 +295,23 @@ def column_row(
     }
 
 
+def remap_rows(rows: Iterable[dict[str, Any]], ends: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Edge or column rows with their ends replaced through `ends` (column keys too).
+    The caller's ends are distinct assets, so no pair folds into another."""
+    out = []
+    for row in rows:
+        source, target = (
+            ends.get(row["source"], row["source"]),
+            ends.get(row["target"], row["target"]),
+        )
+        moved = {**row, "source": source, "target": target}
+        if "source_key" in row:
+            moved["source_key"] = column_key(source, row["source_column"])
+            moved["target_key"] = column_key(target, row["target_column"])
+        out.append(moved)
+    return out
+
+
 def column_rows(edges: Iterable[EdgeIn]) -> list[dict[str, Any]]:
     """One row per (source column, target column) over every edge's `columns`, the last
     given transformation winning; sorted, so concurrent writers lock in one order."""
@@ -192,7 +319,11 @@ def column_rows(edges: Iterable[EdgeIn]) -> list[dict[str, Any]]:
     for edge in edges:
         for mapping in edge.columns or ():
             row = column_row(
-                edge.source, mapping.source, edge.target, mapping.target, mapping.transformation
+                end_id(edge.source),
+                mapping.source,
+                end_id(edge.target),
+                mapping.target,
+                mapping.transformation,
             )
             key = (row["source_key"], row["target_key"])
             previous = last.get(key)

@@ -8,14 +8,15 @@ Rules keep the status and last result their runs recorded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 from pydantic import ValidationError
 
-from service.domain.assets import node_properties
+from service.domain.assets import IDENTITY, dataset_properties, node_properties
+from service.domain.datasets import DatasetRef
 from service.domain.dbt_manifest import DbtAsset, DbtRule, ManifestContents
 from service.domain.lineage import column_row
 from service.ids import id_problem
@@ -83,8 +84,14 @@ def _same(current: dict[str, Any], wanted: dict[str, Any]) -> bool:
 
 
 def plan_assets(
-    assets: Sequence[DbtAsset], existing: dict[str, dict[str, Any]], now: str
+    assets: Sequence[DbtAsset],
+    existing: dict[str, dict[str, Any]],
+    now: str,
+    datasets: Mapping[str, DatasetRef] | None = None,
+    weak: Set[str] = frozenset(),
 ) -> WritePlan:
+    """`datasets`: the physical dataset each asset holds; `weak`: the ids that only
+    point at their table (dbt sources), which a model claiming it may merge."""
     plan = WritePlan()
     for asset in assets:
         fields, warnings = _fields(asset)
@@ -92,8 +99,13 @@ def plan_assets(
         if fields is None:
             continue
         plan.written_ids.add(asset.id)
-        wanted = node_properties(asset.id, fields)
         current = existing.get(asset.id)
+        wanted = {
+            **node_properties(asset.id, fields),
+            **dataset_properties((datasets or {}).get(asset.id)),
+            **({"dataset_weak": True} if asset.id in weak and datasets else {}),
+            **{k: current[k] for k in IDENTITY if current and current.get(k)},
+        }
         if current is not None and _same(current, wanted):
             continue
         if current is None or current.get("placeholder"):

@@ -2,7 +2,9 @@
 
 Every event records its run's state. A COMPLETE event also asserts lineage: each
 input -> output pair is an edge with origin `openlineage:<job namespace>/<job name>`
-(dataset ids are `<namespace>/<name>`), the `sql` job facet its transformation, the
+between the assets holding the datasets (the store resolves each dataset, normalised
+by its platform's naming rules, to its holder, or makes `<namespace>/<name>` hold
+it), the `sql` job facet its transformation, the
 `columnLineage` facet of an output its column mappings, and the `schema` facet of
 any dataset that dataset's columns.
 
@@ -23,7 +25,8 @@ from typing import Any
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
-from service.domain.lineage import column_row
+from service.domain.datasets import DatasetNameError, DatasetRef, normalise
+from service.domain.lineage import DATASET_MARK, column_row
 from service.errors import FieldError, Unprocessable
 from service.models.assets import Column
 from service.models.openlineage import (
@@ -32,6 +35,9 @@ from service.models.openlineage import (
     FieldTransformation,
     InputField,
     RunEvent,
+)
+from service.models.openlineage import (
+    DatasetRef as DatasetRefModel,
 )
 
 Loc = tuple[str | int, ...]
@@ -44,12 +50,13 @@ _EVENT = TypeAdapter(RunEvent)
 @dataclass
 class Plan:
     """What one request writes. `edges` and `columns` are rows for the lineage merge,
-    grouped by origin; `datasets` the ids that must exist as (placeholder) assets."""
+    grouped by origin, and `schemas` rows of columns, their ends standing as
+    DATASET_MARK + a dataset's key until the store resolves `datasets` to assets."""
 
     received: int = 0
     complete: int = 0
     runs: list[dict[str, Any]] = field(default_factory=list)
-    datasets: list[str] = field(default_factory=list)
+    datasets: list[DatasetRef] = field(default_factory=list)
     edges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     columns: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     schemas: list[dict[str, Any]] = field(default_factory=list)
@@ -76,16 +83,39 @@ def parse_events(body: Any, max_events: int) -> list[RunEvent]:
     located, errors = [], []
     for loc, item in items:
         try:
-            located.append(_EVENT.validate_python(item, strict=True))
+            event = _EVENT.validate_python(item, strict=True)
         except ValidationError as exc:
             errors += [
                 FieldError((*loc, *err["loc"]), err["msg"], err["type"])
                 for err in exc.errors(include_url=False)
             ]
+            continue
+        errors += _unnamable(event, loc)
+        located.append(event)
     if errors:
         fields = ", ".join(".".join(map(str, e.loc)) for e in errors[:5])
         raise Unprocessable(f"Invalid OpenLineage run event: {fields}.", errors=errors)
     return located
+
+
+def _unnamable(event: RunEvent, loc: Loc) -> list[FieldError]:
+    """Datasets the naming rules refuse (a bad namespace), at the part that is wrong."""
+    found: list[tuple[Loc, DatasetRefModel]] = []
+    for side in ("inputs", "outputs"):
+        for i, dataset in enumerate(getattr(event, side) or ()):
+            found.append(((*loc, side, i), dataset))
+            facet = dataset.facets.columnLineage if dataset.facets else None
+            for column, spec in (facet.fields if facet else {}).items():
+                for j, source in enumerate(spec.inputFields):
+                    where = (*loc, side, i, "facets", "columnLineage", "fields", column)
+                    found.append(((*where, "inputFields", j), source))
+    errors = []
+    for where, ref in found:
+        try:
+            normalise(ref.namespace, ref.name)
+        except DatasetNameError as exc:
+            errors.append(FieldError((*where, exc.field), str(exc), "invalid_dataset"))
+    return errors
 
 
 def normalise_time(value: str) -> str:
@@ -125,7 +155,7 @@ class _Folder:
 
     def __init__(self) -> None:
         self.runs: dict[str, dict[str, Any]] = {}
-        self.datasets: set[str] = set()
+        self.datasets: dict[str, DatasetRef] = {}
         self.edges: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
         self.columns: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
         self.schemas: dict[str, dict[str, Any]] = {}
@@ -147,10 +177,9 @@ class _Folder:
         at = normalise_time(event.eventTime)
         origin = f"{ORIGIN_PREFIX}{event.job.namespace}/{event.job.name}"
         sql = event.job.facets.sql.query if event.job.facets and event.job.facets.sql else None
-        inputs = [(dataset.asset_id, dataset) for dataset in event.inputs or ()]
-        outputs = [(dataset.asset_id, dataset) for dataset in event.outputs or ()]
+        inputs = [(self._end(dataset), dataset) for dataset in event.inputs or ()]
+        outputs = [(self._end(dataset), dataset) for dataset in event.outputs or ()]
         for dataset_id, dataset in (*inputs, *outputs):
-            self.datasets.add(dataset_id)
             self._schema(dataset_id, dataset, at)
         for output_id, _ in outputs:
             for input_id, _ in inputs:
@@ -165,7 +194,7 @@ class _Folder:
     def _edge(self, origin: str, source: str, target: str, sql: str | None, at: str) -> bool:
         if source == target:
             self.warnings.append(
-                f"{origin} reads and writes {source!r}: no edge from a dataset to itself"
+                f"{origin} reads and writes {_shown(source)!r}: no edge from a dataset to itself"
             )
             return False
         rows = self.edges.setdefault(origin, {})
@@ -182,14 +211,19 @@ class _Folder:
         at: str,
     ) -> None:
         for source in spec.inputFields:
-            source_id = source.asset_id
+            source_id = self._end(source)
             if not self._edge(origin, source_id, output_id, sql, at):
                 continue
-            self.datasets.add(source_id)
             row = column_row(source_id, source.field, output_id, column, None, at)
             rows = self.columns.setdefault(origin, {})
             key = (row["source_key"], row["target_key"])
             _keep_newest(rows, key, row, _column_transformation(spec, source), at)
+
+    def _end(self, dataset: DatasetRefModel) -> str:
+        """The dataset as the plan's rows name it until the store resolves it."""
+        ref = normalise(dataset.namespace, dataset.name)
+        self.datasets.setdefault(ref.key, ref)
+        return DATASET_MARK + ref.key
 
     def _schema(self, dataset_id: str, dataset: Dataset, at: str) -> None:
         facet = dataset.facets.schema_ if dataset.facets else None
@@ -214,7 +248,7 @@ class _Folder:
             received=received,
             complete=self.complete_count,
             runs=[self.runs[k] for k in sorted(self.runs)],
-            datasets=sorted(self.datasets),
+            datasets=[self.datasets[k] for k in sorted(self.datasets)],
             edges={o: [rows[k] for k in sorted(rows)] for o, rows in sorted(self.edges.items())},
             columns={
                 o: [rows[k] for k in sorted(rows)] for o, rows in sorted(self.columns.items())
@@ -222,6 +256,11 @@ class _Folder:
             schemas=[self.schemas[k] for k in sorted(self.schemas)],
             warnings=list(dict.fromkeys(self.warnings)),
         )
+
+
+def _shown(end: str) -> str:
+    """A dataset end as `<namespace>/<name>`, as people write it."""
+    return end.removeprefix(DATASET_MARK).replace("\n", "/", 1)
 
 
 def _keep_newest(

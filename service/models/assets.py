@@ -16,6 +16,7 @@ from service.models.common import (
     keys_by_pattern,
     no_controls,
 )
+from service.models.datasets import Dataset, DatasetIn
 
 KNOWN_TYPES = (
     "table",
@@ -104,7 +105,13 @@ class AssetFields(StrictModel):
         dict[PropertyKey, PropertyValue],
         Field(max_length=MAX_PROPERTIES, json_schema_extra=keys_by_pattern),
     ] = Field(default_factory=dict)
+    dataset: DatasetIn | None = Field(
+        default=None,
+        description="the physical dataset this asset is, named as OpenLineage names it; at "
+        "most one asset holds a dataset (stored normalised by the platform's naming rules)",
+    )
     placeholder: bool | None = Field(default=None, exclude=True)
+    aliases: list[str] | None = Field(default=None, exclude=True)
     created_at: str | None = Field(default=None, exclude=True)
     updated_at: str | None = Field(default=None, exclude=True)
     version: Annotated[int, INTEGRAL] | None = Field(default=None, exclude=True)
@@ -130,6 +137,10 @@ class Asset(ResponseModel):
     tags: list[str] = Field(default_factory=list)
     columns: list[Column] = Field(default_factory=list)
     properties: dict[str, PropertyValue] = Field(default_factory=dict)
+    dataset: Dataset | None = None
+    aliases: list[str] = Field(
+        default_factory=list, description="former ids of assets merged into this one"
+    )
     placeholder: bool = False
     created_at: str
     updated_at: str

@@ -33,6 +33,17 @@ def _check_id(value: str) -> str:
 # Marked for `service.openapi`, which points the mark at one shared component that
 # spells `_check_id`'s rule out as a pattern, so clients and fuzzers see the rule.
 ASSET_ID_MARK = "x-asset-id"
+# Tags of a union's branches (an edge end: an id or a dataset), dropped from the
+# locations of validation errors so that they name the request's own fields.
+END_ID = "end:id"
+END_DATASET = "end:dataset"
+UNION_TAGS = frozenset((END_ID, END_DATASET))
+
+
+def field_loc(loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    return tuple(part for part in loc if part not in UNION_TAGS)
+
+
 DATASET_ID_PART_MARK = "x-dataset-id-part"
 AssetId = Annotated[
     str, AfterValidator(_check_id), WithJsonSchema({"type": "string", ASSET_ID_MARK: True})

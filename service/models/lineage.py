@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import Discriminator, Field, StringConstraints, Tag
 
 from service.models.common import (
+    END_DATASET,
+    END_ID,
     NO_CONTROLS_PATTERN,
     AssetId,
     ResponseModel,
     StrictModel,
     no_controls,
 )
+from service.models.datasets import DatasetIn
 
 MAX_TRANSFORMATION = 1_048_576
 Transformation = Annotated[str, StringConstraints(max_length=MAX_TRANSFORMATION)]
@@ -37,9 +40,23 @@ class ColumnMapIn(StrictModel):
     transformation: Transformation | None = None
 
 
+def _end_kind(value: Any) -> str:
+    return END_DATASET if isinstance(value, dict | DatasetIn) else END_ID
+
+
+# An edge's end: an asset id (or a former id), or a dataset, which resolves to the
+# asset holding it (a placeholder holding it is made when nobody does). The tags
+# pick the branch by the value's shape, so an error names that branch alone; they
+# are left out of the locations a problem shows (`service.models.common.UNION_TAGS`).
+EdgeEnd = Annotated[
+    Annotated[AssetId, Tag(END_ID)] | Annotated[DatasetIn, Tag(END_DATASET)],
+    Discriminator(_end_kind),
+]
+
+
 class EdgeIn(StrictModel):
-    source: AssetId
-    target: AssetId
+    source: EdgeEnd
+    target: EdgeEnd
     transformation: Transformation | None = None
     columns: Annotated[list[ColumnMapIn], Field(max_length=MAX_COLUMN_MAPPINGS)] | None = Field(
         default=None,

@@ -10,6 +10,11 @@ from service.models.common import ResponseModel
 class AssetCounts(ResponseModel):
     created: int
     updated: int
+    merged: int = Field(
+        default=0,
+        description="placeholders (and other projects' sources) holding a dataset of this "
+        "manifest, merged into the node that defines it",
+    )
 
 
 class EdgeCounts(ResponseModel):

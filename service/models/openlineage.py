@@ -21,14 +21,13 @@ from pydantic import (
     RootModel,
     StringConstraints,
     ValidationInfo,
-    WithJsonSchema,
     field_validator,
 )
-from pydantic_core import PydanticCustomError
 
-from service.ids import MAX_ID_LENGTH, id_problem, normalise
+from service.ids import normalise
 from service.models.assets import MAX_COLUMNS
-from service.models.common import DATASET_ID_PART_MARK, ResponseModel, keys_by_pattern
+from service.models.common import ResponseModel, keys_by_pattern
+from service.models.datasets import DatasetIdPart, check_id_fits
 from service.models.lineage import ColumnName, Edge, EdgeIn, Transformation
 
 EventType = Literal["START", "RUNNING", "COMPLETE", "ABORT", "FAIL", "OTHER"]
@@ -36,9 +35,6 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
 Text = Annotated[str, StringConstraints(max_length=65_536)]
 Uri = Annotated[str, StringConstraints(min_length=1, max_length=2048)]
 Facet = dict[str, Any]
-# A dataset is the asset `<namespace>/<name>`, so each part is at most the id's length
-# less the slash and the other part's one character.
-MAX_DATASET_PART = MAX_ID_LENGTH - 2
 
 
 def _uuid(value: str) -> str:
@@ -47,28 +43,6 @@ def _uuid(value: str) -> str:
     except ValueError:
         raise ValueError("runId must be a UUID") from None
     return value
-
-
-def _id_part(value: str) -> str:
-    """A dataset's namespace or name holds only what an asset id may, in any event: a
-    dataset that can never be an asset is refused where it first appears."""
-    problem = id_problem(normalise(value))
-    if problem:
-        raise PydanticCustomError(
-            "invalid_dataset_id",
-            "part of the dataset's asset id (namespace/name): {problem}",
-            {"problem": problem},
-        )
-    return value
-
-
-# Marked for `service.openapi`, which points it at one component spelling the rule out.
-DatasetIdPart = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=MAX_DATASET_PART),
-    AfterValidator(_id_part),
-    WithJsonSchema({"type": "string", DATASET_ID_PART_MARK: True}),
-]
 
 
 def _date_time(value: str) -> str:
@@ -123,17 +97,7 @@ class DatasetRef(OpenLineageModel):
     @field_validator("name")
     @classmethod
     def _id_fits(cls, name: str, info: ValidationInfo) -> str:
-        namespace = info.data.get("namespace")  # absent when it was refused itself
-        if namespace is not None:
-            length = len(normalise(f"{namespace}/{name}"))
-            if length > MAX_ID_LENGTH:
-                raise PydanticCustomError(
-                    "invalid_dataset_id",
-                    "namespace/name is the dataset's asset id: at most {limit} characters"
-                    " together, not {length}",
-                    {"limit": MAX_ID_LENGTH, "length": length},
-                )
-        return name
+        return check_id_fits(info.data.get("namespace"), name)
 
     @property
     def asset_id(self) -> str:

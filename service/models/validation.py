@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from service.errors import MAX_FIELD_ERRORS, FieldError, Unprocessable
+from service.models.common import field_loc
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -46,7 +47,7 @@ def _refuse_unknown_key_flood(
 
 def unprocessable_from(exc: ValidationError, loc_prefix: tuple[str | int, ...]) -> Unprocessable:
     errors = [
-        FieldError((*loc_prefix, *err["loc"]), err["msg"], err["type"])
+        FieldError(field_loc((*loc_prefix, *err["loc"])), err["msg"], err["type"])
         for err in exc.errors(include_url=False)
     ]
     fields = ", ".join(".".join(str(p) for p in e.loc) for e in errors[:5])

@@ -12,13 +12,19 @@ from typing import Any
 
 from service import clock
 from service.domain import merge_patch, text_search
-from service.domain.assets import from_node, node_properties, writable_document
+from service.domain.assets import (
+    IDENTITY,
+    dataset_ref,
+    from_node,
+    node_properties,
+    writable_document,
+)
 from service.domain.preconditions import Expected
 from service.errors import Conflict, NotFound, PreconditionFailed, validation_error
 from service.graph import Graph, Tx
 from service.models.assets import Asset, AssetFields
 from service.models.validation import validate
-from service.store import lineage, quality
+from service.store import identity, lineage, quality
 from service.store.locking import locked
 from service.store.outbox import emit
 
@@ -31,6 +37,8 @@ class AssetFilter:
     tags: tuple[str, ...] = ()
     placeholder: bool | None = None
     q: str | None = None
+    dataset_namespace: str | None = None
+    dataset_key: str | None = None
 
 
 def _not_found(asset_id: str) -> NotFound:
@@ -52,6 +60,8 @@ def _filters(where: AssetFilter) -> dict[str, Any]:
         "tags": [t.lower() for t in where.tags],
         "placeholder": where.placeholder,
         "q": where.q.lower() if where.q else None,
+        "dataset_namespace": where.dataset_namespace,
+        "dataset_key": where.dataset_key,
     }
 
 
@@ -88,10 +98,17 @@ async def search(
     return [Ranked(from_node(r["asset"]), float(r["rank"])) for r in rows]
 
 
+def _wanted(asset_id: str, fields: AssetFields, current: dict[str, Any]) -> dict[str, Any]:
+    """The node's properties for `fields`, with what merges made of it kept."""
+    props = node_properties(asset_id, fields)
+    props.update({k: current[k] for k in IDENTITY if current.get(k)})
+    return props
+
+
 def _stamped(
     asset_id: str, fields: AssetFields, current: dict[str, Any], now: str
 ) -> dict[str, Any]:
-    props = node_properties(asset_id, fields)
+    props = _wanted(asset_id, fields, current)
     props["created_at"] = current.get("created_at") or now
     props["updated_at"] = now
     props["version"] = int(current.get("version") or 0) + 1
@@ -108,15 +125,46 @@ async def _replace(tx: Tx, asset_id: str, props: dict[str, Any]) -> Asset:
     return from_node(rows[0]["asset"])
 
 
+async def _take_dataset(
+    tx: Tx, asset_id: str, fields: AssetFields, current: dict[str, Any], actor: str
+) -> tuple[AssetFields, dict[str, Any]]:
+    """Before `asset_id` holds its dataset: the placeholder (or other weak holder) that
+    holds it now is merged into it, its owners and tags joining those of `fields`; an
+    asset created explicitly holding it is a 409 `dataset_taken`."""
+    if fields.dataset is None:
+        return fields, current
+    ref = dataset_ref(fields.dataset)
+    holder = (await identity.holders(tx, [ref.key])).get(ref.key)
+    if holder is None or holder.id == asset_id:
+        return fields, current
+    if not holder.weak:
+        raise identity.taken(ref, holder.id)
+    merged = (await identity.merge_into(tx, holder.id, asset_id, actor)).into
+    joined = fields.model_copy(
+        update={
+            "owners": list(dict.fromkeys([*fields.owners, *merged.get("owners", [])])),
+            "tags": list(dict.fromkeys([*fields.tags, *merged.get("tags", [])])),
+        }
+    )
+    return joined, merged
+
+
 async def create(graph: Graph, asset_id: str, fields: AssetFields, actor: str) -> Asset:
-    """A new asset, or a placeholder claimed (it keeps its edges); else 409."""
+    """A new asset, or a placeholder claimed (it keeps its edges); else 409. An id that
+    is an alias names its asset, which exists: 409 too."""
 
     async def work(tx: Tx) -> Asset:
         now = clock.now_iso()
+        current_id = await identity.resolve(tx, asset_id)
+        if current_id != asset_id:
+            raise Conflict(
+                f"{asset_id!r} is a former id of the asset {current_id!r}.", code="already_exists"
+            )
         current = (await tx.run("assets.lock_or_create", id=asset_id, now=now))[0]["asset"]
         if not current.get("placeholder"):
             raise Conflict(f"An asset with id {asset_id!r} already exists.", code="already_exists")
-        asset = await _replace(tx, asset_id, _stamped(asset_id, fields, current, now))
+        written, current = await _take_dataset(tx, asset_id, fields, current, actor)
+        asset = await _replace(tx, asset_id, _stamped(asset_id, written, current, now))
         emit(tx, "asset.created", asset, actor)
         return asset
 
@@ -130,15 +178,16 @@ async def upsert(
 
     async def work(tx: Tx) -> tuple[Asset, bool]:
         now = clock.now_iso()
-        current = (await tx.run("assets.lock_or_create", id=asset_id, now=now))[0]["asset"]
+        target = await identity.resolve(tx, asset_id)
+        current = (await tx.run("assets.lock_or_create", id=target, now=now))[0]["asset"]
         is_new = int(current["version"]) == 0
         if expected is not None and not expected.holds(None if is_new else int(current["version"])):
             raise PreconditionFailed("If-Match does not match the asset's current version.")
-        wanted = node_properties(asset_id, fields)
-        if not is_new and _unchanged(current, wanted):
+        if not is_new and _unchanged(current, _wanted(target, fields, current)):
             return from_node(current), False
         created = bool(current.get("placeholder"))
-        asset = await _replace(tx, asset_id, _stamped(asset_id, fields, current, now))
+        written, current = await _take_dataset(tx, target, fields, current, actor)
+        asset = await _replace(tx, target, _stamped(target, written, current, now))
         emit(tx, "asset.created" if created else "asset.updated", asset, actor)
         return asset, created
 
@@ -153,15 +202,16 @@ async def patch(
         raise validation_error(("body", "id"), "id cannot change")
 
     async def work(tx: Tx) -> Asset:
-        current = await locked(tx, "assets.lock", asset_id, expected, _not_found(asset_id))
+        target = await identity.resolve(tx, asset_id)
+        current = await locked(tx, "assets.lock", target, expected, _not_found(asset_id))
         patched = merge_patch.apply(writable_document(from_node(current)), document)
         patched.pop("id", None)
         fields = validate(AssetFields, patched)
-        wanted = node_properties(asset_id, fields)
-        if _unchanged(current, wanted):
+        if _unchanged(current, _wanted(target, fields, current)):
             return from_node(current)
-        stamped = _stamped(asset_id, fields, current, clock.now_iso())
-        asset = await _replace(tx, asset_id, stamped)
+        written, current = await _take_dataset(tx, target, fields, current, actor)
+        stamped = _stamped(target, written, current, clock.now_iso())
+        asset = await _replace(tx, target, stamped)
         emit(tx, "asset.created" if current.get("placeholder") else "asset.updated", asset, actor)
         return asset
 
@@ -170,11 +220,12 @@ async def patch(
 
 async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: str) -> None:
     async def work(tx: Tx) -> None:
-        await locked(tx, "assets.lock", asset_id, expected, _not_found(asset_id))
-        rules = await quality.delete_for_asset(tx, asset_id, actor)
-        await lineage.delete_asset_columns(tx, asset_id)
-        await tx.run("assets.delete", id=asset_id)
-        gone = {"id": asset_id, **({"quality_rules_deleted": rules} if rules else {})}
+        target = await identity.resolve(tx, asset_id)
+        await locked(tx, "assets.lock", target, expected, _not_found(asset_id))
+        rules = await quality.delete_for_asset(tx, target, actor)
+        await lineage.delete_asset_columns(tx, target)
+        await tx.run("assets.delete", id=target)
+        gone = {"id": target, **({"quality_rules_deleted": rules} if rules else {})}
         emit(tx, "asset.deleted", gone, actor)
 
     await graph.write_tx(work)

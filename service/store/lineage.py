@@ -9,7 +9,9 @@ from typing import Any
 import orjson
 
 from service import clock
+from service.domain.datasets import DatasetRef
 from service.domain.lineage import (
+    DATASET_MARK,
     EdgeBatch,
     LineageView,
     ReachedColumn,
@@ -27,6 +29,7 @@ from service.models.lineage import (
     EdgeIn,
     MappingCounts,
 )
+from service.store import identity
 from service.store.outbox import emit
 
 API_ORIGIN = "api"
@@ -48,6 +51,8 @@ class Merged:
 
 
 async def _ensure_endpoints(tx: Tx, ids: list[str], strict: bool, now: str) -> int:
+    if not ids:
+        return 0
     if strict:
         missing = (await tx.run("lineage.missing_assets", ids=ids))[0]["missing"]
         if missing:
@@ -89,15 +94,42 @@ def _all_written(counts: Mapping[str, Any], rows: list[dict[str, Any]]) -> None:
         raise ConcurrentChange(f"{len(rows) - counts['total']} endpoint(s) deleted meanwhile")
 
 
-async def ensure_assets(tx: Tx, ids: list[str], now: str) -> int:
-    """Placeholders for the ids that name no asset; how many were made."""
-    return await _ensure_endpoints(tx, ids, False, now)
+async def _resolve_ends(tx: Tx, batch: EdgeBatch, strict: bool, now: str) -> tuple[EdgeBatch, int]:
+    """The batch with former ids and datasets replaced by the assets they name, and the
+    placeholders made for datasets nobody holds (`strict`: 422 instead)."""
+    ends = await identity.aliased(tx, batch.asset_ids)
+    made = 0
+    if batch.datasets:
+        if strict:
+            found = await identity.holders(tx, [r.key for r in batch.datasets.values()])
+            _refuse_unknown_datasets([r for r in batch.datasets.values() if r.key not in found])
+            held = {key: holder.id for key, holder in found.items()}
+        else:
+            held, made = await identity.ensure_datasets(tx, list(batch.datasets.values()), now)
+        ends.update({DATASET_MARK + key: asset_id for key, asset_id in held.items()})
+    return batch.resolved(ends), made
 
 
-async def _merge(tx: Tx, batch: EdgeBatch, origin: str, strict: bool) -> tuple[BulkResult, bool]:
-    """(summary, whether an existing edge or column mapping changed)."""
+def _refuse_unknown_datasets(missing: list[DatasetRef]) -> None:
+    if missing:
+        names = [f"{r.namespace} {r.name}" for r in missing]
+        raise Unprocessable(
+            f"{len(missing)} dataset(s) held by no asset: {', '.join(names[:10])}",
+            code="unknown_assets",
+            errors=[FieldError(("body",), f"no asset holds {n}", "unknown_dataset") for n in names],
+            extra={
+                "unknown_datasets": [{"namespace": r.namespace, "name": r.name} for r in missing]
+            },
+        )
+
+
+async def _merge(
+    tx: Tx, given: EdgeBatch, origin: str, strict: bool
+) -> tuple[BulkResult, bool, EdgeBatch]:
+    """(summary, whether an existing edge or column mapping changed, the batch written)."""
     now = clock.now_iso()
-    assets_created = await _ensure_endpoints(tx, batch.ids, strict, now)
+    batch, made = await _resolve_ends(tx, given, strict, now)
+    assets_created = made + await _ensure_endpoints(tx, batch.ids, strict, now)
     merged = await merge_rows(tx, batch.rows, batch.columns, origin, now)
     summary = BulkResult(
         received=batch.received,
@@ -110,7 +142,7 @@ async def _merge(tx: Tx, batch: EdgeBatch, origin: str, strict: bool) -> tuple[B
         if batch.with_columns
         else None,
     )
-    return summary, bool(merged.updated or merged.columns_created or merged.columns_updated)
+    return summary, bool(merged.updated or merged.columns_created or merged.columns_updated), batch
 
 
 async def write_bulk(
@@ -127,7 +159,7 @@ async def write_bulk(
     request may take longer than a read is allowed to."""
 
     async def work(tx: Tx) -> BulkResult:
-        summary, updated = await _merge(tx, batch, origin, strict)
+        summary, updated, _ = await _merge(tx, batch, origin, strict)
         if summary.created or summary.assets_created or updated:
             emit(tx, "lineage.bulk.ingested", bulk_json(summary), actor)
         return summary
@@ -139,8 +171,9 @@ async def write_one(
     graph: Graph, edge: EdgeIn, strict: bool, actor: str, origin: str = API_ORIGIN
 ) -> tuple[Edge, bool]:
     async def work(tx: Tx) -> tuple[Edge, bool]:
-        summary, updated = await _merge(tx, EdgeBatch.of([edge]), origin, strict)
-        rows = await tx.run("lineage.get_edge", source=edge.source, target=edge.target)
+        summary, updated, written = await _merge(tx, EdgeBatch.of([edge]), origin, strict)
+        pair = written.rows[0]
+        rows = await tx.run("lineage.get_edge", source=pair["source"], target=pair["target"])
         saved = Edge(**rows[0]["edge"])
         if summary.created:
             emit(tx, "lineage.edge.created", saved, actor)
@@ -164,6 +197,9 @@ async def page_edges(
     after: list[str],
     limit: int,
 ) -> list[Edge]:
+    """A former id given as `source` or `target` filters by the asset it names now."""
+    source = await identity.resolve_read(graph, source) if source else source
+    target = await identity.resolve_read(graph, target) if target else target
     rows = await graph.read(
         "lineage.list_edges",
         source=source,
@@ -178,10 +214,14 @@ async def page_edges(
 
 async def delete_edge(graph: Graph, source: str, target: str, actor: str) -> None:
     async def work(tx: Tx) -> None:
-        rows = await tx.run("lineage.get_edge", source=source, target=target)
+        ends = {
+            "source": await identity.resolve(tx, source),
+            "target": await identity.resolve(tx, target),
+        }
+        rows = await tx.run("lineage.get_edge", **ends)
         if not rows:
             raise NotFound(f"No edge {source!r} -> {target!r}.", code="edge_not_found")
-        await tx.run("lineage.delete_edge", source=source, target=target)
+        await tx.run("lineage.delete_edge", **ends)
         emit(tx, "lineage.edge.deleted", Edge(**rows[0]["edge"]), actor)
 
     await graph.write_tx(work)
@@ -217,7 +257,7 @@ async def traverse(
     nodes, edges, truncated = assemble(
         row["root"], row["down"], row["up"], row["down_edges"], row["up_edges"], limit
     )
-    return LineageView(root_id, direction, depth, nodes, edges, truncated)
+    return LineageView(row["root"]["id"], direction, depth, nodes, edges, truncated)
 
 
 async def delete_asset_columns(tx: Tx, asset_id: str) -> None:
@@ -227,14 +267,15 @@ async def delete_asset_columns(tx: Tx, asset_id: str) -> None:
 
 
 async def traverse_columns(
-    graph: Graph, asset_id: str, column: str, direction: str, depth: int, limit: int
+    graph: Graph, given_id: str, column: str, direction: str, depth: int, limit: int
 ) -> ColumnGraph:
     """The column's lineage in one direction, nearest first: two single-row statements,
     neither enumerating paths. 404 for an unknown asset, and for a column the asset
     neither declares nor has column lineage for."""
-    key = column_key(asset_id, column)
 
     async def work(tx: Reader) -> ColumnGraph:
+        asset_id = await identity.resolve(tx, given_id)
+        key = column_key(asset_id, column)
         rows = await tx.run(COLUMN_WALKS[direction], {"depth": depth}, key=key, limit=limit)
         reached = [
             ReachedColumn(r["asset"], r["column"], int(r["distance"])) for r in rows[0]["reached"]

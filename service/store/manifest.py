@@ -14,9 +14,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from service import clock
+from service.domain.datasets import DatasetRef
+from service.domain.dbt.identity import asset_datasets, decide, redirected, takes_over, weak_ids
 from service.domain.dbt_manifest import ManifestContents
 from service.domain.manifest_plan import plan_assets, plan_column_edges, plan_rules
-from service.graph import Graph, Tx
+from service.errors import Conflict
+from service.graph import Graph, Reader, Tx
 from service.models.manifest import (
     AssetCounts,
     ColumnLineageSummary,
@@ -24,6 +27,7 @@ from service.models.manifest import (
     ManifestSummary,
     RuleCounts,
 )
+from service.store import identity
 from service.store.outbox import emit
 
 BATCH_ROWS = 5_000
@@ -91,17 +95,101 @@ def manifest_edges(contents: ManifestContents, present: set[str]) -> list[dict[s
     )
 
 
+async def _read_chunks(graph: Graph, items: list[str], read: Any) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for chunk in batches(items):
+
+        async def work(reader: Reader, chunk: list[str] = chunk) -> dict[str, Any]:
+            return dict(await read(reader, chunk))
+
+        found.update(await graph.read_session(work))
+    return found
+
+
+async def _settle_identity(
+    graph: Graph, contents: ManifestContents, namespace: str | None
+) -> tuple[ManifestContents, dict[str, DatasetRef], list[str]]:
+    """The manifest as it lands: sources whose table another asset holds, and nodes
+    whose id is a former id, redirected to that asset; each remaining table's dataset.
+    A model claiming a dataset that another model or an API asset holds: 409, nothing
+    written."""
+    datasets, warnings = asset_datasets(contents, namespace) if namespace else ({}, [])
+    aliases = await _read_chunks(graph, [a.id for a in contents.assets], identity.aliased)
+    holders = await _read_chunks(graph, [r.key for r in datasets.values()], identity.holders)
+    decision = decide({a.id: a for a in contents.assets}, datasets, holders, aliases)
+    if decision.conflicts:
+        raise Conflict(
+            f"{len(decision.conflicts)} dataset(s) of this manifest are held by other assets "
+            "created explicitly: "
+            + ", ".join(f"{a} ({holder})" for a, holder, _ in decision.conflicts[:10]),
+            code="dataset_taken",
+            extra={
+                "conflicts": [
+                    {
+                        "asset": a,
+                        "holder": holder,
+                        "dataset": {"namespace": r.namespace, "name": r.name},
+                    }
+                    for a, holder, r in decision.conflicts
+                ]
+            },
+        )
+    fresh = sorted((a, h) for a, h in decision.redirects.items() if a not in aliases)
+    if fresh:
+        await _write(graph, "identity.add_aliases", rows=[list(pair) for pair in fresh])
+    kept = {k: v for k, v in datasets.items() if k not in decision.redirects}
+    return redirected(contents, decision.redirects), kept, warnings
+
+
+async def _write_assets(
+    graph: Graph, rows: list[dict[str, Any]], weak: set[str], actor: str, now: str
+) -> int:
+    """One batch of asset rows; first, in the same transaction, each weak holder of a
+    row's dataset (a placeholder, another project's source) is merged into the row's
+    asset, so a writer racing this upload is seen here and converges. Merges made."""
+
+    async def work(tx: Tx) -> int:
+        claims = {r["props"]["dataset_key"]: r for r in rows if r["props"].get("dataset_key")}
+        merged = 0
+        for key, holder in (await identity.holders(tx, list(claims))).items():
+            row = claims[key]
+            if holder.id == row["id"]:
+                continue
+            if not takes_over(holder, row["id"] in weak):
+                raise identity.taken(
+                    DatasetRef(row["props"]["dataset_namespace"], row["props"]["dataset_name"]),
+                    holder.id,
+                )
+            await tx.run("identity.ensure_asset", id=row["id"], now=now)
+            into = (await identity.merge_into(tx, holder.id, row["id"], actor)).into
+            row["props"] = {**row["props"], "aliases": into.get("aliases", [])}
+            merged += 1
+        await tx.run("manifest.write_assets", rows=rows)
+        return merged
+
+    return await graph.write_tx(work, timeout_s=INGEST_TIMEOUT_S)
+
+
 async def ingest(
-    graph: Graph, contents: ManifestContents, prune: bool, actor: str
+    graph: Graph,
+    contents: ManifestContents,
+    prune: bool,
+    actor: str,
+    namespace: str | None = None,
 ) -> ManifestSummary:
+    """`namespace`: where the project's tables live (normalised), so that its models,
+    seeds, snapshots and sources hold their datasets; None: they hold none."""
     origin = f"dbt:{contents.project}"
     now = clock.now_iso()
+    contents, datasets, identity_warnings = await _settle_identity(graph, contents, namespace)
     existing = await _existing(
         graph, "manifest.existing_assets", "asset", [a.id for a in contents.assets]
     )
-    assets = plan_assets(contents.assets, existing, now)
+    weak = weak_ids(contents)
+    assets = plan_assets(contents.assets, existing, now, datasets, weak)
+    merged = 0
     for rows in batches(assets.rows, asset_size):
-        await _write(graph, "manifest.write_assets", rows=rows)
+        merged += await _write_assets(graph, rows, weak, actor, now)
 
     present = assets.written_ids | set(existing)
     edges = manifest_edges(contents, present)
@@ -142,13 +230,18 @@ async def ingest(
             project=contents.project,
             dbt_version=contents.dbt_version,
             dbt_schema_version=contents.schema_version,
-            assets=AssetCounts(created=assets.created, updated=assets.updated),
+            assets=AssetCounts(created=assets.created, updated=assets.updated, merged=merged),
             edges=EdgeCounts(created=created, existing=len(edges) - created, removed=removed),
             quality_rules=RuleCounts(
                 created=rules.created, updated=rules.updated, removed=rules_removed
             ),
             skipped=contents.skipped,
-            warnings=[*contents.warnings, *assets.warnings, *rules.warnings],
+            warnings=[
+                *contents.warnings,
+                *identity_warnings,
+                *assets.warnings,
+                *rules.warnings,
+            ],
             column_lineage=ColumnLineageSummary(
                 nodes=contents.column_lineage.nodes,
                 edges=EdgeCounts(
@@ -162,7 +255,8 @@ async def ingest(
             ),
         )
         changed = (
-            assets.created
+            merged
+            + assets.created
             + assets.updated
             + created
             + removed

@@ -1,6 +1,7 @@
 """OpenLineage ingestion over `cypher/lineage/`: one transaction per request.
 
-Run states, placeholder assets, edges and column mappings (one lineage merge per
+Run states, datasets resolved to the assets holding them (placeholders made for
+datasets nobody holds), edges and column mappings (one lineage merge per
 job, the job being the edge's origin) and columns from schema facets are written
 together or not at all. A request that changed the graph announces one
 `lineage.bulk.ingested` event with its summary, plus `asset.updated` for each asset
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 from service import clock
 from service.domain.assets import from_node
+from service.domain.lineage import DATASET_MARK, remap_rows
 from service.domain.openlineage import Plan
 from service.graph import Graph, Tx
 from service.models.openlineage import AssetChanges, Counts, OpenLineageResult
+from service.store import identity
 from service.store import lineage as lineage_store
 from service.store.lineage import Merged
 from service.store.outbox import emit
@@ -28,16 +31,17 @@ async def ingest(
         now = clock.now_iso()
         if plan.runs:
             await tx.run("lineage.record_runs", runs=plan.runs)
-        created_assets = 0
-        if plan.datasets:
-            created_assets = await lineage_store.ensure_assets(tx, plan.datasets, now)
+        held, created_assets = await identity.ensure_datasets(tx, plan.datasets, now)
+        ends = {DATASET_MARK + key: asset_id for key, asset_id in held.items()}
         merged: list[Merged] = []
         for origin in sorted(set(plan.edges) | set(plan.columns)):
-            edges, columns = plan.edges.get(origin, []), plan.columns.get(origin, [])
+            edges = remap_rows(plan.edges.get(origin, []), ends)
+            columns = remap_rows(plan.columns.get(origin, []), ends)
             merged.append(await lineage_store.merge_rows(tx, edges, columns, origin, now))
         updated_assets = []
         if plan.schemas:
-            rows = await tx.run("lineage.apply_schemas", rows=plan.schemas, now=now)
+            schemas = [{**row, "id": ends[row["id"]]} for row in plan.schemas]
+            rows = await tx.run("lineage.apply_schemas", rows=schemas, now=now)
             updated_assets = [from_node(node) for node in rows[0]["updated"]]
         for asset in updated_assets:
             emit(tx, "asset.updated", asset, actor)

@@ -42,7 +42,7 @@ import schemathesis
 from hypothesis import strategies as st
 
 from service.ids import MAX_ID_LENGTH, normalise
-from service.models.openlineage import MAX_DATASET_PART
+from service.models.datasets import MAX_DATASET_PART
 
 ASSET_ID_FORMAT = "x-asset-id"
 DATASET_ID_PART_FORMAT = "x-dataset-id-part"

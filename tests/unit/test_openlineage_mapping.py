@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from service.app import MODULES
+from service.domain.lineage import DATASET_MARK
 from service.domain.openlineage import normalise_time, order_key, parse_events, plan_events
 from service.errors import Unprocessable
 from service.openapi import build
@@ -36,6 +37,11 @@ def event(
     return body
 
 
+def end(namespace: str, name: str) -> str:
+    """A dataset end as a plan names it until the store resolves it to an asset."""
+    return f"{DATASET_MARK}{namespace}\n{name}"
+
+
 def plan(body: Any, max_edges: int = 100) -> Any:
     return plan_events(parse_events(body, 100), max_edges)
 
@@ -57,10 +63,18 @@ def test_a_complete_event_makes_an_edge_per_input_output_pair() -> None:
         (e["source"], e["target"], e["transformation"])
         for e in result.edges["openlineage:airflow/load"]
     ] == [
-        ("pg/a", "s3://bucket/out/x.parquet", "insert into x select * from a join b"),
-        ("pg/b", "s3://bucket/out/x.parquet", "insert into x select * from a join b"),
+        (
+            end("pg", "a"),
+            end("s3://bucket", "out/x.parquet"),
+            "insert into x select * from a join b",
+        ),
+        (
+            end("pg", "b"),
+            end("s3://bucket", "out/x.parquet"),
+            "insert into x select * from a join b",
+        ),
     ]
-    assert result.datasets == ["pg/a", "pg/b", "s3://bucket/out/x.parquet"]
+    assert [r.default_id for r in result.datasets] == ["pg/a", "pg/b", "s3://bucket/out/x.parquet"]
     assert result.complete == 1 and result.received == 1
 
 
@@ -127,15 +141,17 @@ def test_the_newest_sql_and_schema_win_in_any_order_and_sql_less_events_erase_no
     edge = results[0].edges["openlineage:airflow/etl"][0]
     assert (edge["transformation"], edge["at"]) == ("v2", "2026-11-21T11:00:00.000000Z")
     schema = results[0].schemas[0]
-    assert schema["id"] == "pg/stg" and schema["event_time"] == "2026-11-21T12:00:00.000000Z"
+    assert (
+        schema["id"] == end("pg", "stg") and schema["event_time"] == "2026-11-21T12:00:00.000000Z"
+    )
     assert (
         schema["columns_json"]
         == '[{"name":"a","type":"int","tags":[]},{"name":"b","type":"int","tags":[]}]'
     )
     columns = results[0].columns["openlineage:airflow/etl"]
     assert [(c["source_key"], c["target_key"], c["transformation"]) for c in columns] == [
-        ("pg/raw\na", "pg/stg\na", "DIRECT/IDENTITY"),
-        ("pg/raw\nb", "pg/stg\nb", "DIRECT/IDENTITY"),
+        (end("pg", "raw") + "\na", end("pg", "stg") + "\na", "DIRECT/IDENTITY"),
+        (end("pg", "raw") + "\nb", end("pg", "stg") + "\nb", "DIRECT/IDENTITY"),
     ]
 
 
@@ -154,7 +170,7 @@ def test_column_lineage_from_a_dataset_not_among_the_inputs_adds_its_edge() -> N
     }
     result = plan(body)
     assert [(e["source"], e["target"]) for e in result.edges["openlineage:airflow/etl"]] == [
-        ("pg/other", "pg/stg")
+        (end("pg", "other"), end("pg", "stg"))
     ]
     assert result.columns["openlineage:airflow/etl"][0]["transformation"] == "hash(key)"
     assert result.warnings == [
@@ -213,7 +229,7 @@ def test_datasets_that_cannot_be_assets_are_refused_in_any_event(state: str | No
 
 def test_a_dataset_id_is_at_most_an_asset_ids_length_with_the_slash() -> None:
     longest = {"namespace": "n" * 255, "name": "x" * 256}  # 512 with the slash
-    assert plan(event(inputs=[longest])).datasets[0] == f"{'n' * 255}/{'x' * 256}"
+    assert plan(event(inputs=[longest])).datasets[0].default_id == f"{'n' * 255}/{'x' * 256}"
     with pytest.raises(Unprocessable) as exc:
         parse_events(event(inputs=[{**longest, "name": "x" * 257}]), 10)
     assert [(loc, kind) for loc, kind, _ in refusals(exc)] == [

@@ -24,7 +24,10 @@ NOT_OURS = frozenset({"NEO4J_HOME", "NEO4J_CONF", "NEO4J_VERSION"})
 VARIABLE = re.compile(r"""["']((?:GOVERNANCE|NEO4J)_[A-Z0-9_]+)["']""")
 VARIABLES = list(settings_doc.variables())
 # Values with a format of their own (a key: 32 bytes in URL-safe base64).
-SAMPLES = {"GOVERNANCE_SECRET_KEY": "A" * 43 + "="}
+SAMPLES = {
+    "GOVERNANCE_SECRET_KEY": "A" * 43 + "=",
+    "GOVERNANCE_DATASET_NAMESPACES": "snowflake=snowflake://acme-prod",
+}
 
 
 def test_the_committed_page_is_what_the_generator_prints() -> None:
