@@ -53,8 +53,11 @@ routes = [
 
 MAPPING = (
     "Each input -> output dataset pair of a COMPLETE event becomes an edge with origin "
-    "`openlineage:<job namespace>/<job name>`; dataset ids are `<namespace>/<name>` (unknown "
-    "ones become placeholder assets); the `sql` job facet is the transformation; an output's "
+    "`openlineage:<job namespace>/<job name>`; each dataset (and each column-lineage input "
+    "field's dataset) resolves to the asset holding it, named by the platform's naming rules "
+    "(Snowflake upper-cases unquoted names, Postgres lower-cases them, ...), so a dbt model "
+    "or an API asset holding the table is the edge's end; a dataset nobody holds becomes a "
+    "placeholder asset `<namespace>/<name>` holding it; the `sql` job facet is the transformation; an output's "
     "`columnLineage` facet gives column mappings (an input field's transformations become "
     "the mapping's transformation, e.g. `DIRECT/IDENTITY`); a dataset's `schema` facet "
     "replaces the asset's columns (top-level fields). START, RUNNING, FAIL, ABORT and OTHER "

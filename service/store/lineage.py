@@ -18,6 +18,7 @@ from service.domain.lineage import (
     assemble,
     assemble_columns,
     column_key,
+    remap_rows,
 )
 from service.errors import ConcurrentChange, FieldError, NotFound, Unprocessable, invalid_token
 from service.graph import Graph, Reader, Tx
@@ -92,6 +93,31 @@ async def merge_rows(
 def _all_written(counts: Mapping[str, Any], rows: list[dict[str, Any]]) -> None:
     if counts["total"] != len(rows):
         raise ConcurrentChange(f"{len(rows) - counts['total']} endpoint(s) deleted meanwhile")
+
+
+async def merge_by_dataset(
+    tx: Tx,
+    datasets: list[DatasetRef],
+    edges: Mapping[str, list[dict[str, Any]]],
+    columns: Mapping[str, list[dict[str, Any]]],
+    now: str,
+) -> tuple[dict[str, str], int, list[Merged]]:
+    """Rows whose ends are datasets (DATASET_MARK + key), by writer: each dataset
+    resolved to its holder (a placeholder made where nobody holds it), then each
+    writer's rows merged. (dataset end -> asset id, placeholders made, per writer)."""
+    held, made = await identity.ensure_datasets(tx, datasets, now)
+    ends = {DATASET_MARK + key: asset_id for key, asset_id in held.items()}
+    merged = [
+        await merge_rows(
+            tx,
+            remap_rows(edges.get(origin, []), ends),
+            remap_rows(columns.get(origin, []), ends),
+            origin,
+            now,
+        )
+        for origin in sorted(set(edges) | set(columns))
+    ]
+    return ends, made, merged
 
 
 async def _resolve_ends(tx: Tx, batch: EdgeBatch, strict: bool, now: str) -> tuple[EdgeBatch, int]:

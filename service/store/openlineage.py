@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from service import clock
 from service.domain.assets import from_node
-from service.domain.lineage import DATASET_MARK, remap_rows
 from service.domain.openlineage import Plan
 from service.graph import Graph, Tx
 from service.models.openlineage import AssetChanges, Counts, OpenLineageResult
-from service.store import identity
 from service.store import lineage as lineage_store
 from service.store.lineage import Merged
 from service.store.outbox import emit
@@ -31,13 +29,9 @@ async def ingest(
         now = clock.now_iso()
         if plan.runs:
             await tx.run("lineage.record_runs", runs=plan.runs)
-        held, created_assets = await identity.ensure_datasets(tx, plan.datasets, now)
-        ends = {DATASET_MARK + key: asset_id for key, asset_id in held.items()}
-        merged: list[Merged] = []
-        for origin in sorted(set(plan.edges) | set(plan.columns)):
-            edges = remap_rows(plan.edges.get(origin, []), ends)
-            columns = remap_rows(plan.columns.get(origin, []), ends)
-            merged.append(await lineage_store.merge_rows(tx, edges, columns, origin, now))
+        ends, created_assets, merged = await lineage_store.merge_by_dataset(
+            tx, plan.datasets, plan.edges, plan.columns, now
+        )
         updated_assets = []
         if plan.schemas:
             schemas = [{**row, "id": ends[row["id"]]} for row in plan.schemas]
