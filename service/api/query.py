@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -10,12 +12,13 @@ from service.domain.access.scopes import Scope
 from service.domain.cursor import decode_cursor
 from service.domain.query import Bounds, compile_query
 from service.errors import validation_error
+from service.graph import Graph
 from service.http import json_response, read_json
 from service.models.query import CypherQuery, CypherResult, Query, QueryResult
 from service.models.validation import validate
 from service.openapi import Doc
 from service.routing import Replay, Route, bearer
-from service.store import audit
+from service.store import audit, identity
 from service.store import query as store
 
 BASE = "/api/v1/query"
@@ -25,10 +28,31 @@ async def post_query(request: Request) -> Response:
     limits = deps.settings(request).limits
     query = validate(Query, await read_json(request))
     after = decode_cursor(query.cursor, ["after"])["after"] if query.cursor else None
+    query = await _current_ids(deps.graph(request), query)
     compiled = compile_query(query, Bounds.of(limits), after)
     result = await store.run(deps.graph(request), compiled)
     parts = result.model_dump(mode="json")
     return json_response({k: v for k, v in parts.items() if v is not None or k == "next_cursor"})
+
+
+async def _current_ids(graph: Graph, query: Query) -> Query:
+    """The query with former ids (aliases) replaced by the ids of the assets they name."""
+    named = [
+        *(query.start.ids or [] if query.start else []),
+        *([query.path.from_, query.path.to] if query.path else []),
+    ]
+    current = await identity.aliased_read(graph, named)
+    if not current:
+        return query
+    update: dict[str, Any] = {}
+    if query.start and query.start.ids:
+        ids = [current.get(i, i) for i in query.start.ids]
+        update["start"] = query.start.model_copy(update={"ids": ids})
+    if query.path:
+        ends = {"from_": current.get(query.path.from_, query.path.from_)}
+        ends["to"] = current.get(query.path.to, query.path.to)
+        update["path"] = query.path.model_copy(update=ends)
+    return query.model_copy(update=update)
 
 
 async def post_cypher(request: Request) -> Response:

@@ -37,6 +37,11 @@ async def aliased(tx: Reader | Tx, ids: Iterable[str]) -> dict[str, str]:
     return {alias: current for alias, current in rows[0]["aliased"]}
 
 
+async def aliased_read(graph: Graph, ids: Iterable[str]) -> dict[str, str]:
+    wanted = list(ids)
+    return await graph.read_session(lambda reader: aliased(reader, wanted)) if wanted else {}
+
+
 async def holders(tx: Reader | Tx, keys: Sequence[str]) -> dict[str, HolderInfo]:
     rows = await tx.run("identity.holders", keys=sorted(set(keys)))
     return {

@@ -26,6 +26,7 @@ from service.models.quality import (
     QualityRuleFields,
 )
 from service.models.validation import validate
+from service.store import identity
 from service.store.locking import locked
 from service.store.outbox import Pending, emit, emit_many
 
@@ -80,6 +81,8 @@ async def page(
     after: str,
     limit: int,
 ) -> list[QualityRule]:
+    """A former id as `asset_id` lists the rules of the asset it names now."""
+    asset_id = await identity.resolve_read(graph, asset_id) if asset_id else asset_id
     rows = await graph.read(
         "quality.list_rules", asset_id=asset_id, status=status, type=type_, after=after, limit=limit
     )
@@ -122,7 +125,8 @@ async def create(graph: Graph, fields: QualityRuleFields, actor: str) -> Quality
     }
 
     async def work(tx: Tx) -> QualityRule:
-        rows = await tx.run("quality.create_rule", props=props)
+        asset_id = await identity.resolve(tx, fields.asset_id)
+        rows = await tx.run("quality.create_rule", props={**props, "asset_id": asset_id})
         if not rows:
             raise _unknown_asset(fields.asset_id)
         rule = QualityRule.from_node(rows[0]["rule"])
@@ -139,8 +143,10 @@ async def _locked(tx: Tx, rule_id: str, expected: Expected | None) -> dict[str, 
 async def _rewrite(
     tx: Tx, current: dict[str, Any], fields: QualityRuleFields, actor: str
 ) -> QualityRule:
-    """The rule with a new definition; an unchanged definition keeps its version."""
+    """The rule with a new definition; an unchanged definition keeps its version. A
+    former id as `asset_id` names the asset it was merged into."""
     wanted = _definition(fields)
+    wanted["asset_id"] = await identity.resolve(tx, fields.asset_id)
     if {k: current.get(k) for k in WRITABLE if k in current or k in wanted} == wanted:
         return QualityRule.from_node(current)
     props = {

@@ -363,3 +363,56 @@ def test_two_models_claiming_one_table_refuse_the_upload(
     assert body["code"] == "dataset_taken"
     assert [(c["asset"], c["holder"]) for c in body["conflicts"]] == [(ORDERS, "warehouse.orders")]
     assert [a["id"] for a in reader.get("/assets").json()["items"]] == ["warehouse.orders"]
+
+
+def test_a_former_id_is_answered_on_every_path_and_parameter(
+    writer: httpx.Client, reader: httpx.Client
+) -> None:
+    dataset = {"namespace": "s3://lake", "name": "raw/events"}
+    writer.post(
+        "/lineage/bulk",
+        json=[
+            {
+                "source": dataset,
+                "target": "report.events",
+                "columns": [{"source": "id", "target": "event_id"}],
+            }
+        ],
+    )
+    old = "s3://lake/raw/events"
+    made = writer.post(
+        "/assets", json={"id": "lake.events", "name": "events", "type": "file", "dataset": dataset}
+    )
+    assert made.json()["aliases"] == [old]
+    quoted = quote(old, safe="")
+
+    rule = writer.post(
+        "/quality/rules", json={"asset_id": old, "name": "not null", "type": "not_null", "column": "id"}
+    )
+    assert rule.status_code == 201, rule.text
+    assert rule.json()["asset_id"] == "lake.events"
+    listed = reader.get("/quality/rules", params={"asset_id": old}).json()["items"]
+    assert [r["id"] for r in listed] == [rule.json()["id"]]
+    query = reader.post("/query", json={"start": {"ids": [old]}, "return": "nodes"}).json()
+    assert [n["id"] for n in query["nodes"]] == ["lake.events"]
+    path = reader.post(
+        "/query", json={"path": {"from": old, "to": "report.events"}, "return": "paths"}
+    ).json()
+    assert path["paths"] == [["lake.events", "report.events"]]
+    columns = reader.get(f"/lineage/{quoted}/columns/id/downstream").json()
+    assert columns["root"] == {"asset": "lake.events", "column": "id"}
+    patched = writer.patch(f"/assets/{quoted}", json={"description": "raw events"})
+    assert patched.status_code == 200 and patched.json()["id"] == "lake.events"
+    replaced = writer.put(
+        f"/assets/{quoted}", json={"name": "events", "type": "file", "dataset": dataset}
+    )
+    assert replaced.status_code == 200 and replaced.json()["aliases"] == [old]
+    assert (
+        writer.delete(
+            "/lineage/edges", params={"source": old, "target": "report.events"}
+        ).status_code
+        == 204
+    )
+    assert writer.delete(f"/assets/{quoted}").status_code == 204
+    assert reader.get("/assets/lake.events").status_code == 404
+    assert reader.get(f"/assets/{quoted}").status_code == 404
