@@ -165,7 +165,12 @@ INGEST_KINDS = {
     "manifest": "dbt manifest.json files (also .json.gz): assets, lineage, quality rules",
     "run-results": "dbt run_results.json files: test results for the manifest's rules",
     "openlineage": "OpenLineage run events: one per line (NDJSON) or a JSON array",
+    "sql": "SQL files (a statement, a script, a query log's text): table and column lineage",
 }
+SQL_DIALECTS = (
+    "snowflake", "bigquery", "postgres", "redshift", "mysql", "trino", "duckdb",
+    "databricks", "spark", "hive", "tsql", "athena", "clickhouse", "oracle", "sqlite",
+)  # fmt: skip
 
 
 def _ingest_commands(commands: Commands[argparse.ArgumentParser]) -> None:
@@ -200,6 +205,8 @@ def _ingest_commands(commands: Commands[argparse.ArgumentParser]) -> None:
                 action="store_true",
                 help="keep edges and rules an earlier upload made that this one lacks",
             )
+        if kind == "sql":
+            _sql_arguments(command)
         if kind == "openlineage":
             command.add_argument(
                 "--batch-size",
@@ -207,6 +214,23 @@ def _ingest_commands(commands: Commands[argparse.ArgumentParser]) -> None:
                 default=10_000,
                 help="events per request, at most 10,000 (the default)",
             )
+
+
+def _sql_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--dialect", required=True, help="the SQL dialect: " + ", ".join(SQL_DIALECTS)
+    )
+    command.add_argument(
+        "--namespace",
+        required=True,
+        help="where the tables live, as OpenLineage names it (e.g. snowflake://acme-prod)",
+    )
+    command.add_argument("--default-database", help="fills a table name's missing database")
+    command.add_argument("--default-schema", help="fills a table name's missing schema")
+    command.add_argument(
+        "--source",
+        help="names the writer: edges get origin sql:<source> (default: the file's name)",
+    )
 
 
 def _batch_size(text: str) -> int:

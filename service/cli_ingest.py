@@ -1,4 +1,4 @@
-"""`governance ingest manifest|run-results|openlineage PATH...`: files sent to a
+"""`governance ingest manifest|run-results|openlineage|sql PATH...`: files sent to a
 running service over its API, with a progress display and a summary.
 
 Every file is opened (and an OpenLineage file read and parsed) before anything is
@@ -32,6 +32,7 @@ from service.cli_output import (
     problem_line,
     progress,
     run_results_summary,
+    sql_summary,
 )
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -89,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
         if args.kind == "openlineage":
             files = [(path, read_events(path)) for path in args.paths]
             return _each(files, lambda bar, item: _openlineage(client, bar, item, args), args.json)
+        if args.kind == "sql":
+            scripts = [(path, Path(path).read_text(encoding="utf-8")) for path in args.paths]
+            return _each(scripts, lambda bar, item: _sql(client, bar, item, args), args.json)
         for path in args.paths:
             Path(path).open("rb").close()
         return _each(args.paths, lambda bar, path: _artifact(client, bar, path, args), args.json)
@@ -133,6 +137,33 @@ def _artifact(
         summary = run_results_summary(path, answer)
     bar.update(task, visible=False)
     return answer, summary
+
+
+def _sql(
+    client: httpx.Client, bar: Progress, item: tuple[str, str], args: argparse.Namespace
+) -> tuple[Any, str]:
+    """One file's SQL in one request; the writer is named after the file by default."""
+    path, text = item
+    name = Path(path).name
+    task = bar.add_task(f"{name}: the service is reading it", total=None, detail="")
+    body = {
+        "dialect": args.dialect,
+        "namespace": args.namespace,
+        "default_database": args.default_database,
+        "default_schema": args.default_schema,
+        "source": args.source or _source_name(Path(path).stem),
+        "sql": text,
+    }
+    response = client.post("/lineage/sql", json={k: v for k, v in body.items() if v is not None})
+    answer = _answer(path, response)
+    bar.update(task, visible=False)
+    return answer, sql_summary(path, answer)
+
+
+def _source_name(stem: str) -> str:
+    """A file name as a writer's name: the characters an origin allows, others as `-`."""
+    cleaned = re.sub(r"[^A-Za-z0-9_.:/@-]", "-", stem).lstrip("_.:/@-")
+    return cleaned[:200] or "sql"
 
 
 def _answer(path: str, response: httpx.Response, where: Where | None = None) -> Any:

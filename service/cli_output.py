@@ -178,6 +178,21 @@ def manifest_summary(path: str, answer: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def sql_summary(path: str, answer: Mapping[str, Any]) -> str:
+    statements = answer["statements"]
+    lines = [
+        f"{path}: {_n(statements['received'])} statements as {answer['origin']}",
+        f"  statements      {_n(statements['with_lineage'])} with lineage, "
+        f"{_n(statements['without_lineage'])} without (reads, DDL), {_n(statements['failed'])} failed",
+        f"  lineage edges   {_counts(answer['edges'])}",
+        f"  column lineage  {_counts(answer['column_mappings'])}",
+        f"  placeholders    {_n(answer['assets_created'])} made for tables no asset holds",
+        *[f"  statement {f['index']}: {f['message']}" for f in answer["failures"][:10]],
+        *_warnings(answer["warnings"]),
+    ]
+    return "\n".join(lines)
+
+
 def run_results_summary(path: str, answer: Mapping[str, Any]) -> str:
     lines = [
         f"{path}: {_n(answer['received'])} results, {_n(answer['recorded'])} test results recorded",
