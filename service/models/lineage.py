@@ -54,9 +54,15 @@ EdgeEnd = Annotated[
 ]
 
 
+_END = (
+    "an asset id (or a former id of an asset merged into another), or a dataset "
+    "`{namespace, name}`: the asset holding it, a placeholder holding it when nobody does"
+)
+
+
 class EdgeIn(StrictModel):
-    source: EdgeEnd
-    target: EdgeEnd
+    source: EdgeEnd = Field(description="where data flows from: " + _END)
+    target: EdgeEnd = Field(description="where data flows to: " + _END)
     transformation: Transformation | None = None
     columns: Annotated[list[ColumnMapIn], Field(max_length=MAX_COLUMN_MAPPINGS)] | None = Field(
         default=None,
