@@ -72,7 +72,7 @@ def test_real_manifests_ingest_with_the_counts_they_hold(writer: httpx.Client, p
     response = upload(writer, document)
     assert response.status_code == 200, response.text
     summary = response.json()
-    assert summary["assets"] == {"created": want["assets"], "updated": 0}
+    assert summary["assets"] == {"created": want["assets"], "updated": 0, "merged": 0}
     assert summary["edges"]["created"] >= want["edges"] and summary["edges"]["removed"] == 0
     assert summary["quality_rules"]["created"] == want["tests"]
     assert summary["dbt_version"] == document["metadata"]["dbt_version"]
@@ -124,7 +124,7 @@ def test_a_manifest_past_the_in_memory_spool_ingests_raw_gzipped_and_multipart(
     )
     assert plain.status_code == 200, plain.text
     assert plain.json()["assets"]["created"] == expected(document)["assets"]
-    unchanged = {"created": 0, "updated": 0}
+    unchanged = {"created": 0, "updated": 0, "merged": 0}
     assert _post_gzipped(writer, gzip.compress(raw)).json()["assets"] == unchanged
     part = writer.post(
         "/lineage/manifest", files={"file": ("manifest.json", raw, "application/json")}
@@ -149,7 +149,7 @@ def test_the_same_manifest_twice_changes_nothing(writer: httpx.Client) -> None:
     document = manifest(NEWEST)
     first = upload(writer, document).json()
     second = upload(writer, document).json()
-    assert second["assets"] == {"created": 0, "updated": 0}
+    assert second["assets"] == {"created": 0, "updated": 0, "merged": 0}
     assert second["edges"]["created"] == 0 and second["edges"]["removed"] == 0
     assert second["edges"]["existing"] == first["edges"]["created"]
     assert second["quality_rules"] == {"created": 0, "updated": 0, "removed": 0}
