@@ -588,3 +588,33 @@ def test_serve_workers_are_processes_sharing_one_port(
     assert status == 0, log.read_text()
     assert not any(Path(f"/proc/{pid}").exists() for pid in by_pid)
     assert b"Traceback" not in log.read_bytes()
+
+
+def test_ingest_sql_sends_a_script_and_prints_what_it_did(
+    live: LiveServer, tokens: Tokens, reader: httpx.Client, tmp_path: Path
+) -> None:
+    script = tmp_path / "nightly_marts.sql"
+    script.write_text(
+        "insert into mart.revenue select customer_id, sum(amount) as revenue "
+        "from raw.orders group by customer_id;\nselect broken from;\n"
+    )
+    result = _ingest(
+        live,
+        tokens.write,
+        "sql",
+        str(script),
+        "--dialect",
+        "postgres",
+        "--namespace",
+        "postgres://db",
+        "--default-database",
+        "shop",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "2 statements as sql:nightly_marts" in result.stdout
+    assert "1 with lineage" in result.stdout and "1 failed" in result.stdout
+    assert "statement 1:" in result.stdout
+    edges = reader.get("/lineage/edges", params={"origin": "sql:nightly_marts"}).json()["items"]
+    assert [(e["source"], e["target"]) for e in edges] == [
+        ("postgres://db:5432/shop.raw.orders", "postgres://db:5432/shop.mart.revenue")
+    ]
