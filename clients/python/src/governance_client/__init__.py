@@ -20,7 +20,7 @@ from governance_client._async.client import AsyncClient
 from governance_client._async.events import AsyncEvents, AsyncEventStream, AsyncWebhooks
 from governance_client._async.governance import AsyncPolicies, AsyncQuality, AsyncQuery
 from governance_client._call import RequestOptions
-from governance_client._calls import MAX_BULK_EDGES, MAX_OPENLINEAGE_EVENTS
+from governance_client._calls import MAX_BULK_EDGES, MAX_OPENLINEAGE_EVENTS, MAX_SQL_STATEMENTS
 from governance_client._errors import (
     APIConnectionError,
     APIError,
@@ -58,6 +58,7 @@ from governance_client.types import (
     ColumnNode,
     ColumnRef,
     CypherResult,
+    Dataset,
     DbtResultsSummary,
     Delivery,
     Edge,
@@ -68,6 +69,7 @@ from governance_client.types import (
     GraphNode,
     Health,
     LineageGraph,
+    ManifestAssetCounts,
     ManifestSummary,
     Me,
     OpenLineageResult,
@@ -79,6 +81,10 @@ from governance_client.types import (
     QueryBody,
     QueryResult,
     ServiceInfo,
+    SqlFailure,
+    SqlResult,
+    SqlStatement,
+    SqlStatementCounts,
     Token,
     TokenCreated,
     User,
@@ -92,6 +98,7 @@ from governance_client.types import (
 __all__ = [
     "MAX_BULK_EDGES",
     "MAX_OPENLINEAGE_EVENTS",
+    "MAX_SQL_STATEMENTS",
     "APIConnectionError",
     "APIError",
     "APIResponse",
@@ -123,6 +130,7 @@ __all__ = [
     "ColumnRef",
     "ConflictError",
     "CypherResult",
+    "Dataset",
     "DbtResultsSummary",
     "Delivery",
     "Edge",
@@ -137,6 +145,7 @@ __all__ = [
     "Health",
     "Lineage",
     "LineageGraph",
+    "ManifestAssetCounts",
     "ManifestSummary",
     "Me",
     "NotFoundError",
@@ -157,6 +166,10 @@ __all__ = [
     "RequestOptions",
     "ServerError",
     "ServiceInfo",
+    "SqlFailure",
+    "SqlResult",
+    "SqlStatement",
+    "SqlStatementCounts",
     "Token",
     "TokenCreated",
     "Tokens",

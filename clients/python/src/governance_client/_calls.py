@@ -31,6 +31,7 @@ from governance_client.types import (
     Column,
     ColumnGraph,
     ColumnMappingInput,
+    Dataset,
     Edge,
     EdgeInput,
     Event,
@@ -42,12 +43,16 @@ from governance_client.types import (
     Page,
     PropertyValue,
     ServiceInfo,
+    SqlResult,
+    SqlStatement,
 )
 
 MAX_BULK_EDGES = 10_000
 """The most edges the service takes in one ``POST /lineage/bulk``."""
 MAX_OPENLINEAGE_EVENTS = 10_000
 """The most run events the service takes in one ``POST /lineage/openlineage``."""
+MAX_SQL_STATEMENTS = 10_000
+"""The most statements of a query log the service takes in one ``POST /lineage/sql``."""
 UPLOAD_TIMEOUT_S = 600.0
 """How long manifest and dbt result uploads wait: a large project takes a while."""
 
@@ -64,7 +69,12 @@ EMPTY_OPENLINEAGE_RESULT: OpenLineageResult = {
 }
 
 S = TypeVar("S", bound=Mapping[str, Any])
-EdgeLike = EdgeInput | Mapping[str, Any] | tuple[str, str] | tuple[str, str, str | None]
+EdgeEnd = str | Dataset
+"""An edge's end: an asset id (or a former one), or the dataset the asset holding it holds."""
+EdgeLike = (
+    EdgeInput | Mapping[str, Any] | tuple[EdgeEnd, EdgeEnd] | tuple[EdgeEnd, EdgeEnd, str | None]
+)
+SqlStatements = Iterable[str | SqlStatement]
 Artifact = str | os.PathLike[str] | bytes
 
 
@@ -109,6 +119,7 @@ def asset_fields(
     tags: Sequence[str] | None,
     columns: Sequence[Column | Mapping[str, Any]] | None,
     properties: Mapping[str, PropertyValue] | None,
+    dataset: Dataset | None,
 ) -> dict[str, Any]:
     return fields(
         name=name,
@@ -119,7 +130,13 @@ def asset_fields(
         tags=None if tags is None else list(as_list(tags) or []),
         columns=None if columns is None else [dict(c) for c in columns],
         properties=None if properties is None else dict(properties),
+        dataset=None if dataset is None else dataset_payload(dataset),
     )
+
+
+def dataset_payload(dataset: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"namespace", "name"}`` as JSON, from a ``Dataset`` or any mapping."""
+    return dict(dataset)
 
 
 def list_assets(
@@ -130,6 +147,8 @@ def list_assets(
     owner: str | None,
     q: str | None,
     placeholder: bool | None,
+    dataset_namespace: str | None,
+    dataset_name: str | None,
     limit: int | None,
     cursor: str | None,
 ) -> Call[Page[Asset]]:
@@ -141,6 +160,8 @@ def list_assets(
         owner=owner,
         q=q,
         placeholder=placeholder,
+        dataset_namespace=dataset_namespace,
+        dataset_name=dataset_name,
         limit=limit,
         cursor=cursor,
     )
@@ -158,17 +179,25 @@ def put_asset(asset_id: str, body: dict[str, Any], if_match: int | str | None) -
 
 
 def edge_payload(edge: EdgeLike) -> dict[str, Any]:
-    """The JSON object for one edge, from a mapping or a ``(source, target[, transformation])``."""
+    """The JSON object for one edge, from a mapping or a ``(source, target[, transformation])``;
+    either end may be a dataset (``{"namespace", "name"}``) instead of an asset id."""
     if isinstance(edge, tuple):
         source, target, *rest = edge
-        payload: dict[str, Any] = {"source": source, "target": target}
+        payload: dict[str, Any] = {"source": end_payload(source), "target": end_payload(target)}
         if rest and rest[0] is not None:
             payload["transformation"] = rest[0]
         return payload
     payload = {k: v for k, v in edge.items() if v is not None or k not in OPTIONAL_EDGE_FIELDS}
+    for end in ("source", "target"):
+        if end in payload:
+            payload[end] = end_payload(payload[end])
     if "columns" in payload:
         payload["columns"] = [fields(**dict(c)) for c in payload["columns"]]
     return payload
+
+
+def end_payload(end: EdgeEnd | Mapping[str, Any]) -> str | dict[str, Any]:
+    return end if isinstance(end, str) else dataset_payload(end)
 
 
 def add_counts(total: S, part: S) -> S:
@@ -201,8 +230,8 @@ def check_chunk_size(chunk_size: int, most: int) -> int:
 
 
 def add_edge(
-    source: str,
-    target: str,
+    source: EdgeEnd,
+    target: EdgeEnd,
     transformation: str | None,
     columns: Sequence[ColumnMappingInput | Mapping[str, Any]] | None,
     strict: bool,
@@ -285,20 +314,78 @@ def manifest_body(manifest: Artifact) -> bytes:
 
 
 def upload_manifest(
-    manifest: Artifact, *, project: str | None, prune: bool, idempotency_key: str | None
+    manifest: Artifact,
+    *,
+    project: str | None,
+    namespace: str | None,
+    prune: bool,
+    idempotency_key: str | None,
 ) -> Call[ManifestSummary]:
     # Ingesting a manifest twice gives the same graph, so it may be retried.
     return Call(
         "POST",
         "/lineage/manifest",
         json_body,
-        params=query(project=project, prune=prune),
+        params=query(project=project, namespace=namespace, prune=prune),
         body=manifest_body(manifest),
         headers=(("Content-Encoding", "gzip"),),
         idempotency_key=idempotency_key,
         auto_idempotency_key=True,
         min_timeout=UPLOAD_TIMEOUT_S,
     )
+
+
+def empty_sql_result(source: str | None) -> SqlResult:
+    """What ingesting no statement does: the start of a sum over chunks."""
+    return {
+        "origin": f"sql:{source or 'api'}",
+        "statements": {"received": 0, "with_lineage": 0, "without_lineage": 0, "failed": 0},
+        "edges": {"created": 0, "existing": 0},
+        "column_mappings": {"created": 0, "existing": 0},
+        "assets_created": 0,
+        "failures": [],
+        "warnings": [],
+    }
+
+
+def logged_statement(statement: str | SqlStatement) -> dict[str, Any]:
+    """One entry of a query log: a statement's text alone, or ``{"sql", "query_id"?, ...}``."""
+    if isinstance(statement, str):
+        return {"sql": statement}
+    return fields(**statement)
+
+
+def ingest_sql(
+    sql: str | Sequence[str | SqlStatement],
+    *,
+    dialect: str,
+    namespace: str,
+    default_database: str | None,
+    default_schema: str | None,
+    source: str | None,
+) -> Call[SqlResult]:
+    """A script (a ``str``) or a query log. Statements read twice give the same
+    edges, so it may be retried."""
+    script = sql if isinstance(sql, str) else None
+    log = None if isinstance(sql, str) else [logged_statement(s) for s in sql]
+    body = fields(
+        dialect=dialect,
+        namespace=namespace,
+        default_database=default_database,
+        default_schema=default_schema,
+        source=source,
+        sql=script,
+        statements=log,
+    )
+    return create("/lineage/sql", body, None)
+
+
+def offset_failures(result: SqlResult, offset: int) -> SqlResult:
+    """A chunk's result with each failure's ``index`` counted from the whole log's start."""
+    if not offset or not result.get("failures"):
+        return result
+    failures = [{**f, "index": f["index"] + offset} for f in result["failures"]]
+    return cast(SqlResult, {**result, "failures": failures})
 
 
 # -- events -----------------------------------------------------------------

@@ -20,6 +20,7 @@ __all__ = [
     "ColumnNode",
     "ColumnRef",
     "CypherResult",
+    "Dataset",
     "DbtResultsSummary",
     "Delivery",
     "Edge",
@@ -30,6 +31,7 @@ __all__ = [
     "GraphNode",
     "Health",
     "LineageGraph",
+    "ManifestAssetCounts",
     "ManifestSummary",
     "Me",
     "OpenLineageResult",
@@ -46,6 +48,10 @@ __all__ = [
     "QueryResult",
     "Role",
     "ServiceInfo",
+    "SqlFailure",
+    "SqlResult",
+    "SqlStatement",
+    "SqlStatementCounts",
     "Token",
     "TokenCreated",
     "User",
@@ -111,6 +117,17 @@ class Column(TypedDict):
     tags: NotRequired[list[str]]
 
 
+class Dataset(TypedDict):
+    """A physical dataset as OpenLineage names it, e.g. ``{"namespace":
+    "snowflake://acme-prod", "name": "ANALYTICS.PUBLIC.ORDERS"}``. At most one asset
+    holds a dataset; the service stores and answers it normalised by the platform's
+    naming rules (Snowflake upper-cases unquoted names, Postgres lower-cases them,
+    default ports are added: ``postgres://db`` is ``postgres://db:5432``)."""
+
+    namespace: str
+    name: str
+
+
 class Asset(TypedDict):
     id: str
     name: str
@@ -121,6 +138,10 @@ class Asset(TypedDict):
     tags: list[str]
     columns: list[Column]
     properties: dict[str, PropertyValue]
+    dataset: Dataset | None
+    """The physical dataset this asset is, normalised; None when it holds none."""
+    aliases: list[str]
+    """Former ids: assets merged into this one. Any of them still names this asset."""
     placeholder: bool
     created_at: str
     updated_at: str
@@ -136,10 +157,12 @@ class ColumnMappingInput(TypedDict):
 
 
 class EdgeInput(TypedDict):
-    """One edge to write: data flows from ``source`` into ``target``."""
+    """One edge to write: data flows from ``source`` into ``target``, each an asset id
+    or a dataset (which resolves to the asset holding it; a placeholder
+    ``<namespace>/<name>`` is made when none does)."""
 
-    source: str
-    target: str
+    source: str | Dataset
+    target: str | Dataset
     transformation: NotRequired[str | None]
     columns: NotRequired[list[ColumnMappingInput] | None]
 
@@ -295,16 +318,64 @@ class RuleCounts(TypedDict):
     removed: int
 
 
+class ManifestAssetCounts(TypedDict):
+    created: int
+    updated: int
+    merged: int
+    """Placeholders (and other projects' sources) holding a dataset of this manifest,
+    merged into the node that defines it."""
+
+
 class ManifestSummary(TypedDict):
     """What ``lineage.upload_manifest`` did."""
 
     project: str
     dbt_version: str | None
     dbt_schema_version: str | None
-    assets: AssetChanges
+    assets: ManifestAssetCounts
     edges: EdgeCounts
     quality_rules: RuleCounts
     skipped: int
+    warnings: list[str]
+
+
+class SqlStatement(TypedDict):
+    """One entry of a query log (what a warehouse's query history exports)."""
+
+    sql: str
+    query_id: NotRequired[str | None]
+    user: NotRequired[str | None]
+    timestamp: NotRequired[str | None]
+
+
+class SqlStatementCounts(TypedDict):
+    received: int
+    with_lineage: int
+    """Statements that write a table from others."""
+    without_lineage: int
+    """Reads and DDL: parsed, nothing to write."""
+    failed: int
+    """Not parsed or not resolved; listed in ``failures``."""
+
+
+class SqlFailure(TypedDict):
+    index: int
+    """The statement's position, from 0."""
+    message: str
+    query_id: str | None
+
+
+class SqlResult(TypedDict):
+    """What ``lineage.ingest_sql`` did (added up over its requests)."""
+
+    origin: str
+    """``sql:<source>``: the origin of the edges it wrote."""
+    statements: SqlStatementCounts
+    edges: MappingCounts
+    column_mappings: MappingCounts
+    assets_created: int
+    """Placeholders made for tables no asset holds."""
+    failures: list[SqlFailure]
     warnings: list[str]
 
 

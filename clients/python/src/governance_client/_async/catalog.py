@@ -8,14 +8,17 @@ from typing import Any
 from governance_client import _calls as calls
 from governance_client._async.paging import paginate
 from governance_client._async.resource import AsyncResource, AsyncVersioned
-from governance_client._call import RequestOptions, chunk_options, chunked
+from governance_client._call import Call, RequestOptions, chunk_options, chunked
 from governance_client._calls import (
     EMPTY_BULK_RESULT,
     EMPTY_OPENLINEAGE_RESULT,
     MAX_BULK_EDGES,
     MAX_OPENLINEAGE_EVENTS,
+    MAX_SQL_STATEMENTS,
     Artifact,
+    EdgeEnd,
     EdgeLike,
+    SqlStatements,
 )
 from governance_client.types import (
     Asset,
@@ -23,6 +26,7 @@ from governance_client.types import (
     Column,
     ColumnGraph,
     ColumnMappingInput,
+    Dataset,
     Direction,
     Edge,
     LineageGraph,
@@ -30,6 +34,8 @@ from governance_client.types import (
     OpenLineageResult,
     Page,
     PropertyValue,
+    SqlResult,
+    SqlStatement,
 )
 
 OpenLineageEvents = Mapping[str, Any] | Iterable[Mapping[str, Any]]
@@ -51,12 +57,17 @@ class AsyncAssets(AsyncVersioned[Asset]):
         owner: str | None = None,
         q: str | None = None,
         placeholder: bool | None = None,
+        dataset_namespace: str | None = None,
+        dataset_name: str | None = None,
         limit: int | None = None,
         cursor: str | None = None,
         options: RequestOptions | None = None,
     ) -> Page[Asset]:
         """One page of assets ordered by id. ``tags``: every one must match;
-        ``q``: a case-insensitive substring of id, name or description."""
+        ``q``: a case-insensitive substring of id, name or description;
+        ``dataset_namespace``: the assets holding a dataset there, and with
+        ``dataset_name`` the one holding that dataset (0 or 1 items; both are
+        normalised as the service stores them, so any spelling finds it)."""
         call = calls.list_assets(
             type=type,
             platform=platform,
@@ -64,6 +75,8 @@ class AsyncAssets(AsyncVersioned[Asset]):
             owner=owner,
             q=q,
             placeholder=placeholder,
+            dataset_namespace=dataset_namespace,
+            dataset_name=dataset_name,
             limit=limit,
             cursor=cursor,
         )
@@ -78,6 +91,8 @@ class AsyncAssets(AsyncVersioned[Asset]):
         owner: str | None = None,
         q: str | None = None,
         placeholder: bool | None = None,
+        dataset_namespace: str | None = None,
+        dataset_name: str | None = None,
         page_size: int | None = None,
         options: RequestOptions | None = None,
     ) -> AsyncIterator[Asset]:
@@ -90,6 +105,8 @@ class AsyncAssets(AsyncVersioned[Asset]):
                 owner=owner,
                 q=q,
                 placeholder=placeholder,
+                dataset_namespace=dataset_namespace,
+                dataset_name=dataset_name,
                 limit=page_size,
                 cursor=cursor,
                 options=options,
@@ -108,11 +125,15 @@ class AsyncAssets(AsyncVersioned[Asset]):
         tags: Sequence[str] | None = None,
         columns: Sequence[Column | Mapping[str, Any]] | None = None,
         properties: Mapping[str, PropertyValue] | None = None,
+        dataset: Dataset | None = None,
         idempotency_key: str | None = None,
         options: RequestOptions | None = None,
     ) -> Asset:
         """Create an asset; ``ConflictError`` if a real asset has that id (a
-        placeholder made by lineage is claimed and keeps its edges)."""
+        placeholder made by lineage is claimed and keeps its edges). ``dataset``:
+        the physical dataset it is; a placeholder holding it is merged in (its id
+        becomes one of ``aliases``), another asset holding it is ``ConflictError``
+        with code ``dataset_taken`` (``problem["holder"]`` names that asset)."""
         body = calls.asset_fields(
             name=name,
             type=type,
@@ -122,6 +143,7 @@ class AsyncAssets(AsyncVersioned[Asset]):
             tags=tags,
             columns=columns,
             properties=properties,
+            dataset=dataset,
         )
         return await self._client._call(calls.create_asset(id, body, idempotency_key), options)
 
@@ -137,11 +159,12 @@ class AsyncAssets(AsyncVersioned[Asset]):
         tags: Sequence[str] | None = None,
         columns: Sequence[Column | Mapping[str, Any]] | None = None,
         properties: Mapping[str, PropertyValue] | None = None,
+        dataset: Dataset | None = None,
         if_match: int | str | None = None,
         options: RequestOptions | None = None,
     ) -> Asset:
-        """Create or wholly replace an asset (fields left out are cleared): 201 or
-        200, which ``with_raw_response`` tells apart. ``if_match=version``:
+        """Create or wholly replace an asset (fields left out are cleared, ``dataset``
+        too): 201 or 200, which ``with_raw_response`` tells apart. ``if_match=version``:
         ``PreconditionFailedError`` if it changed meanwhile."""
         body = calls.asset_fields(
             name=name,
@@ -152,6 +175,7 @@ class AsyncAssets(AsyncVersioned[Asset]):
             tags=tags,
             columns=columns,
             properties=properties,
+            dataset=dataset,
         )
         return await self._client._call(calls.put_asset(id, body, if_match), options)
 
@@ -164,8 +188,8 @@ class AsyncLineage(AsyncResource):
 
     async def add_edge(
         self,
-        source: str,
-        target: str,
+        source: EdgeEnd,
+        target: EdgeEnd,
         transformation: str | None = None,
         *,
         columns: Sequence[ColumnMappingInput | Mapping[str, Any]] | None = None,
@@ -175,8 +199,10 @@ class AsyncLineage(AsyncResource):
     ) -> Edge:
         """Create or update one edge (201 or 200). ``columns``: column mappings
         ``{"source", "target", "transformation"?}``, added to those the edge has.
-        Unknown ids become placeholder assets unless ``strict``, which raises
-        ``ValidationError`` (``unknown_assets``)."""
+        ``source`` and ``target`` are asset ids or datasets (``{"namespace", "name"}``,
+        resolved to the asset holding them). Unknown ids, and datasets nobody holds,
+        become placeholder assets (a dataset's is ``<namespace>/<name>``) unless
+        ``strict``, which raises ``ValidationError`` (``unknown_assets``)."""
         call = calls.add_edge(source, target, transformation, columns, strict, idempotency_key)
         return await self._client._call(call, options)
 
@@ -188,7 +214,9 @@ class AsyncLineage(AsyncResource):
         idempotency_key: str | None = None,
         options: RequestOptions | None = None,
     ) -> BulkResult:
-        """Write 1 to 10,000 edges in one atomic request. See ``push_bulk`` for more."""
+        """Write 1 to 10,000 edges in one atomic request: mappings ``{"source",
+        "target", "transformation"?, "columns"?}`` or tuples ``(source, target[,
+        transformation])``, each end an asset id or a dataset. See ``push_bulk`` for more."""
         return await self._client._call(calls.bulk(edges, strict, idempotency_key), options)
 
     async def push_bulk(
@@ -236,19 +264,73 @@ class AsyncLineage(AsyncResource):
         manifest: Artifact,
         *,
         project: str | None = None,
+        namespace: str | None = None,
         prune: bool = True,
         idempotency_key: str | None = None,
         options: RequestOptions | None = None,
     ) -> ManifestSummary:
         """Ingest a dbt ``manifest.json`` (a path, or its bytes, gzipped or not):
         its models, sources, seeds and snapshots become assets, their dependencies
-        edges and their tests quality rules. ``prune`` removes what an earlier
-        upload for the same ``project`` made and this one no longer has. Sent
-        gzipped, with a 600 s timeout; safe to repeat, so it is retried."""
+        edges and their tests quality rules. ``namespace`` is where the project's
+        tables live (``snowflake://acme-prod``): each node then holds the dataset
+        ``(namespace, database.schema.identifier)``, and a placeholder holding it is
+        merged in (default: the namespace the service has configured for the
+        adapter, else none). ``prune`` removes what an earlier upload for the same
+        ``project`` made and this one no longer has. Sent gzipped, with a 600 s
+        timeout; safe to repeat, so it is retried."""
         call = calls.upload_manifest(
-            manifest, project=project, prune=prune, idempotency_key=idempotency_key
+            manifest,
+            project=project,
+            namespace=namespace,
+            prune=prune,
+            idempotency_key=idempotency_key,
         )
         return await self._client._call(call, options)
+
+    async def ingest_sql(
+        self,
+        sql: str | SqlStatements,
+        *,
+        dialect: str,
+        namespace: str,
+        default_database: str | None = None,
+        default_schema: str | None = None,
+        source: str | None = None,
+        chunk_size: int = MAX_SQL_STATEMENTS,
+        options: RequestOptions | None = None,
+    ) -> SqlResult:
+        """Ingest SQL as lineage: a ``str`` is one statement or a ``;``-separated
+        script; any other iterable is a query log, each entry a statement's text or
+        ``{"sql", "query_id"?, "user"?, "timestamp"?}``, sent ``chunk_size`` per
+        request (a generator read one chunk at a time) and the results added up,
+        failure indexes counted from the log's start. Parsed in ``dialect``
+        (``snowflake``, ``postgres``, ``bigquery``, ...); each table, completed with
+        ``default_database`` and ``default_schema``, is the dataset ``(namespace,
+        db.schema.table)``, resolved to the asset holding it (a placeholder is made
+        when none does). A statement that writes a table from others becomes edges
+        with column mappings, origin ``sql:<source>`` (default ``sql:api``); one that
+        does not parse is listed in ``failures``. Safe to repeat, so it is retried."""
+
+        def call(part: str | list[str | SqlStatement]) -> Call[SqlResult]:
+            return calls.ingest_sql(
+                part,
+                dialect=dialect,
+                namespace=namespace,
+                default_database=default_database,
+                default_schema=default_schema,
+                source=source,
+            )
+
+        if isinstance(sql, str):
+            return await self._client._call(call(sql), options)
+        size = calls.check_chunk_size(chunk_size, MAX_SQL_STATEMENTS)
+        total = calls.empty_sql_result(source)
+        offset = 0
+        for index, chunk in enumerate(chunked(sql, size)):
+            part = await self._client._call(call(chunk), chunk_options(options, index))
+            total = calls.add_counts(total, calls.offset_failures(part, offset))
+            offset += len(chunk)
+        return total
 
     async def list_edges(
         self,

@@ -69,6 +69,7 @@ class LineageWithRawResponse:
         self.add_edge = raw(lineage.add_edge)
         self.bulk = raw(lineage.bulk)
         self.ingest_openlineage = raw(lineage.ingest_openlineage)
+        self.ingest_sql = raw(lineage.ingest_sql)
         self.upload_manifest = raw(lineage.upload_manifest)
         self.list_edges = raw(lineage.list_edges)
         self.delete_edge = raw(lineage.delete_edge)
