@@ -10,9 +10,9 @@ import (
 )
 
 // Asset is a data asset: a table, view, model, file, topic, dashboard, ...
-// The same type is sent and received; the read-only fields (Placeholder,
-// CreatedAt, UpdatedAt, Version) are ignored by the service when sent, so an
-// asset read with Get can be edited and sent back with Put.
+// The same type is sent and received; the read-only fields (Aliases,
+// Placeholder, CreatedAt, UpdatedAt, Version) are ignored by the service when
+// sent, so an asset read with Get can be edited and sent back with Put.
 type Asset struct {
 	// ID is chosen by the client: 1-512 characters, no whitespace; may hold
 	// "/", ":", "@", "(", ")", ",", "$", "#" and any Unicode letter.
@@ -29,13 +29,34 @@ type Asset struct {
 	Columns []Column `json:"columns,omitempty"`
 	// Properties values are strings, numbers (float64 when read) or booleans.
 	Properties map[string]any `json:"properties,omitempty"`
+	// Dataset is the physical dataset this asset is, if any; at most one
+	// asset holds a dataset, across every tool that names it. It is read
+	// back normalised by the platform's naming rules. Claiming a dataset a
+	// placeholder (or another weak holder) holds merges that asset into this
+	// one; one that another explicitly created asset holds fails with
+	// [ErrConflict], code dataset_taken (Extensions["holder"] names it).
+	Dataset *Dataset `json:"dataset,omitempty"`
 
+	// Aliases are the former ids of assets merged into this one; each still
+	// names this asset wherever an id is taken.
+	Aliases []string `json:"aliases,omitempty"`
 	// Placeholder is true for an asset made by lineage that names an unknown id.
 	Placeholder bool      `json:"placeholder,omitempty"`
 	CreatedAt   time.Time `json:"created_at,omitzero"`
 	UpdatedAt   time.Time `json:"updated_at,omitzero"`
 	// Version starts at 1 and rises with each change; see [IfMatch].
 	Version int `json:"version,omitempty"`
+}
+
+// Dataset is a physical dataset as OpenLineage names it: a Namespace such as
+// "snowflake://acme-prod" or "postgres://db:5432" and a Name such as
+// "ANALYTICS.PUBLIC.ORDERS". The service normalises both by the platform's
+// rules (Snowflake upper-cases unquoted names, Postgres lower-cases them,
+// default ports are added), so any spelling the platform takes as the same
+// table names the same dataset.
+type Dataset struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
 }
 
 // Column is one column of an asset.
@@ -56,6 +77,12 @@ type AssetListOptions struct {
 	// Q is a case-insensitive substring of id, name or description.
 	Q           string
 	Placeholder *bool
+	// DatasetNamespace lists the assets whose dataset lies in this
+	// namespace; with DatasetName as well, the one asset holding that
+	// dataset (0 or 1 items). Both are normalised first, so any spelling
+	// finds it. DatasetName needs DatasetNamespace.
+	DatasetNamespace string
+	DatasetName      string
 	ListOptions
 }
 
@@ -68,6 +95,8 @@ func (o *AssetListOptions) query() url.Values {
 	set(q, "platform", o.Platform)
 	set(q, "owner", o.Owner)
 	set(q, "q", o.Q)
+	set(q, "dataset_namespace", o.DatasetNamespace)
+	set(q, "dataset_name", o.DatasetName)
 	for _, t := range o.Tags {
 		q.Add("tag", t)
 	}
@@ -101,20 +130,27 @@ func (s *AssetsService) All(ctx context.Context, opts *AssetListOptions, ro ...R
 }
 
 // Create makes an asset (201). It fails with [ErrConflict] if a real asset
-// has the id; a placeholder with the id is claimed and keeps its edges.
+// has the id (or had it: a former id); a placeholder with the id is claimed
+// and keeps its edges. With asset.Dataset, a placeholder holding the dataset
+// is merged in (its id becomes one of the Aliases); a dataset another
+// explicitly created asset holds fails with [ErrConflict], code
+// dataset_taken.
 func (s *AssetsService) Create(ctx context.Context, asset Asset, ro ...RequestOption) (*Asset, *Response, error) {
 	return sendFor[Asset](ctx, s.c, call{method: http.MethodPost, path: "/assets", body: asset, opts: ro})
 }
 
-// Get reads an asset; [ErrNotFound] if there is none. The answer's ETag is
-// the version (see [Response.ETag]).
+// Get reads an asset; [ErrNotFound] if there is none. id may be a former id
+// (one of an asset's Aliases): the answer is the asset it names now, with its
+// current ID. The answer's ETag is the version (see [Response.ETag]).
 func (s *AssetsService) Get(ctx context.Context, id string, ro ...RequestOption) (*Asset, *Response, error) {
 	return sendAt[Asset](ctx, s.c, call{method: http.MethodGet, opts: ro}, "/assets", id)
 }
 
 // Put creates or replaces the asset with this id (an idempotent upsert for
 // sync jobs); [Response.Created] tells which. asset.ID may be empty; if set
-// it must equal id. With [IfMatch], a version mismatch fails with
+// it must equal id. A former id replaces the asset it names now. A Dataset
+// is claimed as by [AssetsService.Create]; none leaves the asset holding no
+// dataset. With [IfMatch], a version mismatch fails with
 // [ErrPreconditionFailed].
 func (s *AssetsService) Put(ctx context.Context, id string, asset Asset, ro ...RequestOption) (*Asset, *Response, error) {
 	return sendAt[Asset](ctx, s.c, call{method: http.MethodPut, body: asset, opts: ro}, "/assets", id)
@@ -123,7 +159,9 @@ func (s *AssetsService) Put(ctx context.Context, id string, asset Asset, ro ...R
 // Patch changes an asset with a JSON Merge Patch (RFC 7396): the members of
 // patch replace the asset's, a nil value removes a field, e.g.
 // map[string]any{"description": "...", "platform": nil}. patch may also be
-// a struct or json.RawMessage. The id cannot change.
+// a struct or json.RawMessage. The id cannot change; "dataset" takes a
+// [Dataset] (a claim, as in [AssetsService.Create]) or nil (the asset no
+// longer holds one).
 func (s *AssetsService) Patch(ctx context.Context, id string, patch any, ro ...RequestOption) (*Asset, *Response, error) {
 	k := call{method: http.MethodPatch, body: patch, contentType: mergePatch, opts: ro}
 	return sendAt[Asset](ctx, s.c, k, "/assets", id)

@@ -1,8 +1,9 @@
 // Package governance is the Go client for the Data Governance Service API v1:
-// assets, lineage and column lineage, dbt manifests and OpenLineage events,
-// policies, quality rules and dbt run results, the query facility, the event
-// log and its live stream, webhooks, API tokens and users, plus
-// [VerifyWebhook] for the receiving end of webhook deliveries.
+// assets, lineage and column lineage across tools (one asset per physical
+// [Dataset]), dbt manifests, OpenLineage events and SQL, policies, quality
+// rules and dbt run results, the query facility, the event log and its live
+// stream, webhooks, API tokens and users, plus [VerifyWebhook] for the
+// receiving end of webhook deliveries.
 //
 // Its import path is github.com/governance-service/governance/clients/go;
 // the package name is governance.

@@ -16,7 +16,8 @@ type Event struct {
 	ID string `json:"id"`
 	// Seq is the event's position in the log, increasing.
 	Seq int64 `json:"seq"`
-	// Type is such as "asset.created" or "lineage.manifest.ingested".
+	// Type is such as "asset.created", "asset.merged" (Data {"from", "into"}:
+	// the asset from became an alias of into) or "lineage.manifest.ingested".
 	Type       string    `json:"type"`
 	OccurredAt time.Time `json:"occurred_at"`
 	// Actor is who caused it, such as "token:tok_1".

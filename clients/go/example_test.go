@@ -235,3 +235,48 @@ func ExampleLineageService_PushOpenLineage() {
 	}
 	fmt.Println(sum.Edges.Created, sum.ColumnMappings.Created, sum.Warnings)
 }
+
+// An edge may name a physical dataset instead of an asset id; the asset that
+// later claims the dataset takes the placeholder over.
+func ExampleEdgeInput() {
+	ctx := context.Background()
+	client, _ := governance.NewClient()
+	raw := &governance.Dataset{Namespace: "snowflake://acme-prod", Name: "raw.public.orders"}
+	edge, _, err := client.Lineage.Create(ctx, governance.EdgeInput{SourceDataset: raw, Target: "report.orders"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(edge.Source) // the placeholder: snowflake://acme-prod/RAW.PUBLIC.ORDERS
+	orders, _, err := client.Assets.Create(ctx, governance.Asset{
+		ID: "warehouse.raw_orders", Name: "orders", Type: "table", Dataset: raw,
+	})
+	var apiErr *governance.Error
+	if errors.As(err, &apiErr) && apiErr.Code == "dataset_taken" {
+		log.Fatalf("another asset holds the table: %s", apiErr.Extensions["holder"])
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(orders.Aliases) // [snowflake://acme-prod/RAW.PUBLIC.ORDERS]
+}
+
+// A query log becomes table and column lineage between the assets holding
+// its tables; statements that do not parse are listed, not written.
+func ExampleLineageService_IngestSQL() {
+	ctx := context.Background()
+	client, _ := governance.NewClient()
+	res, _, err := client.Lineage.IngestSQL(ctx, governance.SQLRequest{
+		Dialect: "postgres", Namespace: "postgres://db", Source: "nightly",
+		Statements: []governance.SQLStatement{
+			{SQL: "insert into mart.revenue select customer_id, sum(amount) as revenue from raw.orders group by 1", QueryID: "q1"},
+			{SQL: "select broken from", QueryID: "q2"},
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Origin, res.Edges.Created, res.ColumnMappings.Created)
+	for _, f := range res.Failures {
+		fmt.Println(f.Index, f.QueryID, f.Message)
+	}
+}

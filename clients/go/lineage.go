@@ -1,7 +1,10 @@
 package governance
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
@@ -12,15 +15,92 @@ import (
 // MaxBulkEdges is the most edges the service takes in one bulk request.
 const MaxBulkEdges = 10_000
 
-// EdgeInput is an edge to write: data flows from Source into Target.
+// EdgeInput is an edge to write: data flows from its source into its
+// target. Each end is an asset id (Source, Target; a former id names the
+// asset it was merged into) or a physical dataset (SourceDataset,
+// TargetDataset), which names the asset holding it; a dataset nobody holds
+// gets a placeholder asset "<namespace>/<name>" (normalised) holding it,
+// unless [Strict] is given. Give one of the two for each end.
 type EdgeInput struct {
-	Source string `json:"source"`
-	Target string `json:"target"`
+	Source        string
+	SourceDataset *Dataset
+	Target        string
+	TargetDataset *Dataset
 	// Transformation is SQL or free text; empty leaves an existing one as is.
-	Transformation string `json:"transformation,omitempty"`
+	Transformation string
 	// Columns are column mappings along the edge, added to those it has
 	// (up to 10,000 per edge).
-	Columns []ColumnMappingInput `json:"columns,omitempty"`
+	Columns []ColumnMappingInput
+}
+
+// edgeJSON is an [EdgeInput] on the wire: each end is an id string or a
+// dataset object.
+type edgeJSON struct {
+	Source         json.RawMessage      `json:"source"`
+	Target         json.RawMessage      `json:"target"`
+	Transformation string               `json:"transformation,omitempty"`
+	Columns        []ColumnMappingInput `json:"columns,omitempty"`
+}
+
+// MarshalJSON writes each end as the service takes it: the id as a string,
+// or the dataset as {"namespace", "name"}. An end given both ways is an
+// error.
+func (e EdgeInput) MarshalJSON() ([]byte, error) {
+	source, err := encodeEnd("source", e.Source, e.SourceDataset)
+	if err != nil {
+		return nil, err
+	}
+	target, err := encodeEnd("target", e.Target, e.TargetDataset)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(edgeJSON{Source: source, Target: target, Transformation: e.Transformation, Columns: e.Columns})
+}
+
+// UnmarshalJSON reads an edge as the service takes it (each end an id
+// string or a dataset object), such as an edge list kept in a file.
+func (e *EdgeInput) UnmarshalJSON(data []byte) error {
+	var w edgeJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	out := EdgeInput{Transformation: w.Transformation, Columns: w.Columns}
+	if err := decodeEnd("source", w.Source, &out.Source, &out.SourceDataset); err != nil {
+		return err
+	}
+	if err := decodeEnd("target", w.Target, &out.Target, &out.TargetDataset); err != nil {
+		return err
+	}
+	*e = out
+	return nil
+}
+
+func encodeEnd(end, id string, dataset *Dataset) (json.RawMessage, error) {
+	if dataset != nil {
+		if id != "" {
+			return nil, fmt.Errorf("governance: the edge's %s is given both as an id and as a dataset", end)
+		}
+		return json.Marshal(dataset)
+	}
+	return json.Marshal(id)
+}
+
+func decodeEnd(end string, raw json.RawMessage, id *string, dataset **Dataset) error {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		*dataset = new(Dataset)
+		if err := json.Unmarshal(trimmed, *dataset); err != nil {
+			return fmt.Errorf("governance: the edge's %s: %w", end, err)
+		}
+		return nil
+	}
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(trimmed, id); err != nil {
+		return fmt.Errorf("governance: the edge's %s: %w", end, err)
+	}
+	return nil
 }
 
 // ColumnMappingInput says that column Source of an edge's source asset feeds
@@ -190,9 +270,10 @@ type LineageService struct{ c *Client }
 
 // Create writes one edge; [Response.Created] is true for a new edge, false
 // when the pair existed (its transformation is then replaced if one is
-// given, and its column mappings are added to). Unknown ids become
-// placeholder assets unless [Strict] is given. A self-loop fails with
-// [ErrValidation] (code self_loop).
+// given, and its column mappings are added to). The answer names each end by
+// the id of the asset it resolved to. Unknown ids, and datasets nobody
+// holds, become placeholder assets unless [Strict] is given. A self-loop
+// fails with [ErrValidation] (code self_loop).
 func (s *LineageService) Create(ctx context.Context, edge EdgeInput, ro ...RequestOption) (*Edge, *Response, error) {
 	return sendFor[Edge](ctx, s.c, call{method: http.MethodPost, path: "/lineage", body: edge, opts: ro})
 }

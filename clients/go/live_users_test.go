@@ -147,7 +147,8 @@ func TestLiveColumnLineage(t *testing.T) {
 func TestLiveOpenLineageIngestion(t *testing.T) {
 	c, p := live(t)
 	ns := "postgres://" + strings.ToLower(strings.Trim(p, "-")) // unique dataset ids
-	in, out := ns+"/shop.orders", ns+"/dw.orders"
+	// The placeholders' ids are the datasets normalised: the default port added.
+	in, out := ns+":5432/shop.orders", ns+":5432/dw.orders"
 	cleanup(t, c, in, out)
 	start := runEvent(1, RunStart, 1, 1)
 	start.Job = OpenLineageJob{Namespace: "etl", Name: p + "load"}

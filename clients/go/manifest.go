@@ -25,6 +25,9 @@ type ManifestSummary struct {
 	Assets           struct {
 		Created int `json:"created"`
 		Updated int `json:"updated"`
+		// Merged counts placeholders (and other projects' sources) that held
+		// a dataset of this manifest, merged into the node that defines it.
+		Merged int `json:"merged"`
 	} `json:"assets"`
 	Edges struct {
 		Created  int `json:"created"`
@@ -45,6 +48,19 @@ type ManifestSummary struct {
 // origin "dbt:<project>"); the default is the manifest's own project name.
 func Project(name string) RequestOption { return func(r *requestOptions) { r.project = &name } }
 
+// Namespace sets where a manifest's tables live, as OpenLineage names it
+// (such as "snowflake://acme-prod"): every model, seed, snapshot and source
+// then holds the dataset (namespace, database.schema.identifier), so
+// OpenLineage events, SQL and edges naming that table meet the dbt node.
+// Placeholders holding those datasets are merged in (counted in
+// ManifestSummary.Assets.Merged); a model claiming a dataset another model
+// or an API asset holds fails with [ErrConflict], code dataset_taken. The
+// default is the namespace the service is configured with for the
+// manifest's adapter, else none.
+func Namespace(namespace string) RequestOption {
+	return func(r *requestOptions) { r.namespace = &namespace }
+}
+
 // Prune sets whether a manifest upload removes the edges and quality rules an
 // earlier upload of the same project made and this one lacks (the service
 // default is true).
@@ -55,7 +71,7 @@ func Prune(prune bool) RequestOption { return func(r *requestOptions) { r.prune 
 // The bytes are gzipped on the way unless they already are (they start with
 // the gzip magic 0x1f 0x8b). Uploading the same manifest twice changes
 // nothing, so the upload is retried like other POSTs. Options: [Project],
-// [Prune] and the usual request options. Each attempt may take up to
+// [Prune], [Namespace] and the usual request options. Each attempt may take up to
 // [ManifestTimeout].
 func (s *LineageService) UploadManifest(ctx context.Context, manifest []byte, ro ...RequestOption) (*ManifestSummary, *Response, error) {
 	return uploadGzipped[ManifestSummary](ctx, s.c, "/lineage/manifest", manifest, "the manifest", ro)

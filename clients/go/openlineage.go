@@ -29,8 +29,10 @@ const (
 // RunEvent is an OpenLineage run event (the RunEvent 2-0-2 schema), as an
 // OpenLineage producer sends it; one decoded from a producer's JSON keeps
 // every facet. Each input -> output pair of a COMPLETE event becomes an edge
-// with origin "openlineage:<job namespace>/<job name>"; dataset ids are
-// "<namespace>/<name>". The facets the service reads have types here:
+// with origin "openlineage:<job namespace>/<job name>"; each dataset
+// resolves to the asset holding it (see [Dataset]), a placeholder
+// "<namespace>/<name>" (normalised) when none does. The facets the service
+// reads have types here:
 // [SQLJobFacet] ("sql", the edges' transformation), [SchemaDatasetFacet]
 // ("schema", the asset's columns) and [ColumnLineageDatasetFacet]
 // ("columnLineage" on an output, its column mappings).

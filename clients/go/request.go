@@ -31,6 +31,7 @@ type requestOptions struct {
 	strict         bool
 	project        *string
 	prune          *bool
+	namespace      *string
 }
 
 // IfMatch makes an update or delete of an asset, policy or quality rule
@@ -76,7 +77,8 @@ func Header(name, value string) RequestOption {
 }
 
 // Strict makes a lineage write fail with 422 unknown_assets, writing nothing,
-// instead of creating placeholder assets for ids that do not exist.
+// instead of creating placeholder assets for ids that do not exist and
+// datasets nobody holds.
 func Strict() RequestOption { return func(r *requestOptions) { r.strict = true } }
 
 // call is one API operation.
@@ -221,7 +223,7 @@ func (k *call) encode() ([]byte, error) {
 
 func (c *Client) target(k call, ro requestOptions) string {
 	query := k.query
-	if ro.strict || ro.project != nil || ro.prune != nil {
+	if ro.strict || ro.project != nil || ro.prune != nil || ro.namespace != nil {
 		query = cloneValues(query)
 	}
 	if ro.strict {
@@ -232,6 +234,9 @@ func (c *Client) target(k call, ro requestOptions) string {
 	}
 	if ro.prune != nil {
 		query.Set("prune", strconv.FormatBool(*ro.prune))
+	}
+	if ro.namespace != nil {
+		query.Set("namespace", *ro.namespace)
 	}
 	target := c.baseURL + k.path
 	if k.root {
