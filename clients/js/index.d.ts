@@ -56,7 +56,10 @@ export interface ConditionalOptions extends RequestOptions {
 }
 
 export interface StrictOptions extends RequestOptions {
-  /** Refuse unknown endpoint assets (422 `unknown_assets`) instead of creating placeholders. */
+  /**
+   * Refuse unknown endpoint assets and datasets no asset holds (422
+   * `unknown_assets`) instead of creating placeholders.
+   */
   strict?: boolean;
 }
 
@@ -155,6 +158,22 @@ export interface Column {
 
 export type PropertyValue = string | number | boolean;
 
+/**
+ * A physical dataset as OpenLineage names it: `namespace` says where
+ * (`snowflake://acme-prod`, `postgres://db:5432`, `s3://bucket`), `name` what
+ * (`ANALYTICS.PUBLIC.ORDERS`, `path/to/file`). The service stores it normalised
+ * by the platform's rules (Snowflake upper-cases unquoted names, Postgres
+ * lower-cases them, default ports are added), so any spelling finds it.
+ * Each part 1-510 characters with no whitespace; `namespace/name` at most 512.
+ */
+export interface Dataset {
+  namespace: string;
+  name: string;
+}
+
+/** An edge's end: an asset id (a former id too), or the dataset an asset holds. */
+export type EdgeEnd = string | Dataset;
+
 /** What a client writes. Read-only fields from a GET are accepted and ignored. */
 export interface AssetInput {
   name: string;
@@ -166,6 +185,12 @@ export interface AssetInput {
   tags?: string[];
   columns?: Column[];
   properties?: Record<string, PropertyValue>;
+  /**
+   * The physical dataset this asset is; at most one asset holds a dataset. A
+   * placeholder holding it is merged into this asset (its id becomes an alias);
+   * another asset created explicitly holding it is a ConflictError `dataset_taken`.
+   */
+  dataset?: Dataset | null;
 }
 
 export interface AssetCreate extends AssetInput {
@@ -193,6 +218,10 @@ export interface Asset {
   tags: string[];
   columns: Column[];
   properties: Record<string, PropertyValue>;
+  /** The physical dataset, as stored (normalised); null when it has none. */
+  dataset: Dataset | null;
+  /** Former ids of assets merged into this one; each still finds it. Read-only. */
+  aliases: string[];
   /** Made by lineage for an id no one created yet. */
   placeholder: boolean;
   created_at: string;
@@ -210,6 +239,10 @@ export interface AssetFilters extends PageParams {
   /** Case-insensitive substring of id, name or description. */
   q?: string;
   placeholder?: boolean;
+  /** The assets holding a dataset in this namespace (any spelling: it is normalised). */
+  dataset_namespace?: string;
+  /** With `dataset_namespace`: the one asset holding this dataset, if any (0 or 1 items). */
+  dataset_name?: string;
 }
 
 export declare class Assets {
@@ -241,10 +274,13 @@ export interface ColumnMapping {
 }
 
 export interface EdgeInput {
-  /** Data flows from source... */
-  source: string;
+  /**
+   * Data flows from source... An asset id, or a dataset that resolves to the
+   * asset holding it (a placeholder `<namespace>/<name>` when none does).
+   */
+  source: EdgeEnd;
   /** ...into target. */
-  target: string;
+  target: EdgeEnd;
   /** SQL or free text. */
   transformation?: string | null;
   /** Column mappings, added to those the edge has (a pair of columns is one mapping). */
@@ -252,6 +288,7 @@ export interface EdgeInput {
 }
 
 export interface Edge {
+  /** The current ids of the assets at its ends. */
   source: string;
   target: string;
   transformation: string | null;
@@ -459,6 +496,98 @@ export declare class Lineage {
    * unless it already is. Idempotent; retried like other POSTs. Timeout 600 s by default.
    */
   uploadManifest(pathOrBytes: string | Uint8Array | ArrayBuffer, options: ManifestUploadOptions): APIPromise<ManifestSummary>;
+  /**
+   * `POST /lineage/sql`: a statement, a `;`-separated script (`sql`) or a query log
+   * (`statements`) becomes table and column lineage between the assets holding
+   * its tables. A statement that does not parse is listed in `failures`; the rest
+   * is written in one transaction. Retried like other POSTs; timeout 600 s by default.
+   */
+  ingestSql(body: SqlIngest, options?: RequestOptions): APIPromise<SqlResult>;
+  /**
+   * A query log of any length, sent through `ingestSql` in chunks of at most
+   * `chunkSize` statements; the answers summed, failure indexes counted from the log's start.
+   */
+  pushSql(body: SqlPush, options?: PushSqlOptions): Promise<PushSqlResult>;
+}
+
+/** `pushSql`'s query log: any array, iterable or async iterable of statements. */
+export interface SqlPush extends SqlIngestBase {
+  statements: Iterable<LoggedStatement | string> | AsyncIterable<LoggedStatement | string>;
+}
+
+export interface PushSqlOptions extends Omit<RequestOptions, 'idempotencyKey'> {
+  /** Statements per request, at most the server's limit. Default 10000. */
+  chunkSize?: number;
+  /** Called after each request with its answer (failure indexes from the log's start) and its index (0-based). */
+  onChunk?: (result: SqlResult, index: number) => void | Promise<void>;
+}
+
+export interface PushSqlResult extends SqlResult {
+  /** How many requests were sent. */
+  requests: number;
+}
+
+/** One statement of a query log, as a warehouse's query history exports it. */
+export interface LoggedStatement {
+  sql: string;
+  query_id?: string | null;
+  user?: string | null;
+  timestamp?: string | null;
+}
+
+/** What `ingestSql` takes besides `sql` or `statements`. */
+export interface SqlIngestBase {
+  /** sqlglot's dialect: `snowflake`, `bigquery`, `postgres`, `redshift`, `mysql`, `trino`, `duckdb`, ... */
+  dialect: string;
+  /** Where the tables live, as OpenLineage names it (`snowflake://acme-prod`). */
+  namespace: string;
+  /** Fills a table name's missing database (catalog, project). */
+  default_database?: string | null;
+  /** Fills a table name's missing schema (dataset). */
+  default_schema?: string | null;
+  /** Names the writer: the edges' origin is `sql:<source>`. Default `api`. */
+  source?: string;
+}
+
+/** Exactly one of `sql` and `statements` (both or neither: ValidationError). */
+export type SqlIngest =
+  | (SqlIngestBase & {
+      /** One statement, or a script of statements separated by `;`. */
+      sql: string;
+      statements?: undefined;
+    })
+  | (SqlIngestBase & {
+      sql?: undefined;
+      /** A query log of 1-10,000 statements; a string is `{sql}`. */
+      statements: readonly (LoggedStatement | string)[];
+    });
+
+export interface SqlFailure {
+  /** The statement's position, from 0. */
+  index: number;
+  /** The parser's or resolver's words. */
+  message: string;
+  query_id: string | null;
+}
+
+export interface SqlResult {
+  /** `sql:<source>`. */
+  origin: string;
+  statements: {
+    received: number;
+    /** Statements that write a table from others. */
+    with_lineage: number;
+    /** Reads and DDL: parsed, nothing to write. */
+    without_lineage: number;
+    /** Not parsed or not resolved; listed in `failures`. */
+    failed: number;
+  };
+  edges: CreatedExisting;
+  column_mappings: CreatedExisting;
+  /** Placeholders made for tables no asset holds. */
+  assets_created: number;
+  failures: SqlFailure[];
+  warnings: string[];
 }
 
 export interface ManifestUploadOptions extends RequestOptions {
@@ -466,13 +595,22 @@ export interface ManifestUploadOptions extends RequestOptions {
   project: string;
   /** Remove what earlier uploads of this project asserted and this one does not. Default true. */
   prune?: boolean;
+  /**
+   * Where the project's tables live, as OpenLineage names it (`snowflake://acme-prod`):
+   * each model, seed, snapshot and source then holds the dataset
+   * `(namespace, database.schema.identifier)`, so events, SQL and edges naming that
+   * table meet the dbt node. Default: the namespace the service has configured for
+   * the manifest's adapter, else none.
+   */
+  namespace?: string;
 }
 
 export interface ManifestSummary {
   project: string;
   dbt_version: string | null;
   dbt_schema_version: string | null;
-  assets: { created: number; updated: number };
+  /** `merged`: placeholders (and other projects' sources) holding a dataset of this manifest, merged into its node. */
+  assets: { created: number; updated: number; merged: number };
   edges: { created: number; existing: number; removed: number };
   quality_rules: { created: number; updated: number; removed: number };
   /** Nodes left out (unsupported kinds, disabled, ...). */
@@ -491,12 +629,18 @@ export interface GovernanceEvent<D = Record<string, any>> {
   id: string;
   /** Sequence number: events are ordered by it. */
   seq: number;
-  /** `asset.created`, `lineage.manifest.ingested`, ... */
+  /** `asset.created`, `asset.merged`, `lineage.manifest.ingested`, ... */
   type: string;
   occurred_at: string;
   actor: string | null;
   data: D;
   [extra: string]: unknown;
+}
+
+/** The `data` of an `asset.merged` event: the asset `from` became an alias of `into`. */
+export interface AssetMergedData {
+  from: string;
+  into: string;
 }
 
 export interface EventFilters extends PageParams {
@@ -1124,6 +1268,8 @@ export interface Problem {
   code: string;
   request_id: string;
   errors?: FieldProblem[];
+  /** 409 `dataset_taken`: the asset holding the dataset. */
+  holder?: string;
   [extra: string]: unknown;
 }
 
@@ -1165,7 +1311,11 @@ export declare class AuthenticationError extends APIError {}
 /** 403 `insufficient_scope`. */
 export declare class PermissionError extends APIError {}
 export declare class NotFoundError extends APIError {}
-/** 409: the id exists, or the Idempotency-Key is in use. Never retried. */
+/**
+ * 409: the id exists (`already_exists`), the dataset is another asset's
+ * (`dataset_taken`, `problem.holder` names it), or the Idempotency-Key is in use.
+ * Never retried.
+ */
 export declare class ConflictError extends APIError {}
 /** 412: `ifMatch` did not match; nothing changed. */
 export declare class PreconditionFailedError extends APIError {}

@@ -380,16 +380,18 @@ function liveTests({ baseURL, token }) {
 
   describe('dbt manifest and events', () => {
     const project = `js-${randomUUID().slice(0, 8)}`;
+    // Where the project's tables live: this run's own, so no other run holds them.
+    const namespace = `duckdb://${project}`;
     let first;
 
     test('uploadManifest from a path ingests the project', async () => {
-      first = await client.lineage.uploadManifest(MANIFEST, { project });
+      first = await client.lineage.uploadManifest(MANIFEST, { project, namespace });
       assert.equal(first.project, project);
       assert.equal(first.dbt_version, '1.11.16');
       assert.equal(first.dbt_schema_version, 'v12');
       assert.ok(first.edges.created + first.edges.existing > 0, JSON.stringify(first.edges));
       assert.equal(first.edges.removed, 0);
-      for (const key of ['created', 'updated']) assert.equal(typeof first.assets[key], 'number');
+      for (const key of ['created', 'updated', 'merged']) assert.equal(typeof first.assets[key], 'number');
       for (const key of ['created', 'updated', 'removed']) {
         assert.equal(typeof first.quality_rules[key], 'number');
       }
@@ -397,11 +399,22 @@ function liveTests({ baseURL, token }) {
     });
 
     test('uploading the same bytes again changes no edges', async () => {
-      const again = await client.lineage.uploadManifest(readFileSync(MANIFEST), { project });
+      const again = await client.lineage.uploadManifest(readFileSync(MANIFEST), { project, namespace });
       assert.equal(again.project, project);
+      assert.equal(again.assets.merged, 0);
       assert.equal(again.edges.created, 0);
       assert.equal(again.edges.removed, 0);
       assert.equal(again.edges.existing, first.edges.created + first.edges.existing);
+    });
+
+    test('with a namespace, each model holds its table: an edge naming it meets the dbt node', async () => {
+      const name = 'corner_shop.main_marts.orders';
+      const { items } = await client.assets.list({ dataset_namespace: namespace, dataset_name: name.toUpperCase() });
+      assert.deepEqual(items.map((a) => [a.id, a.dataset]), [['model.corner_shop.orders', { namespace, name }]]);
+      const dashboard = id('manifest.dashboard');
+      const edge = await client.lineage.create({ source: { namespace, name }, target: dashboard });
+      assert.equal(edge.source, 'model.corner_shop.orders');
+      await client.lineage.deleteEdge('model.corner_shop.orders', dashboard);
     });
 
     test('the ingestion shows up in the event log', async () => {

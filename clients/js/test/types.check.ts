@@ -7,6 +7,12 @@ import GovernanceClientDefault, {
   NotFoundError,
   ValidationError,
   type Asset,
+  type AssetMergedData,
+  type Dataset,
+  type EdgeInput,
+  type SqlIngest,
+  type SqlResult,
+  type PushSqlResult,
   type BulkResult,
   type Edge,
   type LineageGraph,
@@ -217,6 +223,65 @@ export async function usage(): Promise<void> {
   await client.lineage.openLineage([run, run]);
   const pushedRuns: PushOpenLineageResult = await client.lineage.pushOpenLineage([run], { chunkSize: 1000, onChunk: (r) => void r.edges.created });
   void [one.column_mappings.created, pushedRuns.requests];
+
+  // Cross-tool lineage: datasets on assets and as edge ends, SQL, a manifest's namespace
+  const orders: Dataset = { namespace: 'snowflake://acme-prod', name: 'ANALYTICS.PUBLIC.ORDERS' };
+  const held: Asset = await client.assets.create({ id: 'orders', name: 'orders', type: 'table', dataset: orders });
+  const stored: Dataset | null = held.dataset;
+  const former: string[] = held.aliases;
+  void [stored?.namespace, former];
+  await client.assets.put('orders', { name: 'orders', type: 'table', dataset: null });
+  await client.assets.patch('orders', { dataset: null });
+  const holder: Page<Asset> = await client.assets.list({ dataset_namespace: 'snowflake://acme-prod', dataset_name: 'analytics.public.orders' });
+  void holder.items[0]?.aliases;
+  const byDataset: EdgeInput = { source: orders, target: 'dashboards.revenue' };
+  await client.lineage.create(byDataset, { strict: true });
+  await client.lineage.bulk([byDataset, { source: 'a', target: { namespace: 'kafka://broker:9092', name: 'orders' } }]);
+  await client.lineage.pushBulk([byDataset], { chunkSize: 2 });
+  // @ts-expect-error a dataset needs both parts
+  await client.lineage.create({ source: { namespace: 'pg' }, target: 'b' });
+  const script: SqlResult = await client.lineage.ingestSql({
+    dialect: 'snowflake',
+    namespace: 'snowflake://acme-prod',
+    default_database: 'ANALYTICS',
+    default_schema: 'PUBLIC',
+    source: 'nightly',
+    sql: 'insert into mart.revenue select * from raw.orders; select 1',
+  });
+  void [script.origin, script.statements.with_lineage, script.edges.created, script.column_mappings.existing];
+  const log: SqlIngest = {
+    dialect: 'postgres',
+    namespace: 'postgres://db',
+    statements: ['select 1', { sql: 'insert into a select * from b', query_id: 'q1', user: 'etl', timestamp: null }],
+  };
+  const logged: SqlResult = await client.lineage.ingestSql(log, { idempotencyKey: 'k' });
+  void logged.failures.map((f) => [f.index, f.message, f.query_id]);
+  async function* history() {
+    yield 'select 1';
+    yield { sql: 'insert into a select * from b', query_id: 'q2' };
+  }
+  const pushedSql: PushSqlResult = await client.lineage.pushSql(
+    { dialect: 'snowflake', namespace: 'snowflake://acme-prod', statements: history() },
+    { chunkSize: 5000, onChunk: (r, i) => void [r.failures.length, i] },
+  );
+  void [pushedSql.requests, pushedSql.statements.failed];
+  // @ts-expect-error sql or statements, not both
+  await client.lineage.ingestSql({ dialect: 'postgres', namespace: 'postgres://db', sql: 'select 1', statements: ['select 1'] });
+  const namespaced: ManifestSummary = await client.lineage.uploadManifest('manifest.json', { project: 'p', namespace: 'snowflake://acme-prod' });
+  const merged: number = namespaced.assets.merged;
+  void merged;
+  for await (const e of client.events.iterate({ types: ['asset.merged'] })) {
+    const data = e.data as AssetMergedData;
+    void [data.from, data.into];
+  }
+  try {
+    await client.assets.create({ id: 'other', name: 'o', type: 'table', dataset: orders });
+  } catch (err) {
+    if (err instanceof ConflictError && err.code === 'dataset_taken') {
+      const who: string | undefined = err.problem?.holder;
+      void who;
+    }
+  }
 
   const defaults: ['http://localhost:8080', 60000, 2, 2000] = [DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_RECONNECT_MS];
   void defaults;

@@ -1,8 +1,16 @@
 /**
  * `/assets`: list filters `type`, `platform`, `tag` (a string or an array;
  * every tag must match), `owner`, `q` (substring of id, name or description),
- * `placeholder`. The client chooses each asset's id; a second `create` with the
- * same id is a ConflictError (409 `already_exists`). Changes honour `ifMatch`.
+ * `placeholder`, `dataset_namespace` (the assets of a namespace) and with it
+ * `dataset_name` (the one asset holding that dataset, if any). The client
+ * chooses each asset's id; a second `create` with the same id is a
+ * ConflictError (409 `already_exists`). Changes honour `ifMatch`.
+ *
+ * An asset may hold a physical `dataset` `{namespace, name}`, at most one asset
+ * per dataset, stored as each platform spells it. Taking a dataset a placeholder
+ * holds merges the placeholder in (its id joins `aliases`, and any former id
+ * still finds the asset); one another asset holds is a ConflictError
+ * `dataset_taken`, whose `problem.holder` names that asset.
  */
 
 import { MERGE_PATCH_JSON, MutableCollection } from './collection.js';

@@ -1,6 +1,8 @@
 /**
  * `/lineage`: edges (with their column mappings) one by one or in bulk, dbt
- * manifests, OpenLineage run events, and traversals of assets and columns.
+ * manifests, OpenLineage run events, SQL, and traversals of assets and columns.
+ * An edge's `source` and `target` are each an asset id (a former id too) or a
+ * dataset `{namespace, name}`, which resolves to the asset holding it.
  */
 
 import { APIPromise } from '../api-promise.js';
@@ -10,6 +12,8 @@ import { encodeSegment } from '../url.js';
 import { walk } from './collection.js';
 
 export const MANIFEST_TIMEOUT_MS = 600_000;
+/** A query log of 10,000 statements is parsed on the server: as long as an upload. */
+export const SQL_TIMEOUT_MS = MANIFEST_TIMEOUT_MS;
 
 export class Lineage {
   /** @param {import('../client.js').GovernanceClient} client */
@@ -19,8 +23,10 @@ export class Lineage {
 
   /**
    * `POST /lineage`: creates the edge (201) or updates the existing one (200).
-   * Unknown endpoints become placeholder assets unless `strict: true`
-   * (then ValidationError `unknown_assets`).
+   * `source` and `target` are asset ids or datasets `{namespace, name}`. Unknown
+   * ids, and datasets no asset holds, become placeholder assets (a dataset's is
+   * `<namespace>/<name>`, normalised) unless `strict: true` (then ValidationError
+   * `unknown_assets`).
    */
   create(edge, options = {}) {
     const { strict, ...rest } = options;
@@ -110,11 +116,13 @@ export class Lineage {
    * `POST /lineage/manifest`: a dbt `manifest.json` (a file path, or its bytes)
    * becomes assets, edges and quality rules of `project`. Gzipped on the way
    * unless it already is; `prune` (default true) removes what this project's
-   * earlier uploads asserted and this one does not. Idempotent, so retried like
-   * other POSTs. The timeout defaults to 600 s.
+   * earlier uploads asserted and this one does not; `namespace` (e.g.
+   * `snowflake://acme-prod`) is where the project's tables live, so each model,
+   * seed, snapshot and source holds its dataset `(namespace, db.schema.table)`.
+   * Idempotent, so retried like other POSTs. The timeout defaults to 600 s.
    */
   uploadManifest(pathOrBytes, options = {}) {
-    const { project, prune = true, ...rest } = options;
+    const { project, prune = true, namespace, ...rest } = options;
     const sent = artifactBytes(pathOrBytes, 'uploadManifest').then((bytes) =>
       this._client
         .request({
@@ -122,7 +130,7 @@ export class Lineage {
           ...rest,
           method: 'POST',
           path: '/lineage/manifest',
-          query: { project, prune },
+          query: { project, prune, namespace },
           body: gzipOnce(bytes),
           contentType: 'application/json',
           headers: { ...(rest.headers ?? {}), 'content-encoding': 'gzip' },
@@ -130,6 +138,62 @@ export class Lineage {
         .withResponse(),
     );
     return new APIPromise(sent);
+  }
+
+  /**
+   * `POST /lineage/sql`: SQL parsed in `dialect` becomes table and column lineage
+   * between the assets holding its tables (datasets `(namespace, db.schema.table)`,
+   * completed with `default_database` and `default_schema`; placeholders for
+   * tables no asset holds). Give `sql` (one statement or a `;`-separated script)
+   * or `statements` (a query log of 1-10,000: each `{sql, query_id?, user?,
+   * timestamp?}`, or just the SQL text). Edges get origin `sql:<source>` (default
+   * `api`). A statement that does not parse is listed in `failures` by index and
+   * writes nothing; the others are written in one transaction. Retried like other
+   * POSTs; the timeout defaults to 600 s.
+   */
+  ingestSql(body, options = {}) {
+    const sent =
+      body && Array.isArray(body.statements)
+        ? { ...body, statements: body.statements.map((s) => (typeof s === 'string' ? { sql: s } : s)) }
+        : body;
+    return this._client.request({
+      timeoutMs: SQL_TIMEOUT_MS,
+      ...options,
+      method: 'POST',
+      path: '/lineage/sql',
+      body: sent,
+    });
+  }
+
+  /**
+   * A query log of any length (`statements`: an array, iterable or async iterable
+   * of `{sql, query_id?, ...}` or SQL text) sent through `ingestSql` in requests of
+   * at most `chunkSize` statements (default 10,000, the server's limit), one after
+   * another; the answers are summed, each failure's `index` counted from the
+   * log's start, and `requests` counts them. Each request is atomic, the whole
+   * push is not: pushing again is safe, as the same statements give the same edges.
+   */
+  async pushSql(body, options = {}) {
+    const { statements, ...fields } = body ?? {};
+    if (statements === null || typeof statements !== 'object' || typeof statements === 'string') {
+      throw new TypeError('pushSql takes a query log as `statements` (for a script, use ingestSql)');
+    }
+    const zero = {
+      origin: `sql:${fields.source ?? 'api'}`,
+      statements: { received: 0, with_lineage: 0, without_lineage: 0, failed: 0 },
+      edges: { created: 0, existing: 0 },
+      column_mappings: { created: 0, existing: 0 },
+      assets_created: 0,
+      failures: [],
+      warnings: [],
+    };
+    let offset = 0;
+    return this._push(statements, options, zero, async (chunk, rest) => {
+      const result = await this.ingestSql({ ...fields, statements: chunk }, rest);
+      const shifted = offsetFailures(result, offset);
+      offset += chunk.length;
+      return shifted;
+    });
   }
 
   /** One page of `GET /lineage/edges`, filters `source`, `target`, `origin`, `limit`, `cursor`. */
@@ -191,6 +255,12 @@ export class Lineage {
   _traverse(path, params, options) {
     return this._client.request({ ...options, method: 'GET', path, query: params });
   }
+}
+
+/** A chunk's answer with each failure's `index` counted from the whole log's start. */
+function offsetFailures(result, offset) {
+  if (!offset || !Array.isArray(result?.failures) || result.failures.length === 0) return result;
+  return { ...result, failures: result.failures.map((f) => ({ ...f, index: f.index + offset })) };
 }
 
 function columnPath(id, column, direction) {
