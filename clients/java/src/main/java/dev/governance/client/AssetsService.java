@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.governance.client.model.Asset;
 import dev.governance.client.model.AssetFilter;
 import dev.governance.client.model.AssetInput;
+import dev.governance.client.model.Dataset;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Saved;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code /assets}: create, read, replace, merge-patch, delete and list data assets. Obtain it
@@ -36,6 +38,23 @@ public final class AssetsService {
     return new PagedIterable<>(filter.cursor(), cursor -> page(filter, cursor, options));
   }
 
+  /**
+   * The asset holding this dataset, found by any spelling the platform's naming rules make
+   * equal ({@code GET /assets?dataset_namespace=&dataset_name=}); empty when nobody holds it.
+   */
+  public Optional<Asset> findByDataset(Dataset dataset) {
+    return findByDataset(dataset, null);
+  }
+
+  /** As {@link #findByDataset(Dataset)}, sent with {@code options}. */
+  public Optional<Asset> findByDataset(Dataset dataset, RequestOptions options) {
+    if (dataset == null || dataset.namespace() == null || dataset.name() == null) {
+      throw new IllegalArgumentException("the dataset needs a namespace and a name");
+    }
+    AssetFilter filter = AssetFilter.builder().dataset(dataset).build();
+    return page(filter, null, options).items().stream().findFirst();
+  }
+
   private Page<Asset> page(AssetFilter filter, String cursor, RequestOptions options) {
     ApiCall call =
         ApiCall.get("/assets")
@@ -44,6 +63,8 @@ public final class AssetsService {
             .param("owner", filter.owner())
             .param("q", filter.q())
             .param("placeholder", filter.placeholder())
+            .param("dataset_namespace", filter.datasetNamespace())
+            .param("dataset_name", filter.datasetName())
             .param("limit", filter.pageSize())
             .param("cursor", cursor)
             .options(options);
@@ -52,9 +73,13 @@ public final class AssetsService {
   }
 
   /**
-   * Creates an asset (201). A placeholder made by lineage under that id is claimed.
+   * Creates an asset (201). A placeholder made by lineage under that id is claimed. With a
+   * {@link AssetInput#dataset() dataset}, a placeholder holding that dataset is merged in (its
+   * id becomes one of {@link Asset#aliases()}).
    *
    * @throws dev.governance.client.exception.ConflictException if a real asset has the id
+   *     ({@code already_exists}), or an asset created explicitly holds the dataset
+   *     ({@code dataset_taken}, with {@link dev.governance.client.exception.ConflictException#holder()})
    * @throws dev.governance.client.exception.ValidationException naming each bad field
    */
   public Asset create(AssetInput asset) {

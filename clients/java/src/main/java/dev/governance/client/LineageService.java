@@ -9,10 +9,13 @@ import dev.governance.client.model.Edge;
 import dev.governance.client.model.EdgeFilter;
 import dev.governance.client.model.EdgeInput;
 import dev.governance.client.model.LineageGraph;
+import dev.governance.client.model.ManifestOptions;
 import dev.governance.client.model.ManifestSummary;
 import dev.governance.client.model.OpenLineageResult;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Saved;
+import dev.governance.client.model.SqlInput;
+import dev.governance.client.model.SqlResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,8 +28,10 @@ import java.util.List;
  * run events, list and delete edges, and traverse the graph of assets or of one column. Obtain
  * it with {@link GovernanceClient#lineage()}.
  *
- * <p>An edge naming an asset that does not exist creates a placeholder asset, unless
- * {@code strict} is true: then the service answers 422 {@code unknown_assets} and writes
+ * <p>An edge's ends are asset ids or {@link dev.governance.client.model.Dataset datasets}
+ * ({@link dev.governance.client.model.EdgeEnd}); a dataset names the asset holding it. An edge
+ * naming an asset that does not exist (or a dataset nobody holds) creates a placeholder asset,
+ * unless {@code strict} is true: then the service answers 422 {@code unknown_assets} and writes
  * nothing.
  */
 public final class LineageService {
@@ -34,8 +39,9 @@ public final class LineageService {
   public static final int MAX_BULK_EDGES = 10_000;
 
   /**
-   * How long one upload (a dbt manifest or run results) may take per attempt at least; the
-   * client's own timeout applies when it is longer. Large manifests take a while to ingest.
+   * How long one upload (a dbt manifest or run results) or SQL ingestion may take per attempt
+   * at least; the client's own timeout applies when it is longer. Large manifests and query
+   * logs take a while to ingest.
    */
   public static final Duration MANIFEST_TIMEOUT = Duration.ofMinutes(10);
 
@@ -172,24 +178,34 @@ public final class LineageService {
         OpenLineageResult::plus);
   }
 
-  /** {@link #uploadManifest(Path, String, boolean)} with the manifest's project name, pruning. */
+  /** {@link #uploadManifest(byte[], ManifestOptions)} with the defaults. */
   public ManifestSummary uploadManifest(Path path) {
-    return uploadManifest(path, null, true);
+    return uploadManifest(path, ManifestOptions.defaults());
   }
 
   /**
    * Ingests a dbt {@code manifest.json} (plain or gzipped) from a file. See
-   * {@link #uploadManifest(byte[], String, boolean)}.
+   * {@link #uploadManifest(byte[], ManifestOptions)}.
    *
    * @throws UncheckedIOException when the file cannot be read
    */
-  public ManifestSummary uploadManifest(Path path, String project, boolean prune) {
-    return uploadManifestWithResponse(read(path, "manifest"), project, prune, null).value();
+  public ManifestSummary uploadManifest(Path path, ManifestOptions settings) {
+    return uploadManifestWithResponse(read(path, "manifest"), settings, null).value();
   }
 
-  /** {@link #uploadManifest(byte[], String, boolean)} with the manifest's project name, pruning. */
+  /** {@link #uploadManifest(Path, ManifestOptions)} with this project name and prune setting. */
+  public ManifestSummary uploadManifest(Path path, String project, boolean prune) {
+    return uploadManifest(path, manifestOptions(project, prune));
+  }
+
+  /** {@link #uploadManifest(byte[], ManifestOptions)} with the defaults. */
   public ManifestSummary uploadManifest(byte[] manifest) {
-    return uploadManifest(manifest, null, true);
+    return uploadManifest(manifest, ManifestOptions.defaults());
+  }
+
+  /** {@link #uploadManifest(byte[], ManifestOptions)} with this project name and prune setting. */
+  public ManifestSummary uploadManifest(byte[] manifest, String project, boolean prune) {
+    return uploadManifest(manifest, manifestOptions(project, prune));
   }
 
   /**
@@ -199,24 +215,74 @@ public final class LineageService {
    * The same manifest twice changes nothing, so the upload is retried like other POSTs. Each
    * attempt may take {@link #MANIFEST_TIMEOUT}.
    *
-   * @param project the project name; null for the manifest's own
-   * @param prune remove edges and rules an earlier upload of the project made and this one
-   *     lacks (the service default)
+   * @param settings the project name, the warehouse's dataset namespace and pruning (see
+   *     {@link ManifestOptions}); null for the defaults
    * @throws dev.governance.client.exception.ValidationException ({@code invalid_manifest}) for
-   *     a body the service cannot read as a manifest
+   *     a body the service cannot read as a manifest, ({@code invalid_dataset}) for a namespace
+   *     that is none
+   * @throws dev.governance.client.exception.ConflictException ({@code dataset_taken}) when a
+   *     model claims a dataset another model or an asset created explicitly holds; nothing
+   *     is written
    */
-  public ManifestSummary uploadManifest(byte[] manifest, String project, boolean prune) {
-    return uploadManifestWithResponse(manifest, project, prune, null).value();
+  public ManifestSummary uploadManifest(byte[] manifest, ManifestOptions settings) {
+    return uploadManifestWithResponse(manifest, settings, null).value();
   }
 
   public Response<ManifestSummary> uploadManifestWithResponse(
-      byte[] manifest, String project, boolean prune, RequestOptions options) {
+      byte[] manifest, ManifestOptions settings, RequestOptions options) {
+    ManifestOptions given = settings == null ? ManifestOptions.defaults() : settings;
     ApiCall call =
         upload("/lineage/manifest", manifest, "manifest")
-            .param("project", project)
-            .param("prune", prune ? "true" : "false")
+            .param("project", given.project())
+            .param("namespace", given.namespace())
+            .param("prune", given.prune() ? "true" : "false")
             .options(options);
     return http.call(call, ManifestSummary.class);
+  }
+
+  /** {@link #uploadManifestWithResponse(byte[], ManifestOptions, RequestOptions)} with a project and prune. */
+  public Response<ManifestSummary> uploadManifestWithResponse(
+      byte[] manifest, String project, boolean prune, RequestOptions options) {
+    return uploadManifestWithResponse(manifest, manifestOptions(project, prune), options);
+  }
+
+  private static ManifestOptions manifestOptions(String project, boolean prune) {
+    return ManifestOptions.defaults().withProject(project).withPrune(prune);
+  }
+
+  /** {@link #ingestSql(SqlInput)} of one statement or a {@code ;}-separated script. */
+  public SqlResult ingestSql(String dialect, String namespace, String sql) {
+    return ingestSql(SqlInput.script(dialect, namespace, sql));
+  }
+
+  /**
+   * {@code POST /lineage/sql}: SQL (a statement, a script, or a query log of up to 10,000
+   * entries) becomes table and column lineage, parsed in the input's dialect. Each table is the
+   * dataset {@code (namespace, name)} and resolves to the asset holding it (a dbt model, an
+   * OpenLineage dataset, an asset with that dataset); a table nobody holds becomes a
+   * placeholder. A statement that writes a table from others ({@code INSERT ... SELECT},
+   * {@code CREATE TABLE/VIEW AS}, {@code MERGE}, ...) makes an edge per table read (origin
+   * {@code sql:<source>}, the statement as transformation) and column mappings; reads and DDL
+   * write nothing. A statement that does not parse is listed in {@link SqlResult#failures()}
+   * and the others are written in one transaction. Ingesting again converges, so the call is
+   * retried like other POSTs (with an automatic {@code Idempotency-Key}); each attempt may take
+   * {@link #MANIFEST_TIMEOUT}.
+   *
+   * @throws dev.governance.client.exception.ValidationException for an unknown dialect
+   *     ({@code body.dialect}), both or neither of {@code sql} and {@code statements}, or a bad
+   *     namespace
+   */
+  public SqlResult ingestSql(SqlInput input) {
+    return ingestSqlWithResponse(input, null).value();
+  }
+
+  public Response<SqlResult> ingestSqlWithResponse(SqlInput input, RequestOptions options) {
+    if (input == null) {
+      throw new IllegalArgumentException("the SQL input must not be null");
+    }
+    return http.call(
+        ApiCall.post("/lineage/sql").json(input).timeoutAtLeast(MANIFEST_TIMEOUT).options(options),
+        SqlResult.class);
   }
 
   /** A gzipped JSON upload (manifest, run results) with the longer upload timeout. */

@@ -8,9 +8,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A data asset as the service stores it. {@code placeholder}, {@code createdAt},
- * {@code updatedAt} and {@code version} are read-only; {@link #toInput()} gives the writable
- * part for a read-modify-{@code put} round trip.
+ * A data asset as the service stores it. {@code aliases}, {@code placeholder},
+ * {@code createdAt}, {@code updatedAt} and {@code version} are read-only; {@link #toInput()}
+ * gives the writable part for a read-modify-{@code put} round trip.
+ *
+ * <p>{@code dataset} is the physical dataset the asset is (null when none), as the service
+ * normalised it. {@code aliases} are the former ids of assets merged into this one (a
+ * placeholder that held the dataset, for one): each still finds this asset, whose
+ * {@code id} is the current one.
  */
 public record Asset(
     String id,
@@ -22,6 +27,8 @@ public record Asset(
     List<String> tags,
     List<Column> columns,
     Map<String, Object> properties,
+    Dataset dataset,
+    List<String> aliases,
     boolean placeholder,
     @JsonProperty("created_at") Instant createdAt,
     @JsonProperty("updated_at") Instant updatedAt,
@@ -31,10 +38,30 @@ public record Asset(
     owners = owners == null ? List.of() : List.copyOf(owners);
     tags = tags == null ? List.of() : List.copyOf(tags);
     columns = columns == null ? List.of() : List.copyOf(columns);
+    aliases = aliases == null ? List.of() : List.copyOf(aliases);
     properties =
         properties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+  }
+
+  /** An asset without a dataset or aliases (the fields before datasets came). */
+  public Asset(
+      String id,
+      String name,
+      String type,
+      String platform,
+      String description,
+      List<String> owners,
+      List<String> tags,
+      List<Column> columns,
+      Map<String, Object> properties,
+      boolean placeholder,
+      Instant createdAt,
+      Instant updatedAt,
+      long version) {
+    this(id, name, type, platform, description, owners, tags, columns, properties, null, null,
+        placeholder, createdAt, updatedAt, version);
   }
 
   /** The ETag the service gives this version: {@code "<version>"}, quotes included. */
@@ -42,10 +69,13 @@ public record Asset(
     return "\"" + version + "\"";
   }
 
-  /** The writable fields, ready to edit and send back with {@code put}. */
+  /**
+   * The writable fields, ready to edit and send back with {@code put}; the dataset included,
+   * since a {@code put} without one leaves the asset holding none.
+   */
   public AssetInput toInput() {
     return new AssetInput(
-        id, name, type, platform, description, owners, tags, columns, properties);
+        id, name, type, platform, description, owners, tags, columns, properties, dataset);
   }
 
   /** A builder starting from the writable fields of this asset. */

@@ -9,6 +9,11 @@ import java.util.List;
  * Which assets {@code assets().list(...)} returns. Every field is optional; tags must all match.
  * {@code pageSize} is the server's {@code limit} per request (1-500, default 50); paging itself
  * is automatic. {@code cursor} starts from a cursor a previous listing gave.
+ *
+ * <p>{@code datasetNamespace} alone lists the assets whose dataset lies in that namespace;
+ * with {@code datasetName} too, the one asset holding that dataset (0 or 1 items). Both are
+ * normalised by the service first, so any spelling the platform's rules make equal finds it
+ * ({@code postgres://DB} finds {@code postgres://db:5432}).
  */
 public record AssetFilter(
     String type,
@@ -17,11 +22,26 @@ public record AssetFilter(
     String owner,
     String q,
     Boolean placeholder,
+    String datasetNamespace,
+    String datasetName,
     Integer pageSize,
     String cursor) {
 
   public AssetFilter {
     tags = tags == null ? List.of() : List.copyOf(tags);
+  }
+
+  /** A filter without the dataset criteria (as before datasets came). */
+  public AssetFilter(
+      String type,
+      String platform,
+      List<String> tags,
+      String owner,
+      String q,
+      Boolean placeholder,
+      Integer pageSize,
+      String cursor) {
+    this(type, platform, tags, owner, q, placeholder, null, null, pageSize, cursor);
   }
 
   /** No filter: every asset. */
@@ -40,6 +60,8 @@ public record AssetFilter(
     private String owner;
     private String q;
     private Boolean placeholder;
+    private String datasetNamespace;
+    private String datasetName;
     private Integer pageSize;
     private String cursor;
 
@@ -86,6 +108,25 @@ public record AssetFilter(
       return this;
     }
 
+    /** Assets whose dataset lies in this namespace (any spelling of it). */
+    public Builder datasetNamespace(String namespace) {
+      this.datasetNamespace = namespace;
+      return this;
+    }
+
+    /** With {@link #datasetNamespace}: the one asset holding the dataset of this name. */
+    public Builder datasetName(String name) {
+      this.datasetName = name;
+      return this;
+    }
+
+    /** The asset holding this dataset (any spelling of it): both dataset criteria at once. */
+    public Builder dataset(Dataset dataset) {
+      this.datasetNamespace = dataset.namespace();
+      this.datasetName = dataset.name();
+      return this;
+    }
+
     public Builder pageSize(Integer pageSize) {
       this.pageSize = pageSize;
       return this;
@@ -97,7 +138,8 @@ public record AssetFilter(
     }
 
     public AssetFilter build() {
-      return new AssetFilter(type, platform, tags, owner, q, placeholder, pageSize, cursor);
+      return new AssetFilter(
+          type, platform, tags, owner, q, placeholder, datasetNamespace, datasetName, pageSize, cursor);
     }
   }
 }

@@ -13,6 +13,13 @@ import java.util.Map;
  * The writable fields of an asset, the body of {@code create} and {@code put}. {@code id},
  * {@code name} and {@code type} are required to create; for {@code put} the id comes from the
  * path and may be left null here. Null fields are left out of the JSON body.
+ *
+ * <p>{@code dataset} makes the asset hold that physical dataset. A placeholder (or an asset
+ * made by OpenLineage or SQL ingestion, or a dbt source) holding it is merged into this asset:
+ * its edges, column lineage, rules, owners and tags move over and its id becomes one of this
+ * asset's {@link Asset#aliases()}. When an asset created explicitly holds it, the service
+ * answers 409 {@code dataset_taken}
+ * ({@link dev.governance.client.exception.ConflictException#holder()} names that asset).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AssetInput(
@@ -24,7 +31,8 @@ public record AssetInput(
     List<String> owners,
     List<String> tags,
     List<Column> columns,
-    Map<String, Object> properties) {
+    Map<String, Object> properties,
+    Dataset dataset) {
 
   public AssetInput {
     owners = owners == null ? null : List.copyOf(owners);
@@ -32,6 +40,20 @@ public record AssetInput(
     columns = columns == null ? null : List.copyOf(columns);
     properties =
         properties == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+  }
+
+  /** The fields without a dataset (as before datasets came). */
+  public AssetInput(
+      String id,
+      String name,
+      String type,
+      String platform,
+      String description,
+      List<String> owners,
+      List<String> tags,
+      List<Column> columns,
+      Map<String, Object> properties) {
+    this(id, name, type, platform, description, owners, tags, columns, properties, null);
   }
 
   /** A builder with the three required fields. */
@@ -45,7 +67,10 @@ public record AssetInput(
 
   static Builder builder(AssetInput from) {
     Builder b =
-        builder(from.id, from.name, from.type).platform(from.platform).description(from.description);
+        builder(from.id, from.name, from.type)
+            .platform(from.platform)
+            .description(from.description)
+            .dataset(from.dataset);
     if (from.owners != null) {
       b.owners(from.owners);
     }
@@ -63,7 +88,14 @@ public record AssetInput(
 
   /** The same fields under another id. */
   public AssetInput withId(String newId) {
-    return new AssetInput(newId, name, type, platform, description, owners, tags, columns, properties);
+    return new AssetInput(
+        newId, name, type, platform, description, owners, tags, columns, properties, dataset);
+  }
+
+  /** The same fields holding this dataset (null: none). */
+  public AssetInput withDataset(Dataset newDataset) {
+    return new AssetInput(
+        id, name, type, platform, description, owners, tags, columns, properties, newDataset);
   }
 
   /** Builds an {@link AssetInput}; list setters replace, {@code add...} methods append. */
@@ -77,6 +109,7 @@ public record AssetInput(
     private List<String> tags;
     private List<Column> columns;
     private Map<String, Object> properties;
+    private Dataset dataset;
 
     private Builder() {}
 
@@ -167,8 +200,20 @@ public record AssetInput(
       return this;
     }
 
+    /** The physical dataset this asset is; null for none. */
+    public Builder dataset(Dataset dataset) {
+      this.dataset = dataset;
+      return this;
+    }
+
+    /** The physical dataset {@code name} in {@code namespace}, e.g. {@code snowflake://acme-prod}. */
+    public Builder dataset(String namespace, String name) {
+      return dataset(Dataset.of(namespace, name));
+    }
+
     public AssetInput build() {
-      return new AssetInput(id, name, type, platform, description, owners, tags, columns, properties);
+      return new AssetInput(
+          id, name, type, platform, description, owners, tags, columns, properties, dataset);
     }
   }
 }

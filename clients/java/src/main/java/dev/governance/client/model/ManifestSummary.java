@@ -21,8 +21,16 @@ public record ManifestSummary(
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
   }
 
-  /** Assets made or updated from the manifest's nodes. */
-  public record Assets(long created, long updated) {}
+  /**
+   * Assets made or updated from the manifest's nodes, and those merged into them: a
+   * placeholder (or another project's source) holding a dataset of this manifest, merged into
+   * the node that defines it (uploads with a namespace only).
+   */
+  public record Assets(long created, long updated, long merged) {
+    public Assets(long created, long updated) {
+      this(created, updated, 0);
+    }
+  }
 
   /** Lineage edges: new, already present, and removed by pruning. */
   public record Edges(long created, long existing, long removed) {}
