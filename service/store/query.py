@@ -8,6 +8,7 @@ data would time out again, so it is the request to change, not a moment to retry
 
 from __future__ import annotations
 
+import re
 from typing import Any, LiteralString, cast
 
 import neo4j
@@ -22,6 +23,8 @@ from service.models.query import CypherQuery, CypherResult, QueryResult
 from service.store.cypher_values import to_json
 
 _STATEMENT_ERRORS = ("Neo.ClientError.Statement.", "Neo.ClientError.Procedure.")
+_ADMINISTRATION = re.compile(r"\bAdministration Commands?\b", re.IGNORECASE)
+_OWN_PLAN = re.compile(r"^\s*(?:EXPLAIN|PROFILE)\b", re.IGNORECASE)
 
 
 async def run(graph: Graph, compiled: Compiled) -> QueryResult:
@@ -49,8 +52,12 @@ async def run_cypher(graph: Graph, request: CypherQuery) -> CypherResult:
     # inside a READ transaction that Neo4j itself keeps from writing.
     text = cast(LiteralString, request.query)  # type: ignore[redundant-cast]
 
+    # The guard judges the plan of the query itself, so a query that asks for its own
+    # plan (EXPLAIN, PROFILE) is planned without that word.
+    planned = cast(LiteralString, _OWN_PLAN.sub("", request.query, count=1))  # type: ignore[redundant-cast]
+
     async def work(tx: neo4j.AsyncTransaction) -> CypherResult:
-        explained = await (await tx.run("EXPLAIN " + text, request.parameters)).consume()
+        explained = await (await tx.run("EXPLAIN " + planned, request.parameters)).consume()
         reason = refusal(explained.query_type, explained.plan)
         if reason:
             raise _forbidden(reason)
@@ -69,7 +76,12 @@ async def run_cypher(graph: Graph, request: CypherQuery) -> CypherResult:
     try:
         return await graph.read_unit(work)
     except neo4j.exceptions.Neo4jError as exc:
-        mapped = _timeout(exc, graph.timeout_s) or _out_of_memory(exc) or _statement_error(exc)
+        mapped = (
+            _timeout(exc, graph.timeout_s)
+            or _out_of_memory(exc)
+            or _statement_error(exc)
+            or _failed_inside(exc)
+        )
         if mapped is None:
             raise
         raise mapped from exc
@@ -110,12 +122,27 @@ def _forbidden(reason: str) -> Unprocessable:
     )
 
 
+def _failed_inside(exc: neo4j.exceptions.Neo4jError) -> Unprocessable | None:
+    """Neo4j failed while running the caller's statement (a string grown past what it
+    can hold, say): the query is what to change, and running it again fails again."""
+    if not (exc.code or "").startswith("Neo.DatabaseError.Statement."):
+        return None
+    reason = f"Neo4j could not run it ({exc.code})"
+    return Unprocessable(
+        f"The query failed inside Neo4j: {reason}; make it build smaller values.",
+        code="query_failed",
+        errors=[FieldError(("body", "query"), reason, "query_failed")],
+    )
+
+
 def _statement_error(exc: neo4j.exceptions.Neo4jError) -> Unprocessable | None:
     """Neo4j could not compile or run the text (syntax, unknown procedure, another
     database named in USE, a division by zero): the administrator's own query."""
     code = exc.code or ""
     if code == "Neo.ClientError.Statement.AccessMode":
         return _forbidden("the query writes")
+    if _ADMINISTRATION.search(exc.message or ""):  # Neo4j's words for `USE system SHOW ...`
+        return _forbidden("an administration command")
     if not code.startswith(_STATEMENT_ERRORS):
         return None
     message = exc.message or "Neo4j refused the query."

@@ -50,3 +50,35 @@ def test_an_entity_deleted_under_a_unit_of_work_asks_the_driver_to_retry_it() ->
     mapped = from_driver_error(caught.value)  # the retries ran out: contention
     assert mapped is not None and (mapped.status, mapped.code) == (503, "neo4j_busy")
     assert int(mapped.headers["Retry-After"]) >= 1
+
+
+def test_a_dataset_or_alias_claimed_by_a_racing_writer_starts_the_unit_again() -> None:
+    for message in (
+        "Node(12) already exists with label `Asset` and property `dataset_key` = 'x'",
+        "Node(13) already exists with label `AssetAlias` and property `id` = 'y'",
+    ):
+        raced = neo4j_errors.Neo4jError._hydrate_neo4j(
+            code="Neo.ClientError.Schema.ConstraintValidationFailed", message=message
+        )
+        with pytest.raises(ConcurrentChange), retry_when_deleted_under_it():
+            raise raced
+    other = neo4j_errors.Neo4jError._hydrate_neo4j(
+        code="Neo.ClientError.Schema.ConstraintValidationFailed",
+        message="Node(14) already exists with label `Asset` and property `id` = 'z'",
+    )
+    with pytest.raises(neo4j_errors.ConstraintError), retry_when_deleted_under_it():
+        raise other
+
+
+def test_neo4j_failing_inside_a_callers_cypher_is_that_querys_422() -> None:
+    from service.store.query import _failed_inside, _statement_error
+
+    failed = _failed_inside(driver_error("Neo.DatabaseError.Statement.ExecutionFailed"))
+    assert failed is not None and (failed.status, failed.code) == (422, "query_failed")
+    assert _failed_inside(driver_error("Neo.DatabaseError.General.UnknownError")) is None
+    admin = neo4j_errors.Neo4jError._hydrate_neo4j(
+        code="Neo.ClientError.Statement.SyntaxError",
+        message="The `USE` clause is not required for Administration Commands.",
+    )
+    refused = _statement_error(admin)
+    assert refused is not None and refused.code == "forbidden_query"
