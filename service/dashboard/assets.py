@@ -1,16 +1,22 @@
-"""/assets (search and filters) and /assets/{id} (one asset, its rules and violations)."""
+"""/assets (search and filters, a dataset's holder among them) and /assets/{id} (one
+asset, its dataset and former ids, its rules and violations)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
+from service.dashboard.lineage import described
 from service.dashboard.render import html, page_route
+from service.domain import datasets
 from service.domain.access.scopes import Scope
 from service.domain.cursor import decode_cursor, encode_cursor
 from service.http import path_param
 from service.models.assets import KNOWN_TYPES
+from service.models.datasets import MAX_DATASET_PART
 from service.routing import signed_in
 from service.store import assets as asset_store
 from service.store import dashboard as dashboard_store
@@ -21,34 +27,69 @@ from service.store.sessions import Session
 
 PAGE_SIZE = 50
 COMPACT_NODES = 200
-FILTERS = ("q", "type", "platform", "tag", "owner")
+FILTERS = ("q", "type", "platform", "tag", "owner", "dataset_namespace", "dataset_name")
+
+
+class BadFilter(ValueError):
+    """A filter that names nothing; its message is shown above the list."""
 
 
 def _filter(request: Request) -> AssetFilter:
     query = request.query_params
     value = {name: (query.get(name) or "").strip()[:256] or None for name in FILTERS}
+    dataset_namespace, dataset_key = _dataset_filter(
+        query.get("dataset_namespace"), query.get("dataset_name")
+    )
     return AssetFilter(
         type=value["type"],
         platform=value["platform"],
         owner=value["owner"],
         tags=(value["tag"],) if value["tag"] else (),
         q=value["q"],
+        dataset_namespace=dataset_namespace,
+        dataset_key=dataset_key,
     )
 
 
+def _dataset_filter(namespace: str | None, name: str | None) -> tuple[str | None, str | None]:
+    """(namespace, dataset key), as the API reads them: a namespace lists its datasets'
+    holders, with a name the one holder; both normalised as stored, so any spelling of
+    the dataset finds it."""
+    namespace, name = (namespace or "").strip() or None, (name or "").strip() or None
+    if name is not None and namespace is None:
+        raise BadFilter("A dataset name needs its dataset namespace (e.g. snowflake://acme-prod).")
+    if namespace is None:
+        return None, None
+    if max(len(namespace), len(name or "")) > MAX_DATASET_PART:
+        raise BadFilter(f"A dataset namespace or name is at most {MAX_DATASET_PART} characters.")
+    try:
+        ref = datasets.normalise(namespace, name or "_")
+    except datasets.DatasetNameError as exc:
+        raise BadFilter(f"Dataset {exc.field}: {exc}.") from exc
+    return (None, ref.key) if name else (ref.namespace, None)
+
+
 async def search(request: Request, session: Session) -> Response:
-    cursor = request.query_params.get("cursor")
-    after = decode_cursor(cursor, ["after"])["after"] if cursor else ""
-    rows = await asset_store.page(deps.graph(request), _filter(request), str(after), PAGE_SIZE + 1)
-    more = len(rows) > PAGE_SIZE
-    rows = rows[:PAGE_SIZE]
     query = {k: v for k, v in request.query_params.items() if k in FILTERS and v}
-    context = {
+    context: dict[str, Any] = {
         "title": "Assets",
         "section": "assets",
-        "assets": rows,
         "query": query,
         "types": KNOWN_TYPES,
+    }
+    try:
+        where = _filter(request)
+    except BadFilter as exc:
+        context |= {"error": str(exc), "assets": [], "next_cursor": None, "first_page": True}
+        return html(request, "assets.html", context, session, status=422)
+    cursor = request.query_params.get("cursor")
+    after = decode_cursor(cursor, ["after"])["after"] if cursor else ""
+    rows = await asset_store.page(deps.graph(request), where, str(after), PAGE_SIZE + 1)
+    more = len(rows) > PAGE_SIZE
+    rows = rows[:PAGE_SIZE]
+    context |= {
+        "error": None,
+        "assets": rows,
         "next_cursor": encode_cursor({"after": rows[-1].id}) if more else None,
         "first_page": cursor is None,
     }
@@ -57,14 +98,17 @@ async def search(request: Request, session: Session) -> Response:
 
 async def asset_page(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
-    asset = await asset_store.get(graph, path_param(request, "asset_id"))
+    asked = path_param(request, "asset_id")
+    asset = await asset_store.get(graph, asked)
+    view = await lineage_store.traverse(graph, asset.id, "both", 1, COMPACT_NODES)
     context = {
         "title": asset.name,
         "section": "assets",
         "asset": asset,
+        "former_id": asked if asked != asset.id else None,
         "rules": await quality_store.page(graph, asset.id, None, None, "", 200),
         "violations": await dashboard_store.open_violations(graph, asset.id, 100),
-        "view": await lineage_store.traverse(graph, asset.id, "both", 1, COMPACT_NODES),
+        "view": await described(graph, view),
     }
     return html(request, "asset.html", context, session)
 

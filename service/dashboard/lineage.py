@@ -1,11 +1,16 @@
 """/lineage (pick an asset) and /lineage/{id} (the interactive graph), plus the
 session-authenticated JSON the page's script reads under /ui/lineage.
 
-The JSON endpoints are the API's own handlers behind the session check, so the
-page and `/api/v1/lineage` can never disagree about a graph.
+The asset graph is the API's own traversal (`store.lineage.traverse`), so the page
+and `/api/v1/lineage` never disagree about a graph; the page's copy also carries,
+from one more read, each node's dataset and each edge's origins (the writers that
+assert it), which the API's traversal answer leaves out. Column graphs are the API's
+own handlers behind the session check.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -16,16 +21,38 @@ from service.api import lineage as lineage_api
 from service.dashboard.render import html, page_route
 from service.dashboard.session_json import session_json_route
 from service.domain.access.scopes import Scope
-from service.http import path_param
+from service.domain.lineage import LineageView
+from service.graph import Graph
+from service.http import json_response, path_param
 from service.params import Params
 from service.routing import signed_in
 from service.store import assets as asset_store
+from service.store import dashboard as dashboard_store
 from service.store import lineage as lineage_store
 from service.store.assets import AssetFilter
 from service.store.sessions import Session
 
 PICK_LIMIT = 50
 PAGE_NODES = 2_000
+
+
+async def described(graph: Graph, view: LineageView) -> dict[str, Any]:
+    """The view's document with `dataset` ({namespace, name} or null) on every node
+    and `origins` on every edge."""
+    details = await dashboard_store.lineage_details(
+        graph, (n["id"] for n in view.nodes), ((e["source"], e["target"]) for e in view.edges)
+    )
+    datasets = {
+        key: {"namespace": d.namespace, "name": d.name} for key, d in details.datasets.items()
+    }
+    return {
+        **view.document(),
+        "nodes": [{**n, "dataset": datasets.get(n["id"])} for n in view.nodes],
+        "edges": [
+            {**e, "origins": details.origins.get((e["source"], e["target"]), [])}
+            for e in view.edges
+        ],
+    }
 
 
 async def pick(request: Request, session: Session) -> Response:
@@ -47,12 +74,25 @@ async def graph_page(request: Request, session: Session) -> Response:
         "title": f"Lineage of {root.name}",
         "section": "lineage",
         "asset": root,
-        "view": view,
+        "view": await described(graph, view),
         "depth": depth,
         "direction": direction,
         "columns": [c.name for c in root.columns],
     }
     return html(request, "lineage.html", context, session)
+
+
+async def lineage_json(request: Request) -> Response:
+    """The page's asset graph: the API's traversal, with the same parameters, described."""
+    limits = deps.settings(request).limits
+    params = Params(request)
+    depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
+    limit = params.integer("limit", limits.default_lineage_nodes, 1, limits.max_lineage_nodes)
+    direction = params.choice("direction", lineage_api.DIRECTIONS, "both")
+    graph = deps.graph(request)
+    asset_id = path_param(request, "asset_id")
+    view = await lineage_store.traverse(graph, asset_id, direction, depth, limit)
+    return json_response(await described(graph, view))
 
 
 routes = [
@@ -71,7 +111,7 @@ routes = [
     ),
     session_json_route(
         "/ui/lineage/{asset_id}",
-        lineage_api.lineage,
+        lineage_json,
         name="ui_lineage",
         policy=signed_in(Scope.READ),
     ),

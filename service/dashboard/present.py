@@ -48,6 +48,8 @@ def summary(event: Event) -> str:
 def subject_asset(event: Event) -> str | None:
     """The asset an event is about, for a link; None when it is about something else."""
     data: Any = event.data if isinstance(event.data, dict) else {}
+    if event.type == "asset.merged":
+        return str(data.get("into"))
     if event.type.startswith("asset.") and event.type != "asset.deleted":
         return str(data.get("id"))
     value = data.get("asset_id")

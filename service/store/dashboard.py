@@ -1,4 +1,4 @@
-"""Reads that only the dashboard's overview and asset pages make."""
+"""Reads that only the dashboard's pages make (overview, asset and lineage)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from service.graph import Graph
+from service.models.datasets import Dataset
 from service.models.events import Event
 from service.models.quality import QualityRule
 
@@ -18,6 +19,15 @@ class Counts:
     rules: int
     failing: int
     violations: int
+
+
+@dataclass(frozen=True)
+class LineageDetails:
+    """Beside a lineage view: asset id -> the dataset it holds (only those holding
+    one), and (source, target) -> the writers asserting that edge."""
+
+    datasets: dict[str, Dataset]
+    origins: dict[tuple[str, str], list[str]]
 
 
 @dataclass(frozen=True)
@@ -57,6 +67,24 @@ async def asset_names(graph: Graph, ids: Iterable[str]) -> dict[str, str]:
     """Asset id -> display name for the ids a page is about to show (one read)."""
     rows = await graph.read("dashboard.asset_names", ids=sorted(set(ids)))
     return {str(r["id"]): str(r["name"]) for r in rows}
+
+
+async def lineage_details(
+    graph: Graph, ids: Iterable[str], edges: Iterable[tuple[str, str]]
+) -> LineageDetails:
+    """The datasets of the assets and the origins of the edges a lineage view reached,
+    in one read however many there are."""
+    targets: dict[str, set[str]] = {}
+    for source, target in edges:
+        targets.setdefault(source, set()).add(target)
+    outgoing = [{"source": s, "targets": sorted(t)} for s, t in sorted(targets.items())]
+    row = (await graph.read("dashboard.lineage_details", ids=sorted(set(ids)), edges=outgoing))[0]
+    return LineageDetails(
+        datasets={
+            str(d["id"]): Dataset(namespace=d["namespace"], name=d["name"]) for d in row["datasets"]
+        },
+        origins={(str(e["source"]), str(e["target"])): list(e["origins"]) for e in row["origins"]},
+    )
 
 
 async def latest_events(graph: Graph, limit: int, hidden: tuple[str, ...] = ()) -> list[Event]:

@@ -1,5 +1,6 @@
 """The dashboard in a real browser: sign-in, the token flow, roles, search to lineage,
-live events, manifest upload; no foreign requests, no errors, no serious axe findings."""
+live events, manifest and SQL upload, datasets and edge origins across tools; no
+foreign requests, no errors, no serious axe findings."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import re
 from collections import deque
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -15,6 +17,7 @@ from playwright.sync_api import Browser, expect
 from tests.conftest import client_for
 from tests.e2e.conftest import Visitor
 from tests.support.dashboard import make_user
+from tests.support.dbt_fixtures import manifest_path
 from tests.support.server import LiveServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality"
@@ -89,7 +92,7 @@ def lineage_rows(visitor: Visitor) -> dict[str, tuple[str, int]]:
     for i in range(rows.count()):
         cells = rows.nth(i).locator("td")
         asset_id = cells.nth(0).locator("code").inner_text()
-        table[asset_id] = (cells.nth(3).inner_text(), int(cells.nth(4).inner_text()))
+        table[asset_id] = (cells.nth(4).inner_text(), int(cells.nth(5).inner_text()))
     return table
 
 
@@ -345,13 +348,228 @@ def test_an_editor_uploads_a_manifest_and_sees_the_summary(
     make_user(api, "uploader", "editor")
     visitor.sign_in("uploader")
     visitor.nav("Ingest").click()
-    visitor.page.get_by_label("Manifest").set_input_files(str(MANIFEST))
+    visitor.page.get_by_label("Manifest", exact=True).set_input_files(str(MANIFEST))
     visitor.page.get_by_role("button", name="Upload").click()
     summary = visitor.page.get_by_test_id("ingest-summary")
     expect(summary).to_contain_text("quality_shop")
     assets = api.get("/assets", params={"limit": 500}).json()["items"]
     assert ORDERS in {a["id"] for a in assets}
     visitor.screenshot("ingest")
+
+
+WAREHOUSE = "duckdb://warehouse"
+CORNER_ORDERS = "model.corner_shop.orders"
+REVENUE = "corner_shop.reporting.revenue"
+REVENUE_PLACEHOLDER = f"{WAREHOUSE}/{REVENUE}"  # the id of the asset made for the dataset
+REVENUE_SQL = (
+    "insert into reporting.revenue\n"
+    "select customer_id, sum(amount) as revenue from corner_shop.main_marts.orders group by 1;\n"
+    "insert into reporting.broken select from where (;\n"
+)
+
+
+def ingest_corner_shop_and_sql(visitor: Visitor, sql_file: Path) -> None:
+    """Our dbt project with its warehouse's namespace, then a SQL file reading its
+    `orders` model, both through the Ingest page."""
+    visitor.nav("Ingest").click()
+    manifest = visitor.page.get_by_role("form", name="Ingest a dbt manifest")
+    manifest.get_by_label("Manifest").set_input_files(str(manifest_path("v12")))
+    manifest.get_by_label("Namespace").fill(WAREHOUSE)
+    manifest.get_by_role("button", name="Upload").click()
+    expect(visitor.page.get_by_test_id("ingest-summary")).to_contain_text("corner_shop")
+    sql = visitor.page.get_by_role("form", name="Ingest SQL")
+    sql.get_by_label("SQL file").set_input_files(str(sql_file))
+    sql.get_by_label("Dialect").select_option("duckdb")
+    sql.get_by_label("Namespace").fill(WAREHOUSE)
+    sql.get_by_label("Default database").fill("corner_shop")
+    sql.get_by_role("button", name="Ingest SQL").click()
+
+
+def hover_graph(visitor: Visitor, element: str) -> None:
+    """The pointer on a drawn node, or the middle of a drawn edge (`source\\x01target`):
+    the graph is a canvas, with no DOM element per node; cytoscape keeps its instance
+    on the container."""
+    x, y = visitor.page.evaluate(
+        """(id) => {
+            const canvas = document.querySelector("[data-lineage-canvas]");
+            const element = canvas._cyreg.cy.getElementById(id);
+            const at = element.isEdge() ? element.renderedMidpoint() : element.renderedPosition();
+            const box = canvas.getBoundingClientRect();
+            return [box.left + at.x, box.top + at.y];
+        }""",
+        element,
+    )
+    visitor.page.mouse.move(x, y)
+
+
+def unexpected(errors: list[str]) -> list[str]:
+    """Console errors besides Chromium's note of a page answered 422 (a refused form)."""
+    return [e for e in errors if "status of 422" not in e]
+
+
+def test_sql_uploaded_on_the_ingest_page_shows_as_lineage_with_its_writer_and_datasets(
+    visitor: Visitor, api: httpx.Client, tmp_path: Path
+) -> None:
+    make_user(api, "sql-loader", "editor")
+    visitor.sign_in("sql-loader")
+    sql_file = tmp_path / "q3 revenue.sql"
+    sql_file.write_text(REVENUE_SQL, encoding="utf-8")
+    ingest_corner_shop_and_sql(visitor, sql_file)
+    summary = visitor.page.get_by_test_id("sql-summary")
+    expect(summary).to_contain_text("Ingested q3 revenue.sql")
+    expect(summary).to_contain_text("sql:q3-revenue")
+    expect(summary).to_contain_text("2 received: 1 with lineage, 0 without, 1 failed")
+    expect(summary).to_contain_text("Edges1 created, 0 existing")
+    expect(summary).to_contain_text("Placeholders1 made")
+    failure = summary.get_by_test_id("sql-failures").locator("tbody tr")
+    expect(failure).to_have_count(1)
+    expect(failure.locator("td").first).to_have_text("1")
+    expect(failure).to_contain_text("Expected table name")
+    visitor.screenshot("ingest-sql")
+
+    visitor.open(f"/lineage/{CORNER_ORDERS}?depth=1")
+    lineage_rows(visitor)
+    nodes = visitor.page.get_by_test_id("lineage-nodes")
+    revenue = nodes.get_by_role("row").filter(has_text=REVENUE_PLACEHOLDER)
+    expect(revenue.locator("td").nth(3)).to_have_text(f"{REVENUE}{WAREHOUSE}")
+    orders = nodes.get_by_role("row").filter(
+        has=visitor.page.locator(f"code:text-is('{CORNER_ORDERS}')")
+    )
+    expect(orders.locator("td").nth(3)).to_have_text(f"corner_shop.main_marts.orders{WAREHOUSE}")
+    edges = visitor.page.get_by_test_id("lineage-edges")
+    to_revenue = edges.locator(
+        f"tr[data-source='{CORNER_ORDERS}'][data-target='{REVENUE_PLACEHOLDER}']"
+    )
+    expect(to_revenue.locator("td").nth(2)).to_have_text("sql:q3-revenue")
+    from_staging = edges.locator(
+        f"tr[data-source='model.corner_shop.stg_orders'][data-target='{CORNER_ORDERS}']"
+    )
+    expect(from_staging.locator("td").nth(2)).to_have_text("dbt:corner_shop")
+
+    tip = visitor.page.locator("[data-lineage-tip]")
+    hover_graph(visitor, REVENUE_PLACEHOLDER)
+    expect(tip).to_contain_text(f"Dataset {REVENUE}")
+    expect(tip).to_contain_text(f"Namespace {WAREHOUSE}")
+    visitor.screenshot("lineage-node-dataset")
+    hover_graph(visitor, f"{CORNER_ORDERS}\x01{REVENUE_PLACEHOLDER}")
+    expect(tip).to_contain_text("orders → revenue")
+    expect(tip).to_contain_text("Asserted by sql:q3-revenue")
+    visitor.screenshot("lineage-edge-origins")
+    visitor.page.mouse.move(0, 0)
+    expect(tip).to_be_hidden()
+    to_revenue.hover()
+    expect(visitor.page.locator("[data-lineage-path]")).to_have_text(
+        "Edge: orders → revenue, asserted by sql:q3-revenue"
+    )
+    assert not visitor.watch.errors
+    assert not visitor.watch.foreign_requests
+
+
+def test_an_asset_shows_its_dataset_and_a_namespace_lists_its_assets(
+    visitor: Visitor, api: httpx.Client, tmp_path: Path
+) -> None:
+    make_user(api, "dataset-reader", "editor")
+    visitor.sign_in("dataset-reader")
+    sql_file = tmp_path / "revenue.sql"
+    sql_file.write_text(REVENUE_SQL, encoding="utf-8")
+    ingest_corner_shop_and_sql(visitor, sql_file)
+    expect(visitor.page.get_by_test_id("sql-summary")).to_contain_text("1 failed")
+
+    visitor.open(f"/assets/{CORNER_ORDERS}")
+    dataset = visitor.page.get_by_test_id("asset-dataset")
+    expect(dataset.locator("code")).to_have_text("corner_shop.main_marts.orders")
+    visitor.screenshot("asset-dataset")
+    dataset.get_by_role("link", name=WAREHOUSE).click()
+    expect(visitor.page.get_by_label("Dataset namespace")).to_have_value(WAREHOUSE)
+    listed = visitor.page.get_by_role("table", name="Assets").locator("tbody tr")
+    expect(listed.filter(has_text=REVENUE_PLACEHOLDER)).to_contain_text(REVENUE)
+    expect(listed.filter(has_text=CORNER_ORDERS)).to_contain_text("corner_shop.main_marts.orders")
+    assert listed.count() > 2
+
+    # Any spelling of a dataset finds its holder: duckdb folds the name's case.
+    visitor.page.get_by_label("Dataset namespace").fill("DUCKDB://warehouse/")
+    visitor.page.get_by_label("Dataset name", exact=True).fill("Corner_Shop.MAIN_MARTS.Orders")
+    visitor.page.get_by_role("button", name="Search").click()
+    expect(listed).to_have_count(1)
+    expect(listed).to_contain_text(CORNER_ORDERS)
+    visitor.screenshot("assets-by-dataset")
+
+    visitor.page.get_by_label("Dataset namespace").fill("")
+    visitor.page.get_by_role("button", name="Search").click()
+    expect(visitor.page.get_by_role("alert")).to_have_text(
+        "A dataset name needs its dataset namespace (e.g. snowflake://acme-prod)."
+    )
+    answer = visitor.page.goto(visitor.base + "/assets?dataset_namespace=%3A%2F%2Fwarehouse")
+    assert answer is not None and answer.status == 422
+    expect(visitor.page.get_by_role("alert")).to_contain_text("Dataset namespace: ")
+    expect(visitor.page.get_by_label("Dataset namespace")).to_have_value("://warehouse")
+    assert unexpected(visitor.watch.errors) == []
+
+
+def test_an_asset_merged_into_another_is_found_by_its_former_id(
+    visitor: Visitor, api: httpx.Client, tmp_path: Path
+) -> None:
+    make_user(api, "merger", "editor")
+    visitor.sign_in("merger")
+    sql_file = tmp_path / "revenue.sql"
+    sql_file.write_text(REVENUE_SQL, encoding="utf-8")
+    ingest_corner_shop_and_sql(visitor, sql_file)
+    expect(visitor.page.get_by_test_id("sql-summary")).to_contain_text("1 made")
+    holder = {
+        "id": "reporting.revenue",
+        "name": "revenue report",
+        "type": "table",
+        "dataset": {"namespace": WAREHOUSE, "name": REVENUE},
+    }
+    assert api.post("/assets", json=holder).status_code == 201
+
+    visitor.open(f"/assets/{quote(REVENUE_PLACEHOLDER, safe='')}")
+    expect(visitor.page.get_by_role("heading", name="revenue report", level=1)).to_be_visible()
+    expect(visitor.page.get_by_test_id("former-id")).to_contain_text(
+        f"You followed the former id {REVENUE_PLACEHOLDER}"
+    )
+    expect(visitor.page.get_by_test_id("asset-aliases")).to_have_text(REVENUE_PLACEHOLDER)
+    dataset = visitor.page.get_by_test_id("asset-dataset")
+    expect(dataset.locator("code")).to_have_text(REVENUE)
+    expect(dataset.get_by_role("link")).to_have_text(WAREHOUSE)
+    lineage_rows(visitor)
+    edges = visitor.page.get_by_test_id("lineage-edges")
+    expect(edges.locator("tr[data-target='reporting.revenue']")).to_contain_text("sql:revenue")
+    visitor.screenshot("asset-former-id")
+    assert not visitor.watch.errors
+
+
+def test_a_sql_upload_the_service_refuses_says_why_beside_the_form(
+    visitor: Visitor, api: httpx.Client, tmp_path: Path
+) -> None:
+    make_user(api, "sql-typo", "editor")
+    visitor.sign_in("sql-typo")
+    visitor.open("/ingest")
+    sql = visitor.page.get_by_role("form", name="Ingest SQL")
+    sql_file = tmp_path / "nightly.sql"
+    sql_file.write_text(REVENUE_SQL, encoding="utf-8")
+    sql.get_by_label("SQL file").set_input_files(str(sql_file))
+    sql.get_by_label("Dialect").select_option("postgres")
+    sql.get_by_label("Namespace").fill("://warehouse")
+    sql.get_by_label("Default schema").fill("public")
+    with visitor.page.expect_response(re.compile(r"/ingest/sql$")) as answer:
+        sql.get_by_role("button", name="Ingest SQL").click()
+    assert answer.value.status == 422
+    sql = visitor.page.get_by_role("form", name="Ingest SQL")
+    expect(sql.get_by_role("alert")).to_contain_text("Namespace: must start with a scheme")
+    expect(sql.get_by_label("Namespace")).to_have_value("://warehouse")
+    expect(sql.get_by_label("Dialect")).to_have_value("postgres")
+    expect(sql.get_by_label("Default schema")).to_have_value("public")
+    visitor.screenshot("ingest-sql-refused")
+
+    empty = tmp_path / "empty.sql"
+    empty.write_text("  \n", encoding="utf-8")
+    sql.get_by_label("SQL file").set_input_files(str(empty))
+    sql.get_by_label("Namespace").fill(WAREHOUSE)
+    sql.get_by_role("button", name="Ingest SQL").click()
+    expect(visitor.page.get_by_role("alert")).to_contain_text("SQL file: holds no SQL")
+    assert api.get("/lineage/edges").json()["items"] == []
+    assert unexpected(visitor.watch.errors) == []
 
 
 def test_signing_out_ends_the_session_on_the_server(visitor: Visitor, api: httpx.Client) -> None:

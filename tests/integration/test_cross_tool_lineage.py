@@ -387,7 +387,8 @@ def test_a_former_id_is_answered_on_every_path_and_parameter(
     quoted = quote(old, safe="")
 
     rule = writer.post(
-        "/quality/rules", json={"asset_id": old, "name": "not null", "type": "not_null", "column": "id"}
+        "/quality/rules",
+        json={"asset_id": old, "name": "not null", "type": "not_null", "column": "id"},
     )
     assert rule.status_code == 201, rule.text
     assert rule.json()["asset_id"] == "lake.events"

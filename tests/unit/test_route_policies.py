@@ -48,6 +48,7 @@ PATCH  /api/v1/assets/{asset_id:path}                         token:write   stan
 DELETE /api/v1/assets/{asset_id:path}                         token:write   standard none
 POST   /api/v1/lineage/manifest                               token:write   manifest kept
 POST   /api/v1/lineage/openlineage                            token:write   standard kept
+POST   /api/v1/lineage/sql                                    token:write   standard kept
 POST   /api/v1/lineage                                        token:write   standard kept
 POST   /api/v1/lineage/bulk                                   token:write   standard kept
 GET    /api/v1/lineage/edges                                  token:read    standard none
@@ -113,6 +114,7 @@ GET    /events                                                session:read  stan
 GET    /ui/events/stream                                      session:read  standard none
 GET    /ingest                                                session:write standard none
 POST   /ingest                                                session:write manifest none
+POST   /ingest/sql                                            session:write standard none
 GET    /settings                                              session:read  standard none
 GET    /settings/tokens                                       session:read  standard none
 POST   /settings/tokens                                       session:read  standard none

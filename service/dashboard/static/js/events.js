@@ -3,7 +3,7 @@
 // itself, sending the last seen id as Last-Event-ID, so no event is lost or doubled.
 const MAX_ITEMS = 500;
 const TYPES = [
-  "asset.created", "asset.updated", "asset.deleted",
+  "asset.created", "asset.updated", "asset.deleted", "asset.merged",
   "lineage.edge.created", "lineage.edge.deleted", "lineage.bulk.ingested", "lineage.manifest.ingested",
   "policy.created", "policy.updated", "policy.deleted",
   "policy.violation.opened", "policy.violation.resolved",
@@ -27,7 +27,11 @@ function describe(event) {
   }
   if (event.type === "quality.result.recorded") return [`${d.rule_id}: ${d.result?.status || ""}`, null];
   if (event.type === "lineage.manifest.ingested") return [`${d.project}: ${d.edges?.created ?? 0} new edges`, null];
+  if (event.type === "lineage.bulk.ingested" && d.origin) {
+    return [`${d.origin}: ${d.edges?.created ?? 0} new edges`, null];
+  }
   if (event.type === "lineage.bulk.ingested") return [`${d.received} edges received, ${d.created} new`, null];
+  if (event.type === "asset.merged") return [`${d.from} merged into ${d.into}`, d.into];
   if (event.type.startsWith("asset.") && event.type !== "asset.deleted") return [d.id, d.id];
   return [String(d.name || d.id || d.webhook_id || ""), null];
 }

@@ -1,6 +1,7 @@
 // The interactive lineage view: a left-to-right layered graph (cytoscape + dagre) of
-// the assets around one asset, kept in step with the accessible table beneath it.
-// Data comes from /ui/lineage (the API's own traversal behind the session cookie).
+// the assets around one asset, kept in step with the accessible tables beneath it.
+// Data comes from /ui/lineage (the API's own traversal behind the session cookie,
+// with each node's dataset and each edge's origins, the writers asserting it).
 import cytoscape from "/static/vendor/cytoscape.esm.min.mjs";
 import dagre from "/static/vendor/cytoscape-dagre.min.mjs";
 
@@ -12,10 +13,13 @@ const LAYERED_MAX = 600;
 const NODE_LIMIT = 2000;
 const COLORS = { root: "#3b5bdb", upstream: "#e7ecfd", downstream: "#e3f4ea" };
 
-const LABEL_CHARS = 24;
+const LABEL_CHARS = 26;
+const PLACE_CHARS = 34;
 
 const segment = (id) => encodeURIComponent(id);
 const clip = (text) => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text);
+// A dataset name keeps its end (the table), where the difference between two usually is.
+const clipStart = (text) => (text.length > LABEL_CHARS ? `…${text.slice(1 - LABEL_CHARS)}` : text);
 const lineageHref = (id, depth, direction) =>
   `/lineage/${segment(id)}?depth=${depth}&direction=${direction}`;
 
@@ -43,17 +47,43 @@ function assetView(graph) {
     asset: n.id,
     type: n.type,
     platform: n.platform,
+    dataset: n.dataset ?? null,
     placeholder: n.placeholder,
     distance: n.distance,
     direction: n.direction,
   }));
-  const edges = graph.edges.map((e) => ({ source: e.source, target: e.target }));
+  const edges = graph.edges.map((e) => ({ source: e.source, target: e.target, origins: e.origins ?? [] }));
   return { nodes, edges, truncated: graph.truncated };
 }
 
+// A placeholder made for a dataset is named by its id (`namespace/db.schema.table`);
+// the graph calls it by its table, the second line saying where that lives.
+function displayName(n) {
+  return n.placeholder && n.dataset && n.label === n.asset ? shortName(n.dataset.name) : n.label;
+}
+
+// The second line a node shows: where the asset lives, its platform (else the scheme
+// of its dataset's namespace) and its dataset, leading parts (`db.`) left out to fit.
+function whereabouts(n) {
+  const platform = n.platform || n.dataset?.namespace.split(":")[0] || "";
+  if (!n.dataset) return platform;
+  const name = tail(n.dataset.name, PLACE_CHARS - (platform ? platform.length + 3 : 0));
+  return platform ? `${platform} · ${name}` : name;
+}
+
+// The longest end of a name that fits in `room` characters, cut after a `.` or `/`
+// where one allows (`…schema.table`, `…dir/file`), else mid-part.
+function tail(name, room) {
+  if (name.length <= room) return name;
+  for (let i = 0; i < name.length; i += 1) {
+    if ((name[i] === "." || name[i] === "/") && name.length - i <= room) return `…${name.slice(i + 1)}`;
+  }
+  return `…${name.slice(name.length - room + 1)}`;
+}
+
 // Column lineage from both directions, merged into one view of `asset.column` nodes;
-// `names` gives the assets' display names where the asset view has seen them.
-function columnView(root, column, upstream, downstream, names) {
+// `seen` gives the assets (name, platform, dataset) where the asset view has seen them.
+function columnView(root, column, upstream, downstream, seen) {
   const key = (ref) => `${ref.asset}\u0000${ref.column}`;
   const nodes = new Map();
   for (const [side, graph] of [["upstream", upstream], ["downstream", downstream]]) {
@@ -63,10 +93,12 @@ function columnView(root, column, upstream, downstream, names) {
       const direction = isRoot ? "root" : side;
       const known = nodes.get(id);
       if (!known || n.distance < known.distance) {
-        const name = names.get(n.asset) ?? shortName(n.asset);
+        const asset = seen.get(n.asset);
+        const name = asset?.name ?? shortName(n.asset);
         nodes.set(id, {
           id, label: `${name}.${n.column}`, name, asset: n.asset, column: n.column, type: "column",
-          platform: null, placeholder: false, distance: n.distance, direction,
+          platform: asset?.platform ?? null, dataset: asset?.dataset ?? null, placeholder: false,
+          distance: n.distance, direction,
         });
       }
     }
@@ -74,7 +106,7 @@ function columnView(root, column, upstream, downstream, names) {
   const edges = new Map();
   for (const graph of [upstream, downstream]) {
     for (const e of graph.edges) {
-      const pair = { source: key(e.source), target: key(e.target) };
+      const pair = { source: key(e.source), target: key(e.target), origins: null };
       edges.set(`${pair.source}\u0001${pair.target}`, pair);
     }
   }
@@ -120,12 +152,15 @@ function style() {
       selector: "node",
       style: {
         shape: "round-rectangle",
-        width: 170,
+        width: 230,
         height: 34,
         label: "data(label)",
         "font-size": 12,
         "text-valign": "center",
         "text-halign": "center",
+        "text-wrap": "wrap",
+        "text-max-width": 224,
+        "line-height": 1.35,
         "min-zoomed-font-size": 7,
         color: "#1d2330",
         "background-color": "#eef0f4",
@@ -133,6 +168,7 @@ function style() {
         "border-color": "#9aa4b5",
       },
     },
+    { selector: "node.two-line", style: { height: 46, "font-size": 11.5 } },
     { selector: "node.upstream", style: { "background-color": COLORS.upstream } },
     { selector: "node.downstream", style: { "background-color": COLORS.downstream } },
     { selector: "node.root", style: { "background-color": COLORS.root,  color: "#ffffff", "border-color": "#2f4ac0", "font-weight": 700 } },
@@ -149,6 +185,7 @@ function style() {
       },
     },
     { selector: ".dimmed", style: { opacity: 0.18 } },
+    { selector: "edge.pinned", style: { width: 3, "line-color": "#2f4ac0", "target-arrow-color": "#2f4ac0" } },
     { selector: "edge.on-path", style: { width: 3, "line-color": "#3b5bdb", "target-arrow-color": "#3b5bdb" } },
     { selector: "node.on-path", style: { "border-width": 3, "border-color": "#3b5bdb" } },
   ];
@@ -167,8 +204,10 @@ class LineageView {
     this.rows = section.querySelector("[data-lineage-rows]");
     this.form = section.querySelector("[data-lineage-controls]");
     this.path = section.querySelector("[data-lineage-path]");
-    this.names = new Map(); // asset id -> display name, from the asset views seen so far
+    this.edgeRows = section.querySelector("[data-lineage-edge-rows]");
+    this.seen = new Map(); // asset id -> its node, from the asset views seen so far
     this.error = this.makeError();
+    this.tip = this.makeTip();
     this.addFitButton();
     this.bindControls();
     this.bindHighlight();
@@ -181,6 +220,75 @@ class LineageView {
     error.hidden = true;
     this.canvas.before(error);
     return error;
+  }
+
+  // One tooltip for the graph: a node's whereabouts, an edge's writers. Hovering shows
+  // it; clicking an edge pins it until a click elsewhere or Escape.
+  makeTip() {
+    const tip = document.createElement("div");
+    tip.className = "lineage-tip";
+    tip.setAttribute("role", "tooltip");
+    tip.dataset.lineageTip = "";
+    tip.hidden = true;
+    this.canvas.after(tip);
+    this.canvas.addEventListener("mouseleave", () => this.hideTip());
+    return tip;
+  }
+
+  showTip(element, position) {
+    const lines = element.isNode() ? this.nodeLines(element.data()) : this.edgeLines(element.data());
+    this.tip.replaceChildren(
+      ...lines.map(([label, value]) => {
+        const line = document.createElement("div");
+        if (label) {
+          const name = document.createElement("span");
+          name.className = "lineage-tip-label";
+          name.textContent = `${label} `;
+          line.append(name);
+        }
+        line.append(value);
+        return line;
+      }),
+    );
+    this.tip.hidden = false;
+    const x = this.canvas.offsetLeft + position.x + 14;
+    const y = this.canvas.offsetTop + position.y + 14;
+    const maxX = this.canvas.offsetLeft + this.canvas.clientWidth - this.tip.offsetWidth - 8;
+    const maxY = this.canvas.offsetTop + this.canvas.clientHeight - this.tip.offsetHeight - 8;
+    this.tip.style.left = `${Math.max(this.canvas.offsetLeft + 8, Math.min(x, maxX))}px`;
+    this.tip.style.top = `${Math.max(this.canvas.offsetTop + 8, Math.min(y, maxY))}px`;
+  }
+
+  nodeLines(n) {
+    const type = n.placeholder ? `${n.type} (placeholder)` : n.type;
+    const lines = [["", n.title], ["Id", n.asset], ["Type", type]];
+    lines.push(["Platform", n.platform || "—"]);
+    if (n.dataset) lines.push(["Dataset", n.dataset.name], ["Namespace", n.dataset.namespace]);
+    else if (!n.column) lines.push(["Dataset", "—"]);
+    return lines;
+  }
+
+  edgeLines(e) {
+    const name = (id) => this.cy.getElementById(id).data("text") ?? id;
+    const lines = [["", `${name(e.source)} → ${name(e.target)}`]];
+    if (e.origins) lines.push(["Asserted by", e.origins.length ? e.origins.join(", ") : "—"]);
+    return lines;
+  }
+
+  hideTip(force = false) {
+    if (this.pinned && !force) return;
+    this.tip.hidden = true;
+    if (force) {
+      this.pinned = null;
+      this.cy?.edges(".pinned").removeClass("pinned");
+    }
+  }
+
+  pinEdge(edge, position) {
+    this.hideTip(true);
+    this.pinned = edge;
+    edge.addClass("pinned");
+    this.showTip(edge, position);
   }
 
   addFitButton() {
@@ -232,8 +340,17 @@ class LineageView {
     this.rows?.addEventListener("mouseover", fromRow);
     this.rows?.addEventListener("focusin", fromRow);
     this.rows?.addEventListener("mouseleave", () => this.clearHighlight());
+    const fromEdgeRow = (event) => {
+      const row = event.target.closest?.("tr[data-source]");
+      const edge = row && this.cy?.getElementById(`${row.dataset.source}\u0001${row.dataset.target}`);
+      if (edge?.length) this.highlightEdge(edge);
+    };
+    this.edgeRows?.addEventListener("mouseover", fromEdgeRow);
+    this.edgeRows?.addEventListener("mouseleave", () => this.clearHighlight());
     document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") this.clearHighlight();
+      if (event.key !== "Escape") return;
+      this.clearHighlight();
+      this.hideTip(true);
     });
   }
 
@@ -279,7 +396,7 @@ class LineageView {
   async fetchAssets() {
     const query = `depth=${this.depth}&direction=${this.direction}&limit=${NODE_LIMIT}`;
     const graph = this.takeInitial() ?? (await getJson(`/ui/lineage/${segment(this.root)}?${query}`));
-    for (const n of graph.nodes) this.names.set(n.id, n.name);
+    for (const n of graph.nodes) this.seen.set(n.id, n);
     const root = graph.nodes.find((n) => n.direction === "root");
     const title = document.querySelector("[data-lineage-title]");
     if (root && title && !this.compact) {
@@ -317,18 +434,22 @@ class LineageView {
       this.direction === "downstream" ? { nodes: [], edges: [] } : getJson(`${base}/upstream?depth=${this.depth}`),
       this.direction === "upstream" ? { nodes: [], edges: [] } : getJson(`${base}/downstream?depth=${this.depth}`),
     ]);
-    return columnView(this.root, this.column, up, down, this.names);
+    return columnView(this.root, this.column, up, down, this.seen);
   }
 
   render(view) {
+    this.hideTip(true);
     this.cy?.destroy();
     const large = view.nodes.length > LAYERED_MAX;
+    const node = (n) => {
+      const second = n.column ? "" : whereabouts(n);
+      const text = clip(n.column ? n.label : displayName(n));
+      const label = second ? `${text}\n${second}` : text;
+      const classes = [n.direction, n.placeholder ? "placeholder" : "", second ? "two-line" : ""];
+      return { group: "nodes", data: { ...n, title: n.column ? n.label : displayName(n), text, label }, classes: classes.join(" ").trim() };
+    };
     const elements = [
-      ...view.nodes.map((n) => ({
-        group: "nodes",
-        data: { ...n, label: clip(n.label) },
-        classes: n.placeholder ? `${n.direction} placeholder` : n.direction,
-      })),
+      ...view.nodes.map(node),
       ...view.edges.map((e) => ({ group: "edges", data: { id: `${e.source}\u0001${e.target}`, ...e } })),
     ];
     this.cy = cytoscape({
@@ -349,12 +470,30 @@ class LineageView {
       const asset = event.target.data("asset");
       if (asset !== this.root || this.column) this.recentre(asset);
     });
-    this.cy.on("mouseover", "node", (event) => this.highlight(event.target));
-    this.cy.on("mouseout", "node", () => this.clearHighlight());
+    this.cy.on("mouseover", "node", (event) => {
+      this.highlight(event.target);
+      if (!this.pinned) this.showTip(event.target, event.renderedPosition);
+    });
+    this.cy.on("mouseout", "node", () => {
+      this.clearHighlight();
+      this.hideTip();
+    });
+    this.cy.on("mouseover", "edge", (event) => {
+      this.highlightEdge(event.target);
+      if (!this.pinned) this.showTip(event.target, event.renderedPosition);
+    });
+    this.cy.on("mouseout", "edge", () => {
+      this.clearHighlight();
+      this.hideTip();
+    });
+    this.cy.on("tap", "edge", (event) => this.pinEdge(event.target, event.renderedPosition));
     this.cy.on("tap", (event) => {
-      if (event.target === this.cy) this.clearHighlight();
+      if (event.target !== this.cy) return;
+      this.clearHighlight();
+      this.hideTip(true);
     });
     this.fillTable(view);
+    this.fillEdges(view);
     this.describe(view);
     this.cy.ready(() => {
       performance.mark("lineage:ready");
@@ -378,8 +517,20 @@ class LineageView {
       found.path.removeClass("dimmed").addClass("on-path");
     });
     if (this.path) {
-      const names = found.path.nodes().map((n) => n.data("label"));
+      const names = found.path.nodes().map((n) => n.data("text"));
       this.path.textContent = `Path: ${names.join(" → ")}`;
+    }
+  }
+
+  // One edge, from its row in the edges table: the edge stands out, its writers are said.
+  highlightEdge(edge) {
+    this.cy.batch(() => {
+      this.cy.elements().removeClass("on-path").addClass("dimmed");
+      edge.union(edge.connectedNodes()).removeClass("dimmed").addClass("on-path");
+    });
+    if (this.path) {
+      const [line, origins] = this.edgeLines(edge.data());
+      this.path.textContent = `Edge: ${line[1]}${origins ? `, asserted by ${origins[1]}` : ""}`;
     }
   }
 
@@ -403,6 +554,40 @@ class LineageView {
     this.rows.replaceChildren(...rows);
   }
 
+  // One row per asset edge with the writers asserting it; a column view has no such
+  // edges (its own are between columns), so the table stands aside.
+  fillEdges(view) {
+    if (!this.edgeRows) return;
+    const table = this.edgeRows.closest("table");
+    table.hidden = Boolean(this.column);
+    if (this.column) return;
+    const name = (id) => this.seen.get(id)?.name ?? id;
+    const rows = [...view.edges]
+      .sort((a, b) => name(a.source).localeCompare(name(b.source)) || name(a.target).localeCompare(name(b.target)))
+      .map((e) => {
+        const tr = document.createElement("tr");
+        tr.dataset.source = e.source;
+        tr.dataset.target = e.target;
+        const ends = [e.source, e.target].map((id) => {
+          const td = document.createElement("td");
+          td.title = id;
+          td.textContent = name(id);
+          return td;
+        });
+        const origins = document.createElement("td");
+        for (const origin of e.origins) {
+          const code = document.createElement("code");
+          code.className = "origin";
+          code.textContent = origin;
+          origins.append(code, " ");
+        }
+        if (!e.origins.length) origins.textContent = "—";
+        tr.append(...ends, origins);
+        return tr;
+      });
+    this.edgeRows.replaceChildren(...rows);
+  }
+
   // One row per asset; in a column view its type cell names the columns reached.
   row(n, columns) {
     const tr = document.createElement("tr");
@@ -410,18 +595,39 @@ class LineageView {
     const link = document.createElement("a");
     link.href = lineageHref(n.asset, this.depth, this.direction);
     link.dataset.asset = n.asset;
-    link.textContent = n.name ?? n.label;
     const code = document.createElement("code");
     code.textContent = n.asset;
-    name.append(link, " ", code);
+    const shown = n.name ?? n.label;
+    // A placeholder is named by its id: the id once, as the link.
+    if (shown === n.asset) link.append(code);
+    else link.textContent = shown;
+    name.append(link);
+    if (shown !== n.asset) name.append(" ", code);
     const type = columns ? `column ${columns.sort().join(", ")}` : n.type;
-    const cells = [type, n.platform || "—", n.direction, String(n.distance)].map((text) => {
+    const cell = (text) => {
       const td = document.createElement("td");
+      td.className = "nowrap";
       td.textContent = text;
       return td;
-    });
-    tr.append(name, ...cells);
+    };
+    tr.append(name, cell(type), cell(n.platform || "—"), this.datasetCell(n.dataset));
+    tr.append(cell(n.direction), cell(String(n.distance)));
     return tr;
+  }
+
+  datasetCell(dataset) {
+    const td = document.createElement("td");
+    if (!dataset) {
+      td.textContent = "—";
+      return td;
+    }
+    const name = document.createElement("code");
+    name.textContent = dataset.name;
+    const namespace = document.createElement("div");
+    namespace.className = "sub";
+    namespace.textContent = dataset.namespace;
+    td.append(name, namespace);
+    return td;
   }
 
   describe(view) {
