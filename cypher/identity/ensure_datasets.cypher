@@ -1,6 +1,7 @@
 // The asset holding each dataset, made when nobody holds it: a placeholder with
-// the id `<namespace>/<name>`, which takes the dataset if that id names an asset
-// that holds none yet (one made by lineage before it carried datasets). Returns,
+// the id `<namespace>/<name>` and the platform its namespace names. That id takes
+// the dataset if it names an asset that holds none yet (one made by lineage before
+// assets carried datasets). Returns,
 // per key, the holder's id and the key that holder holds (another key means the id
 // is taken by an asset holding another dataset: the caller refuses it). `_new`
 // marks creation for an exact count, as lineage.merge_placeholders does.
@@ -9,7 +10,8 @@ OPTIONAL MATCH (held:Asset {dataset_key: ref.key})
 OPTIONAL CALL (ref, held) {
   WITH ref, held WHERE held IS NULL
   MERGE (a:Asset {id: ref.id})
-    ON CREATE SET a.name = ref.id, a.type = 'unknown', a.placeholder = true, a.version = 1,
+    ON CREATE SET a.name = ref.id, a.type = 'unknown', a.platform = ref.platform,
+                  a.placeholder = true, a.version = 1,
                   a.owners = [], a.tags = [], a.created_at = $now, a.updated_at = $now,
                   a._new = true
   WITH a, ref

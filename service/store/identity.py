@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from service.domain.datasets import DatasetRef
+from service.domain.datasets import DatasetRef, platform_of
 from service.domain.dbt.identity import HolderInfo
 from service.domain.lineage import COLUMN_SEPARATOR
 from service.errors import ConcurrentChange, Conflict
@@ -71,7 +71,13 @@ async def ensure_datasets(
     rows = await tx.run(
         "identity.ensure_datasets",
         refs=[
-            {"key": r.key, "namespace": r.namespace, "name": r.name, "id": r.default_id}
+            {
+                "key": r.key,
+                "namespace": r.namespace,
+                "name": r.name,
+                "id": r.default_id,
+                "platform": platform_of(r.namespace),
+            }
             for r in sorted(unique.values(), key=lambda r: r.key)
         ],
         now=now,

@@ -251,6 +251,7 @@ def test_an_edge_may_name_datasets_and_an_asset_claiming_one_takes_the_placehold
     assert made.status_code == 201, made.text
     placeholder = "snowflake://acme-prod/RAW.PUBLIC.ORDERS"
     assert made.json()["source"] == placeholder
+    assert reader.get("/assets/" + quote(placeholder, safe="")).json()["platform"] == "snowflake"
     again = writer.post(
         "/lineage/bulk",
         json=[
