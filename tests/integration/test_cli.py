@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -465,33 +465,53 @@ def test_an_answer_from_something_else_is_one_line(status: int, expected: str) -
     assert _one_error_line(result).endswith(f"{path}: {expected}")
 
 
-def test_ctrl_c_ends_the_command_with_status_130(tokens: Tokens) -> None:
-    """The service is a socket that takes the upload and never answers."""
+@pytest.fixture(params=["foreground", "background"])
+def session_sigint(request: pytest.FixtureRequest) -> Iterator[None]:
+    """This test session's own SIGINT disposition: as a terminal gives it, or ignored, as a
+    non-interactive shell gives a command it starts with `&` (and as a process inherits
+    it). The command's answer to Ctrl+C must not depend on how the tests were started."""
+    wanted = signal.default_int_handler if request.param == "foreground" else signal.SIG_IGN
+    before = signal.signal(signal.SIGINT, wanted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _sigint_at_its_default() -> None:
+    """Between fork and exec: SIGINT as a shell leaves it for a foreground command. An
+    ignored signal stays ignored across exec, and Python then installs no handler that
+    raises KeyboardInterrupt; a command started from a session that ignores SIGINT
+    (started in the background) would never see the Ctrl+C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_ctrl_c_ends_the_command_with_status_130(tokens: Tokens, session_sigint: None) -> None:
+    """The service is a socket that takes the upload and never answers; the command is
+    started as a user's shell starts it in the foreground, where Ctrl+C reaches it."""
     with socket.create_server(("127.0.0.1", 0)) as silent:
         silent.settimeout(60)
         url = f"http://127.0.0.1:{silent.getsockname()[1]}"
-        process = subprocess.Popen(
-            [
-                *COMMAND,
-                "ingest",
-                "manifest",
-                str(DBT / "manifest.json"),
-                "--url",
-                url,
-                "--token",
-                "t",
-            ],
+        path = str(DBT / "manifest.json")
+        with subprocess.Popen(
+            [*COMMAND, "ingest", "manifest", path, "--url", url, "--token", "t"],
             env=_env(),
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-        )
-        connection, _ = silent.accept()
-        with connection:
-            assert connection.recv(4).startswith(b"POST")  # it is waiting for the answer now
-            process.send_signal(signal.SIGINT)
-            _, stderr = process.communicate(timeout=60)
+            preexec_fn=_sigint_at_its_default,  # signal.signal only: nothing that locks
+        ) as process:
+            try:
+                connection, _ = silent.accept()
+                with connection:
+                    assert connection.recv(4).startswith(b"POST")  # waiting for the answer
+                    process.send_signal(signal.SIGINT)
+                    _, stderr = process.communicate(timeout=60)
+            finally:
+                # Nothing once it has ended. A command that has not is not left running
+                # with its pipes open (their finalizers would fail a later test).
+                process.kill()
     assert (process.returncode, stderr) == (130, "governance: interrupted\n")
 
 
