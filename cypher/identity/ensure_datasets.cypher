@@ -1,26 +1,31 @@
 // The asset holding each dataset, made when nobody holds it: a placeholder with
 // the id `<namespace>/<name>` and the platform its namespace names. That id takes
 // the dataset if it names an asset that holds none yet (one made by lineage before
-// assets carried datasets). Returns,
-// per key, the holder's id and the key that holder holds (another key means the id
-// is taken by an asset holding another dataset: the caller refuses it). `_new`
-// marks creation for an exact count, as lineage.merge_placeholders does.
+// assets carried datasets). Returns one [key, holder id, key the holder holds,
+// made now] per dataset: another key than asked means the id is taken by an asset
+// holding another dataset (the caller refuses it). The held ones are found by one
+// index seek each; only the rest are merged, in one batch, as
+// lineage.merge_placeholders does (`_new` marks creation for an exact count).
 UNWIND $refs AS ref
 OPTIONAL MATCH (held:Asset {dataset_key: ref.key})
-OPTIONAL CALL (ref, held) {
-  WITH ref, held WHERE held IS NULL
+WITH ref, held
+ORDER BY ref.key
+WITH collect(CASE WHEN held IS NOT NULL THEN [ref.key, held.id, held.dataset_key, false] END)
+       AS found,
+     collect(CASE WHEN held IS NULL THEN ref END) AS missing
+CALL (missing) {
+  UNWIND missing AS ref
   MERGE (a:Asset {id: ref.id})
     ON CREATE SET a.name = ref.id, a.type = 'unknown', a.platform = ref.platform,
-                  a.placeholder = true, a.version = 1,
-                  a.owners = [], a.tags = [], a.created_at = $now, a.updated_at = $now,
+                  a.placeholder = true, a.version = 1, a.owners = [], a.tags = [],
+                  a.created_at = $now, a.updated_at = $now, a.dataset_key = ref.key,
+                  a.dataset_namespace = ref.namespace, a.dataset_name = ref.name,
                   a._new = true
-  WITH a, ref
-  SET a.dataset_key = coalesce(a.dataset_key, ref.key),
-      a.dataset_namespace = coalesce(a.dataset_namespace, ref.namespace),
-      a.dataset_name = coalesce(a.dataset_name, ref.name)
-  WITH a, coalesce(a._new, false) AS created
+    ON MATCH SET a.dataset_key = coalesce(a.dataset_key, ref.key),
+                 a.dataset_namespace = coalesce(a.dataset_namespace, ref.namespace),
+                 a.dataset_name = coalesce(a.dataset_name, ref.name)
+  WITH ref, a, coalesce(a._new, false) AS created
   REMOVE a._new
-  RETURN a AS made, created
+  RETURN collect([ref.key, a.id, a.dataset_key, created]) AS made
 }
-WITH ref, coalesce(held, made) AS a, coalesce(created, false) AS created
-RETURN ref.key AS key, a.id AS id, a.dataset_key AS holds, created
+RETURN found + made AS rows

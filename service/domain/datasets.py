@@ -36,6 +36,7 @@ asset made for the dataset.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -113,8 +114,11 @@ class DatasetNameError(ValueError):
         self.field: Field = field
 
 
+@functools.lru_cache(maxsize=65_536)
 def normalise(namespace: str, name: str) -> DatasetRef:
-    """The dataset in canonical form; DatasetNameError names the part that is wrong."""
+    """The dataset in canonical form; DatasetNameError names the part that is wrong.
+    Remembered: a batch of events names the same few datasets over and over (each
+    input again in column lineage), and the answer depends on the text alone."""
     return _normalise(namespace, name, adapter=None)
 
 

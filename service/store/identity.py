@@ -84,17 +84,17 @@ async def ensure_datasets(
     )
     held: dict[str, str] = {}
     made = 0
-    for row in rows:
-        if row["holds"] != row["key"]:
+    for key, asset_id, holds, created in rows[0]["rows"]:
+        if holds != key:
+            ref = unique[key]
             raise Conflict(
-                f"The asset {row['id']!r} holds another dataset, so no asset can be made for "
-                f"the dataset {unique[row['key']].namespace} {unique[row['key']].name} under "
-                "that id.",
+                f"The asset {asset_id!r} holds another dataset, so no asset can be made for "
+                f"the dataset {ref.namespace} {ref.name} under that id.",
                 code="dataset_taken",
-                extra={"holder": row["id"]},
+                extra={"holder": asset_id},
             )
-        held[row["key"]] = row["id"]
-        made += int(bool(row["created"]))
+        held[key] = asset_id
+        made += int(bool(created))
     if len(held) != len(unique):
         raise ConcurrentChange("a dataset's holder was deleted meanwhile")
     return held, made

@@ -51,11 +51,16 @@ class Merged:
         return bool(self.created or self.updated or self.columns_created or self.columns_updated)
 
 
-async def _ensure_endpoints(tx: Tx, ids: list[str], strict: bool, now: str) -> int:
+async def _ensure_endpoints(
+    tx: Tx, ids: list[str], strict: bool, now: str
+) -> tuple[dict[str, str], int]:
+    """(former ids among `ids` -> the ids they name now, placeholders made), in one
+    statement: the other ids that name no asset get placeholders (`strict`: 422)."""
     if not ids:
-        return 0
+        return {}, 0
     if strict:
-        missing = (await tx.run("lineage.missing_assets", ids=ids))[0]["missing"]
+        row = (await tx.run("lineage.missing_assets", ids=ids))[0]
+        missing = row["missing"]
         if missing:
             raise Unprocessable(
                 f"{len(missing)} asset(s) do not exist: {', '.join(missing[:10])}",
@@ -65,8 +70,9 @@ async def _ensure_endpoints(tx: Tx, ids: list[str], strict: bool, now: str) -> i
                 ],
                 extra={"unknown_assets": missing},
             )
-        return 0
-    return int((await tx.run("lineage.merge_placeholders", ids=ids, now=now))[0]["created"])
+        return dict(row["aliased"]), 0
+    row = (await tx.run("lineage.merge_placeholders", ids=ids, now=now))[0]
+    return dict(row["aliased"]), int(row["created"])
 
 
 async def merge_rows(
@@ -121,17 +127,20 @@ async def merge_by_dataset(
 
 
 async def _resolve_ends(tx: Tx, batch: EdgeBatch, strict: bool, now: str) -> tuple[EdgeBatch, int]:
-    """The batch with former ids and datasets replaced by the assets they name, and the
-    placeholders made for datasets nobody holds (`strict`: 422 instead)."""
-    ends = await identity.aliased(tx, batch.asset_ids)
-    made = 0
+    """The batch with former ids and datasets replaced by the assets they name, and how
+    many placeholders were made: for ids that name nothing and for datasets nobody holds
+    (`strict`: 422 instead)."""
+    ends, made = await _ensure_endpoints(tx, batch.asset_ids, strict, now)
     if batch.datasets:
         if strict:
             found = await identity.holders(tx, [r.key for r in batch.datasets.values()])
             _refuse_unknown_datasets([r for r in batch.datasets.values() if r.key not in found])
             held = {key: holder.id for key, holder in found.items()}
         else:
-            held, made = await identity.ensure_datasets(tx, list(batch.datasets.values()), now)
+            held, placeholders = await identity.ensure_datasets(
+                tx, list(batch.datasets.values()), now
+            )
+            made += placeholders
         ends.update({DATASET_MARK + key: asset_id for key, asset_id in held.items()})
     return batch.resolved(ends), made
 
@@ -154,8 +163,7 @@ async def _merge(
 ) -> tuple[BulkResult, bool, EdgeBatch]:
     """(summary, whether an existing edge or column mapping changed, the batch written)."""
     now = clock.now_iso()
-    batch, made = await _resolve_ends(tx, given, strict, now)
-    assets_created = made + await _ensure_endpoints(tx, batch.ids, strict, now)
+    batch, assets_created = await _resolve_ends(tx, given, strict, now)
     merged = await merge_rows(tx, batch.rows, batch.columns, origin, now)
     summary = BulkResult(
         received=batch.received,
