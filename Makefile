@@ -98,6 +98,7 @@ bench: install browser $(BENCH_STAMP)
 	$(BIN)/python -m bench.manifest
 	$(BIN)/python -m bench.processes
 	$(BIN)/python -m bench.dashboard
+	$(BIN)/python -m bench.crosstool
 	$(BIN)/python -m bench.report
 
 bench-dashboard: install browser
