@@ -41,6 +41,7 @@ import httpx
 import schemathesis
 from hypothesis import strategies as st
 
+from service.domain import datasets
 from service.ids import MAX_ID_LENGTH, normalise
 from service.models.datasets import MAX_DATASET_PART
 
@@ -100,8 +101,26 @@ def before_call(context: Any, case: schemathesis.Case[Any], kwargs: dict[str, An
         asset_id = case.body.get("asset_id")
         if isinstance(asset_id, str):
             _ensure_asset(asset_id)
-    if case.operation.path in ("/api/v1/lineage", "/api/v1/lineage/openlineage"):
+    if case.operation.path in (
+        "/api/v1/lineage",
+        "/api/v1/lineage/openlineage",
+        "/api/v1/lineage/bulk",
+    ) or case.operation.path.startswith("/api/v1/assets"):
         case.body = _datasets_fit(case.body)
+    if case.operation.path == "/api/v1/lineage/sql" and isinstance(case.body, dict):
+        case.body = {
+            **case.body,
+            "dialect": "postgres",
+            "namespace": _namespace_fit(case.body.get("namespace")),
+        }
+    if case.query and ("dataset_namespace" in case.query or "dataset_name" in case.query):
+        case.query = _dataset_query_fit(case.query)
+    if (
+        case.operation.path == "/api/v1/lineage/manifest"
+        and case.query
+        and "namespace" in case.query
+    ):
+        case.query = {**case.query, "namespace": _namespace_fit(case.query["namespace"])}
     if case.operation.path == "/api/v1/lineage" and isinstance(case.body, dict):
         case.body = _no_loop(case.body, "source", "target")
     if case.operation.path == "/api/v1/lineage/bulk" and isinstance(case.body, list):
@@ -122,8 +141,10 @@ def before_call(context: Any, case: schemathesis.Case[Any], kwargs: dict[str, An
 
 
 def _datasets_fit(value: Any) -> Any:
-    """`value` with the name of every {namespace, name} object in it (datasets, and
-    harmlessly jobs) cut so that `namespace/name` is at most an id's length in NFC."""
+    """`value` with every {namespace, name} object in it (datasets, and harmlessly jobs)
+    made a dataset the naming rules take: a namespace they refuse (`:x` has no scheme)
+    gets one, and the name is cut so that `namespace/name`, normalised, is at most an
+    id's length (a default port may lengthen it)."""
     if isinstance(value, list):
         return [_datasets_fit(item) for item in value]
     if not isinstance(value, dict):
@@ -131,10 +152,46 @@ def _datasets_fit(value: Any) -> Any:
     value = {key: _datasets_fit(item) for key, item in value.items()}
     namespace, name = value.get("namespace"), value.get("name")
     if isinstance(namespace, str) and isinstance(name, str):
-        while len(name) > 1 and len(normalise(f"{namespace}/{name}")) > MAX_ID_LENGTH:
+        namespace = _namespace_fit(namespace)
+        while len(name) > 1 and not _names_a_dataset(namespace, name):
             name = name[:-1]
-        value["name"] = name
+        value["namespace"], value["name"] = (
+            namespace,
+            name if _names_a_dataset(namespace, name) else "x",
+        )
     return value
+
+
+def _names_a_dataset(namespace: str, name: str) -> bool:
+    try:
+        ref = datasets.normalise(namespace, name)
+    except datasets.DatasetNameError:
+        return False
+    return (
+        len(normalise(f"{namespace}/{name}")) <= MAX_ID_LENGTH
+        and len(ref.default_id) <= MAX_ID_LENGTH
+    )
+
+
+def _namespace_fit(namespace: Any) -> Any:
+    """A namespace the naming rules take: the fuzzer's own, or it behind a scheme."""
+    if not isinstance(namespace, str) or _names_a_dataset(namespace, "x"):
+        return namespace
+    fitted = "fuzz://" + namespace.lstrip(":/")[:400]
+    return fitted if _names_a_dataset(fitted, "x") else "fuzz://x"
+
+
+def _dataset_query_fit(query: dict[str, Any]) -> dict[str, Any]:
+    """A dataset name is asked for within a namespace; both as the naming rules take them."""
+    query = dict(query)
+    if "dataset_namespace" not in query:
+        query.pop("dataset_name", None)
+        return query
+    query["dataset_namespace"] = _namespace_fit(query["dataset_namespace"])
+    name = query.get("dataset_name")
+    if isinstance(name, str) and not _names_a_dataset(query["dataset_namespace"], name):
+        query["dataset_name"] = "x"
+    return query
 
 
 def _no_loop(values: dict[str, Any], one: str, other: str) -> dict[str, Any]:
