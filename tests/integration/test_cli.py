@@ -169,7 +169,7 @@ def test_bad_arguments_fail_clearly(neo4j_target: Neo4jTarget) -> None:
         ("token", "{create}"),
         ("user", "{create,set-password}"),
         ("neo4j", "{start,stop,status}"),
-        ("ingest", "{manifest,run-results,openlineage}"),
+        ("ingest", "{manifest,run-results,openlineage,sql}"),
     ],
 )
 def test_a_command_group_alone_prints_its_own_help(group: str, commands: str) -> None:
@@ -200,7 +200,7 @@ def test_ingest_manifest_then_run_results_summarises_what_changed(
     assets = writer.get("/assets", params={"limit": 500}).json()["items"]
     head, *rest = manifest.stdout.splitlines()
     assert head.startswith(f"{DBT / 'manifest.json'}: dbt project ")
-    assert f"  assets          {len(assets)} created, 0 updated" in rest
+    assert f"  assets          {len(assets)} created, 0 updated, 0 merged" in rest
     assert f"  quality rules   {len(rules)} created, 0 updated, 0 removed" in rest
 
     results = _ingest(live, tokens.write, "run-results", str(DBT / "run_results_failing.json"))
