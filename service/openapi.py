@@ -18,7 +18,6 @@ from typing import Any
 from pydantic import BaseModel
 from starlette.routing import BaseRoute, Route
 
-from service.domain.preconditions import IF_MATCH_PATTERN
 from service.ids import MAX_ID_LENGTH
 from service.models.common import ASSET_ID_MARK, DATASET_ID_PART_MARK
 from service.models.datasets import MAX_DATASET_PART
@@ -74,9 +73,9 @@ IF_MATCH = Param(
     where="header",
     schema={
         "type": "string",
-        "pattern": IF_MATCH_PATTERN,
+        "pattern": r'^(\*|(W/)?"[0-9]{1,18}"( *, *(W/)?"[0-9]{1,18}")*)$',
     },
-    description='`"<version>"` from the ETag, or `*`; 412 if it differs; 400 if malformed',
+    description='`"<version>"` from the ETag, or `*`; 412 if it differs (or names no version)',
 )
 ASSET_ID = {"$ref": "#/components/schemas/AssetId"}
 DATASET_ID_PART = {"$ref": "#/components/schemas/DatasetIdPart"}

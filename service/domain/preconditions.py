@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-
-from service.errors import BadRequest, FieldError
-
-# What If-Match may hold: `*`, or our entity tags (a version in quotes, maybe weak),
-# comma-separated. The OpenAPI document shows the same pattern.
-IF_MATCH_PATTERN = r'^(\*|(W/)?"[0-9]{1,18}"( *, *(W/)?"[0-9]{1,18}")*)$'
-_IF_MATCH = re.compile(IF_MATCH_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -28,21 +20,17 @@ class Expected:
 
 
 def parse_if_match(header: str | None) -> Expected | None:
-    """None when there is no header; 400 for one that holds no entity tag we could have
-    sent (empty, unquoted, not a version): a malformed precondition is the client's
-    mistake to fix, not a version that does not match (412)."""
+    """None when there is no header. Entity tags that are not ours match nothing."""
     if header is None:
         return None
     header = header.strip()
-    if not _IF_MATCH.match(header):
-        raise BadRequest(
-            'If-Match must be `*` or the ETag\'s quoted version, e.g. "3".',
-            code="invalid_header",
-            errors=[FieldError(("header", "If-Match"), "malformed entity tag", "invalid_header")],
-        )
     if header == "*":
         return Expected(any_version=True)
-    versions = {int(part.strip().removeprefix("W/").strip('"')) for part in header.split(",")}
+    versions = set()
+    for part in header.split(","):
+        tag = part.strip().removeprefix("W/").strip('"')
+        if tag.isdigit():
+            versions.add(int(tag))
     return Expected(versions=frozenset(versions))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
 from service.models.common import ResponseModel, StrictModel
 from service.models.datasets import DatasetIdPart
@@ -30,6 +30,20 @@ class LoggedStatement(StrictModel):
 
 
 class SqlIngest(StrictModel):
+    """`sql` or `statements`, exactly one (the schema says so too)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["sql"], "properties": {"sql": {"type": "string"}}},
+                {"required": ["statements"], "properties": {"statements": {"type": "array"}}},
+            ]
+        },
+    )
+
     dialect: Short = Field(
         description="sqlglot dialect: snowflake, bigquery, postgres, redshift, mysql, trino, "
         "duckdb, databricks, spark, hive, tsql, ..."

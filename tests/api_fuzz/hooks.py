@@ -138,6 +138,8 @@ def before_call(context: Any, case: schemathesis.Case[Any], kwargs: dict[str, An
                 value = edge.get(end) if isinstance(edge, dict) else None
                 if isinstance(value, str):
                     _ensure_asset(value)
+                elif isinstance(value, dict):  # a dataset end: an asset that holds it
+                    _ensure_dataset(value)
 
 
 def _datasets_fit(value: Any) -> Any:
@@ -211,6 +213,11 @@ def _client() -> httpx.Client:
         headers={"Authorization": f"Bearer {os.environ['GOVERNANCE_FUZZ_TOKEN']}"},
         timeout=30,
     )
+
+
+def _ensure_dataset(dataset: dict[str, Any]) -> None:
+    """An edge naming the dataset makes a placeholder holding it (a strict one needs it)."""
+    _client().post("/api/v1/lineage", json={"source": dataset, "target": "fuzz.holder"})
 
 
 def _ensure_asset(asset_id: str) -> None:
