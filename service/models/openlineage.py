@@ -24,7 +24,6 @@ from pydantic import (
     field_validator,
 )
 
-from service.ids import normalise
 from service.models.assets import MAX_COLUMNS
 from service.models.common import ResponseModel, keys_by_pattern
 from service.models.datasets import DatasetIdPart, check_id_fits
@@ -89,7 +88,7 @@ class FieldTransformation(OpenLineageModel):
 
 
 class DatasetRef(OpenLineageModel):
-    """A dataset by `namespace` and `name`, which together are its asset id."""
+    """A dataset by `namespace` and `name`; the service resolves it to the asset holding it."""
 
     namespace: DatasetIdPart
     name: DatasetIdPart
@@ -98,10 +97,6 @@ class DatasetRef(OpenLineageModel):
     @classmethod
     def _id_fits(cls, name: str, info: ValidationInfo) -> str:
         return check_id_fits(info.data.get("namespace"), name)
-
-    @property
-    def asset_id(self) -> str:
-        return normalise(f"{self.namespace}/{self.name}")
 
 
 class InputField(DatasetRef):

@@ -31,10 +31,10 @@ class HolderInfo:
 
 @dataclass
 class Decision:
-    """`merges` are carried out where the claimant's row is written (the holder is
-    checked again there, in that transaction, so a racing writer is seen)."""
+    """Redirects and conflicts only: a holder the claimant takes over is merged where
+    the claimant's row is written (`takes_over`, checked again in that transaction, so
+    a racing writer is seen), not decided here."""
 
-    merges: list[tuple[str, str]] = field(default_factory=list)  # (from, into)
     redirects: dict[str, str] = field(default_factory=dict)  # manifest id -> holder id
     conflicts: list[tuple[str, str, DatasetRef]] = field(default_factory=list)
 
@@ -115,8 +115,8 @@ def decide(
         if holder is None or holder.id == asset_id:
             continue
         if takes_over(holder, weak):
-            decision.merges.append((holder.id, asset_id))
-        elif weak:
+            continue  # merged into `asset_id` as its row is written
+        if weak:
             decision.redirects[asset_id] = holder.id
         else:
             decision.conflicts.append((asset_id, holder.id, ref))
