@@ -260,6 +260,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from service.server_protocol import UVICORN_HTTP
+
     # Before anything else, so the local Neo4j's download and start are visible too.
     _start_logging(Settings.from_env())
     settings = resolved_settings()
@@ -295,6 +297,8 @@ def _serve(args: argparse.Namespace) -> int:
         "access_log": False,
         "proxy_headers": False,
         "server_header": False,
+        # httptools, except that an `Upgrade` offer no longer costs a request its body.
+        "http": UVICORN_HTTP,
         # Event streams never end by themselves: on SIGTERM they get this long, then
         # are cancelled (their clients resume with Last-Event-ID elsewhere).
         "timeout_graceful_shutdown": SHUTDOWN_GRACE_S,

@@ -14,6 +14,7 @@ import httpx
 import uvicorn
 from starlette.applications import Starlette
 
+from service.server_protocol import UVICORN_HTTP
 from tests.support.waiting import eventually
 
 
@@ -31,7 +32,9 @@ class LiveServer:
     def __init__(self, app: Starlette) -> None:
         self._socket = loopback_listener()
         self.port: int = self._socket.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", lifespan="on", server_header=False)
+        config = uvicorn.Config(
+            app, log_level="warning", lifespan="on", server_header=False, http=UVICORN_HTTP
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
