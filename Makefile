@@ -55,7 +55,16 @@ run: install
 	@echo
 	$(BIN)/governance serve
 
-test: lint unit integration fuzz-api e2e clients
+# Each suite leaves a JUnit report in $(REPORTS); the last step prints how long each
+# suite took and the slowest tests (tests/support/slowest.py).
+REPORTS := .cache/reports
+
+test: reports-reset lint unit integration fuzz-api e2e clients
+	@$(BIN)/python -m tests.support.slowest $(REPORTS)
+
+.PHONY: reports-reset
+reports-reset:
+	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)
 
 lint: install lint-layers lint-clients lint-deploy
 	$(BIN)/ruff check service tests bench
@@ -63,18 +72,18 @@ lint: install lint-layers lint-clients lint-deploy
 	$(BIN)/mypy
 
 unit: install
-	$(BIN)/pytest tests/unit -q
+	$(BIN)/pytest tests/unit -q --junitxml=$(REPORTS)/unit.xml
 
 integration: install
-	$(BIN)/pytest tests/integration -q
+	$(BIN)/pytest tests/integration -q --junitxml=$(REPORTS)/integration.xml
 
 # Schemathesis against the live service: docs/testing.md#api-fuzzing.
 .PHONY: fuzz-api
 fuzz-api: install
-	$(BIN)/pytest tests/api_fuzz -q
+	$(BIN)/pytest tests/api_fuzz -q --junitxml=$(REPORTS)/fuzz-api.xml
 
 e2e: install browser
-	$(BIN)/pytest tests/e2e -q
+	$(BIN)/pytest tests/e2e -q --junitxml=$(REPORTS)/e2e.xml
 
 clients: install
 	$(BIN)/python clients/harness.py

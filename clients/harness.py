@@ -10,9 +10,11 @@ or if a client library expected here is missing.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +25,7 @@ from tests.support.process import LOGS, ServiceProcess  # noqa: E402
 
 CLIENTS = ("python", "js", "go", "java")
 LOG = LOGS / "clients-service.log"
+REPORTS = ROOT / ".cache" / "reports"
 # The clients' live webhook tests deliver to a receiver on loopback.
 SERVICE_ENV = {"GOVERNANCE_WEBHOOK_ALLOW_PRIVATE": "true"}
 
@@ -47,12 +50,25 @@ def _run(clients: list[str]) -> list[str]:
     """The clients whose tests fail against one service process."""
     with neo4j_for_tests() as target, ServiceProcess(target, SERVICE_ENV, LOG).start() as service:
         token = service.admin_token("clients")
-        failed = [client for client in clients if not _passes(client, service.url, token)]
+        seconds: dict[str, float] = {}
+        failed = []
+        for client in clients:
+            started = time.monotonic()
+            if not _passes(client, service.url, token):
+                failed.append(client)
+            seconds[client] = round(time.monotonic() - started, 1)
+        _report(seconds)
         if failed:
             where = LOG.relative_to(ROOT)
             print(f"== the service's last log lines (all in {where}):", file=sys.stderr)
             print(service.log_tail(), file=sys.stderr)
     return failed
+
+
+def _report(seconds: dict[str, float]) -> None:
+    """Each client's time, for the summary `make test` prints last."""
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / "clients.json").write_text(json.dumps(seconds))
 
 
 def _passes(client: str, url: str, token: str) -> bool:

@@ -6,7 +6,7 @@ round-trip to clients byte for byte.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 
 def format_time(moment: datetime) -> str:
@@ -22,7 +22,3 @@ def now() -> datetime:
 
 def now_iso() -> str:
     return format_time(now())
-
-
-def iso_after(delta: timedelta) -> str:
-    return format_time(now() + delta)

@@ -104,7 +104,13 @@ async def check_password(graph: Graph, username: str, password: str) -> User | N
     if not await asyncio.to_thread(passwords.verify, stored, password):
         return None
     user = User(**rows[0]["user"])
-    return None if user.disabled else user
+    if user.disabled:
+        return None
+    if stored is not None and passwords.needs_rehash(stored):
+        # Only now is the password at hand to hash again with today's parameters.
+        renewed = await asyncio.to_thread(passwords.hash_password, password)
+        await graph.write("users.rehash", id=user.id, old_hash=stored, new_hash=renewed)
+    return user
 
 
 def _removes_admin(current: User, patch: UserPatch | None) -> bool:

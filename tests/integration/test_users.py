@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import neo4j
 import pytest
+from argon2 import PasswordHasher
 
 from service import cypher
 from service.graph import Graph
@@ -233,6 +234,28 @@ def test_passwords_are_stored_as_argon2id_hashes_only(
     stored = records[0]["props"]
     assert stored["password_hash"].startswith("$argon2id$")
     assert PASSWORD not in str(stored)
+
+
+def test_a_hash_made_with_older_parameters_is_renewed_at_sign_in(
+    admin: httpx.Client, driver: neo4j.Driver, live: LiveServer
+) -> None:
+    """Argon2's recommended parameters grow over time; a hash made with weaker ones is
+    made again, with today's, the next time its password is given."""
+    user = make_user(admin, "rehashed", "viewer")
+    weak = PasswordHasher(time_cost=1, memory_cost=8 * 1024, parallelism=1).hash(PASSWORD)
+    driver.execute_query(
+        "MATCH (u:User {id: $id}) SET u.password_hash = $weak", id=user["id"], weak=weak
+    )
+    with sign_in(live, "rehashed"):
+        pass
+    records, _, _ = driver.execute_query(
+        "MATCH (u:User {id: $id}) RETURN u.password_hash AS hash", id=user["id"]
+    )
+    renewed = records[0]["hash"]
+    assert renewed != weak
+    assert not PasswordHasher().check_needs_rehash(renewed)
+    with sign_in(live, "rehashed"):  # the password still opens it
+        pass
 
 
 def test_the_openapi_document_describes_the_user_operations(anonymous: httpx.Client) -> None:

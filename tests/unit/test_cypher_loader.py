@@ -16,7 +16,31 @@ def test_every_cypher_file_loads_with_a_doc_comment() -> None:
         assert query.doc, f"{query.name} has no leading // documentation"
 
 
-def test_every_query_named_in_the_code_exists_and_every_file_is_used() -> None:
+# The first argument of a call that runs a named query: `graph.read("assets.get", ...)`,
+# `tx.run("lineage.merge_edges", ...)`, `reader.run(...)`, `graph.write(...)`.
+RUN_CALL = re.compile(r'\.(?:run|read|write|run_last)\(\s*"([a-z_]+\.[a-z_0-9]+)"')
+
+
+def _unknown_queries(text: str, queries: cypher.Queries) -> set[str]:
+    return {name for name in RUN_CALL.findall(text) if name not in queries}
+
+
+def test_every_query_the_code_runs_exists() -> None:
+    queries = cypher.load()
+    unknown = {
+        f"{path.relative_to(SERVICE)}: {name}"
+        for path in SERVICE.rglob("*.py")
+        for name in _unknown_queries(path.read_text(), queries)
+    }
+    assert unknown == set(), "queries run by name that no Cypher file defines"
+
+
+def test_the_check_finds_a_misspelled_query() -> None:
+    code = 'rows = await graph.read(\n    "assets.gte", id=asset_id)\nawait tx.run("users.get")'
+    assert _unknown_queries(code, cypher.load()) == {"assets.gte"}
+
+
+def test_every_cypher_file_is_used() -> None:
     queries = cypher.load()
     used: set[str] = set()
     for path in SERVICE.rglob("*.py"):
