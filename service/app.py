@@ -39,7 +39,8 @@ from service.api.uploads import InflationBudget
 from service.auth.middleware import AuthMiddleware
 from service.dashboard import routes as dashboard
 from service.dashboard.signin import SignInThrottle
-from service.errors import MethodNotAllowed, NotFound, ServiceError, from_driver_error
+from service.driver_errors import from_driver_error
+from service.errors import MethodNotAllowed, NotFound, ServiceError
 from service.events.broker import Broker
 from service.events.delivery import Deliverer
 from service.events.dispatcher import Dispatcher
@@ -58,7 +59,7 @@ from service.middleware.route_policy import RoutePolicyMiddleware
 from service.middleware.server_timing import ServerTimingMiddleware
 from service.openapi import build as build_openapi
 from service.routing import PUBLIC, Body, Policies
-from service.settings import Settings
+from service.settings import Limits, Settings
 from service.store import events as event_store
 from service.store import idempotency, sessions
 from service.store import users as user_store
@@ -101,7 +102,7 @@ def create_app(settings: Settings) -> Starlette:
     # Each route declares its policy; a request no route takes (404, 405) is answered
     # as it is to anyone. A route without a policy stops start-up here.
     policies = Policies(every_route, unrouted=PUBLIC)
-    document = openapi_document()
+    document = openapi_document(settings.limits)
     metrics = Metrics()
 
     @contextlib.asynccontextmanager
@@ -205,8 +206,9 @@ def create_app(settings: Settings) -> Starlette:
     )
 
 
-def openapi_document() -> dict[str, Any]:
-    """The OpenAPI document, from the route table alone: no settings, no database."""
+def openapi_document(limits: Limits) -> dict[str, Any]:
+    """The OpenAPI document, from the route table and the configured limits (the
+    bounds and defaults of `depth`, `limit`, ...): no database."""
     routes = [route for module in MODULES for route in module.routes]
     docs = {name: doc for module in MODULES for name, doc in module.docs.items()}
     return build_openapi(
@@ -221,6 +223,7 @@ def openapi_document() -> dict[str, Any]:
                 "(milliseconds waiting on Neo4j, and until the service answered)."
             ),
         },
+        limits,
     )
 
 

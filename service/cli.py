@@ -251,7 +251,8 @@ def _openapi(args: argparse.Namespace) -> int:
 
     from service.app import openapi_document
 
-    sys.stdout.write(orjson.dumps(openapi_document(), option=orjson.OPT_INDENT_2).decode() + "\n")
+    document = openapi_document(Settings.from_env().limits)
+    sys.stdout.write(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode() + "\n")
     return 0
 
 

@@ -18,6 +18,7 @@ from service.settings import Settings
 
 if TYPE_CHECKING:
     from service.graph import Graph
+    from service.localdb import LocalNeo4j
 
 
 def resolved_settings() -> Settings:
@@ -26,11 +27,9 @@ def resolved_settings() -> Settings:
     settings = Settings.from_env()
     if settings.neo4j_uri:
         return settings
-    from service.localdb import LocalNeo4j, default_cache_dir
     from service.localdb.secret_key import load_or_create_key
 
-    memory = settings.local_neo4j
-    local = LocalNeo4j(default_cache_dir(), heap=memory.heap, pagecache=memory.pagecache)
+    local = _local(settings)
     info = local.start()
     webhooks = settings.webhooks
     if not webhooks.secret_keys:
@@ -43,6 +42,19 @@ def resolved_settings() -> Settings:
             "neo4j_password": SecretStr(info.password),
             "webhooks": webhooks,
         }
+    )
+
+
+def _local(settings: Settings) -> LocalNeo4j:
+    """The local development Neo4j as these settings describe it."""
+    from service.localdb import LocalNeo4j, default_cache_dir
+
+    chosen = settings.local_neo4j
+    return LocalNeo4j(
+        default_cache_dir(),
+        bolt_port=chosen.bolt_port,
+        heap=chosen.heap,
+        pagecache=chosen.pagecache,
     )
 
 
@@ -157,27 +169,19 @@ def _first_problem(exc: Any) -> str:
 
 
 def neo4j_start(args: argparse.Namespace) -> int:
-    from service.localdb import LocalNeo4j, default_cache_dir
-
-    memory = Settings.from_env().local_neo4j
-    local = LocalNeo4j(default_cache_dir(), heap=memory.heap, pagecache=memory.pagecache)
-    info = local.start()
+    info = _local(Settings.from_env()).start()
     print(f"neo4j running at {info.uri} (user {info.username}; password in the instance folder)")
     return 0
 
 
 def neo4j_stop(args: argparse.Namespace) -> int:
-    from service.localdb import LocalNeo4j, default_cache_dir
-
-    LocalNeo4j(default_cache_dir()).stop()
+    _local(Settings.from_env()).stop()
     print("neo4j stopped")
     return 0
 
 
 def neo4j_status(args: argparse.Namespace) -> int:
-    from service.localdb import LocalNeo4j, default_cache_dir
-
-    status = LocalNeo4j(default_cache_dir()).status()
+    status = _local(Settings.from_env()).status()
     state = f"running (pid {status.pid})" if status.running else "stopped"
     print(f"neo4j {state} at {status.uri}; home {status.home}")
     return 0 if status.running else 3

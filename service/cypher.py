@@ -24,6 +24,8 @@ _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _BOUND = re.compile(r"\{\{([a-z_]+)\}\}")
 _SLOT = re.compile(r"<<([a-z_]+)>>")
 _STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|//[^\n]*")
+# The largest integer bound written into a statement: a walk's depth in hops. A request
+# never reaches it: `Limits` refuses a GOVERNANCE_MAX_LINEAGE_DEPTH above it at start-up.
 MAX_BOUND = 10_000
 
 

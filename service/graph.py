@@ -24,7 +24,7 @@ from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, Asyn
 
 from service import request_clock
 from service.cypher import Queries
-from service.errors import ENTITY_NOT_FOUND, ConcurrentChange
+from service.driver_errors import ENTITY_NOT_FOUND, ConcurrentChange
 from service.settings import Settings
 
 T = TypeVar("T")

@@ -4,6 +4,9 @@ Every route carries a `Doc` keyed by its name; `build` refuses a route without
 one, so an undocumented operation fails start-up and the test suite, not a user.
 Security, the required scope and the `Idempotency-Key` header come from the
 route's declared policy (`service.routing`), the same one the middleware enforce.
+Bounds and defaults that are configured (a lineage read's `depth`, a page's `limit`)
+are written `Configured("max_lineage_depth")` and filled from the app's `Limits` when
+the document is built, so it states what this deployment enforces.
 """
 
 from __future__ import annotations
@@ -22,8 +25,31 @@ from service.ids import MAX_ID_LENGTH
 from service.models.common import ASSET_ID_MARK, DATASET_ID_PART_MARK
 from service.models.datasets import MAX_DATASET_PART
 from service.routing import Access, Policy, Replay, declared
+from service.settings import Limits
 
 PROBLEM = "application/problem+json"
+
+
+@dataclass(frozen=True)
+class Configured:
+    """A number in a schema that is the app's `Limits.<field>`, filled in by `build`."""
+
+    field: str
+
+    def __post_init__(self) -> None:
+        if self.field not in Limits.model_fields:
+            raise ValueError(f"Limits has no field {self.field!r}")
+
+
+def configured_integer(maximum: str, default: str) -> dict[str, Any]:
+    """An integer parameter from 1 to the configured `maximum`, absent `default`: what
+    `Params.integer(name, limits.<default>, 1, limits.<maximum>)` reads."""
+    return {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": Configured(maximum),
+        "default": Configured(default),
+    }
 
 
 @dataclass(frozen=True)
@@ -58,7 +84,7 @@ class Doc:
     errors: tuple[int, ...] = ()
 
 
-LIMIT = Param("limit", schema={"type": "integer", "minimum": 1, "maximum": 500, "default": 50})
+LIMIT = Param("limit", schema=configured_integer("max_page_size", "default_page_size"))
 # URL-safe base64 without padding (`service.domain.cursor`), at most what `Paging` reads.
 CURSOR_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9_-]{0,4096}$"}  # empty: the first
 CURSOR = Param(
@@ -77,6 +103,8 @@ IF_MATCH = Param(
     },
     description='`"<version>"` from the ETag, or `*`; 412 if it differs (or names no version)',
 )
+
+
 ASSET_ID = {"$ref": "#/components/schemas/AssetId"}
 DATASET_ID_PART = {"$ref": "#/components/schemas/DatasetIdPart"}
 MULTIPART = "multipart/form-data"
@@ -103,7 +131,8 @@ class UndocumentedRoute(RuntimeError):
 
 
 class _Schemas:
-    def __init__(self) -> None:
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
         self.components: dict[str, Any] = {
             "Problem": _problem_schema(),
             "AssetId": asset_id_schema(),
@@ -114,11 +143,15 @@ class _Schemas:
         if isinstance(model, MergePatch):
             return self._patch(model.model)
         if not isinstance(model, type):
-            return model
+            return self.configured(model)
         schema = _shared_ids(model.model_json_schema(ref_template="#/components/schemas/{model}"))
         self.components.update(schema.pop("$defs", {}))
         self.components[model.__name__] = schema
         return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+    def configured(self, schema: Mapping[str, Any]) -> dict[str, Any]:
+        """`schema` with each `Configured` number replaced by this app's value."""
+        return {key: _filled(value, self.limits) for key, value in schema.items()}
 
     def _patch(self, model: type[BaseModel]) -> Mapping[str, Any]:
         self.ref(model)
@@ -143,6 +176,16 @@ class _Schemas:
         return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _filled(value: Any, limits: Limits) -> Any:
+    if isinstance(value, Configured):
+        return getattr(limits, value.field)
+    if isinstance(value, Mapping):
+        return {key: _filled(item, limits) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_filled(item, limits) for item in value]
+    return value
+
+
 def _or_null(schema: Mapping[str, Any]) -> dict[str, Any]:
     options = schema.get("anyOf")
     if isinstance(options, list) and {"type": "null"} in options:
@@ -153,9 +196,10 @@ def _or_null(schema: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def build(
-    routes: Iterable[BaseRoute], docs: Mapping[str, Doc], info: Mapping[str, Any]
+    routes: Iterable[BaseRoute], docs: Mapping[str, Doc], info: Mapping[str, Any], limits: Limits
 ) -> dict[str, Any]:
-    schemas = _Schemas()
+    """The document of `routes`, its configured numbers those of `limits`."""
+    schemas = _Schemas(limits)
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:
         if not isinstance(route, Route) or not route.include_in_schema:
@@ -201,7 +245,7 @@ def _operation(route: Route, policy: Policy, doc: Doc, schemas: _Schemas) -> dic
             "name": p.name,
             "in": p.where,
             "required": p.required,
-            "schema": dict(p.schema),
+            "schema": schemas.configured(p.schema),
             **({"description": p.description} if p.description else {}),
         }
         for p in doc.params

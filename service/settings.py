@@ -3,29 +3,60 @@
 Neo4j keeps its own variable names (`NEO4J_URI`, ...) so that the service reads
 the same settings as every other Neo4j tool; the service's own knobs are
 `GOVERNANCE_*`. Secrets are `SecretStr` so they never print by accident.
+
+Each setting is declared once, as a field with `env(...)`: `Settings.from_env` reads
+every such field of every group (`service.environment`), and docs/configuration.md is
+generated from the same declarations. Bounds that must agree with each other (a
+default within its maximum) are checked by the groups' validators, so a configuration
+that would fail on some later request stops the start instead.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import builtins
 import os
 from collections.abc import Mapping
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, model_validator
+
+from service import environment
+from service.cypher import MAX_BOUND
 
 MIB = 1024 * 1024
 LogFormat = Literal["auto", "json", "text"]
 LogLevel = Literal["debug", "info", "warning", "error"]
 
 
-def env(name: str, default: Any, description: str) -> Any:
-    """A field read from the environment variable `name`. Its default and description
-    are what docs/configuration.md is generated from (`python -m service.settings_doc`),
-    and a unit test checks that `from_env` reads `name` into this field with this default."""
-    return Field(default, description=description, json_schema_extra={"env": name})
+def env(name: str, default: Any, description: str, **constraints: Any) -> Any:
+    """A field read from the environment variable `name`, parsed by the field's type
+    (`service.environment`) and held to `constraints` (`ge=1`, ...). Its default and
+    description are what docs/configuration.md is generated from
+    (`python -m service.settings_doc`)."""
+    return Field(default, description=description, json_schema_extra={"env": name}, **constraints)
+
+
+def _check_keys(keys: tuple[SecretStr, ...]) -> tuple[SecretStr, ...]:
+    """Each key 32 bytes in URL-safe base64; a bad one is named by position, never echoed."""
+    for number, key in enumerate(keys, start=1):
+        text = key.get_secret_value()
+        try:
+            valid = len(base64.urlsafe_b64decode(text.encode())) == 32 and len(text) == 44
+        except (ValueError, binascii.Error):
+            valid = False
+        if not valid:
+            raise ValueError(f"key {number} is not 32 bytes in URL-safe base64")
+    return keys
+
+
+def _lower_keys(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """dbt adapter names are matched lower-case."""
+    return tuple((key.lower(), value) for key, value in pairs)
+
+
+SecretKeys = Annotated[tuple[SecretStr, ...], AfterValidator(_check_keys)]
+AdapterPairs = Annotated[tuple[tuple[str, str], ...], AfterValidator(_lower_keys)]
 
 
 class Limits(BaseModel):
@@ -38,12 +69,14 @@ class Limits(BaseModel):
         10 * MIB,
         "Largest JSON request body in bytes (10 MiB), counted after gzip is inflated; "
         "a larger one is 413.",
+        ge=1,
     )
     max_manifest_bytes: int = env(
         "GOVERNANCE_MAX_MANIFEST_BYTES",
         256 * MIB,
         "Largest dbt upload (manifest.json or run_results.json, through the API or the "
         "dashboard's Ingest page) in bytes after decompression (256 MiB); past it 413.",
+        ge=1,
     )
     body_timeout_s: float = env(
         "GOVERNANCE_BODY_TIMEOUT",
@@ -68,23 +101,40 @@ class Limits(BaseModel):
         10_000,
         "Most edges in one `POST /lineage/bulk` request, and most OpenLineage events in "
         "one request.",
+        ge=1,
     )
     max_lineage_depth: int = env(
         "GOVERNANCE_MAX_LINEAGE_DEPTH",
         50,
         "Deepest a walk may go, in hops: lineage reads, queries, policy walks and the "
-        "downstream impact of quality alerts.",
+        "downstream impact of quality alerts. Its ceiling is the largest bound a Cypher "
+        "statement is written with.",
+        ge=1,
+        le=MAX_BOUND,
     )
-    default_lineage_depth: int = 5
+    default_lineage_depth: int = env(
+        "GOVERNANCE_DEFAULT_LINEAGE_DEPTH",
+        5,
+        "Hops a lineage read walks when it names no `depth`; at most "
+        "`GOVERNANCE_MAX_LINEAGE_DEPTH`.",
+        ge=1,
+    )
     max_lineage_nodes: int = env(
         "GOVERNANCE_MAX_LINEAGE_NODES",
         10_000,
         "Most assets a lineage answer may hold (the upper bound of `limit`), most items "
         "in a query page, and most paths a path query enumerates.",
+        ge=1,
     )
-    default_lineage_nodes: int = 2_000
-    max_page_size: int = 500
-    default_page_size: int = 50
+    default_lineage_nodes: int = env(
+        "GOVERNANCE_DEFAULT_LINEAGE_NODES",
+        2_000,
+        "Most assets a lineage answer holds when the read names no `limit`; at most "
+        "`GOVERNANCE_MAX_LINEAGE_NODES`.",
+        ge=1,
+    )
+    max_page_size: int = Field(500, ge=1)
+    default_page_size: int = Field(50, ge=1)
     query_timeout_s: float = env(
         "GOVERNANCE_QUERY_TIMEOUT",
         10.0,
@@ -99,12 +149,31 @@ class Limits(BaseModel):
         "10,000-edge request can pass on a busy database. Past it the request is 503 "
         "`neo4j_busy` with a Retry-After and nothing is written.",
     )
+    manifest_timeout_s: float = env(
+        "GOVERNANCE_MANIFEST_TIMEOUT",
+        600.0,
+        "Seconds one transaction of a dbt manifest upload may run (the upload writes in "
+        "batches of at most 5,000 rows, each its own transaction). Past it the upload is "
+        "503 `neo4j_busy`; what earlier batches wrote stays, and the next upload completes it.",
+        gt=0,
+    )
     max_json_depth: int = 200
     quality_history: int = env(
         "GOVERNANCE_QUALITY_HISTORY",
         100,
         "Results each quality rule keeps, newest first; older ones are dropped.",
     )
+
+    @model_validator(mode="after")
+    def _defaults_within_maximums(self) -> Limits:
+        """A default above its maximum would walk or page past what a request may ask."""
+        environment.ordered(
+            self,
+            ("default_lineage_depth", "max_lineage_depth"),
+            ("default_lineage_nodes", "max_lineage_nodes"),
+            ("default_page_size", "max_page_size"),
+        )
+        return self
 
 
 class EventSettings(BaseModel):
@@ -172,7 +241,25 @@ class WebhookSettings(BaseModel):
         "Seconds the dispatcher rests, when it found nothing to do, before it looks "
         "again for new events and due retries.",
     )
-    secret_keys: tuple[SecretStr, ...] = env(
+    max_in_flight_per_receiver: int = env(
+        "GOVERNANCE_WEBHOOK_MAX_IN_FLIGHT_PER_RECEIVER",
+        10,
+        "Most delivery attempts one webhook may have under way at once; its other due "
+        "deliveries wait their turn, and other webhooks' deliveries go out meanwhile.",
+    )
+    breaker_failures: int = env(
+        "GOVERNANCE_WEBHOOK_BREAKER_FAILURES",
+        5,
+        "Failed attempts in a row (an error answer, a refused connection, a timeout) "
+        "after which a webhook gets no attempt for `GOVERNANCE_WEBHOOK_BREAKER_COOLDOWN`.",
+    )
+    breaker_cooldown_s: float = env(
+        "GOVERNANCE_WEBHOOK_BREAKER_COOLDOWN",
+        30.0,
+        "Seconds a webhook whose attempts kept failing is left alone before one attempt "
+        "probes it: a success resumes its deliveries, a failure pauses it again.",
+    )
+    secret_keys: SecretKeys = env(
         "GOVERNANCE_SECRET_KEY",
         (),
         "Comma-separated keys, each 32 random bytes in URL-safe base64, that encrypt "
@@ -202,7 +289,8 @@ class PolicySettings(BaseModel):
     max_delay_s: float = env(
         "GOVERNANCE_POLICY_MAX_DELAY",
         10.0,
-        "Longest a change waits for re-evaluation, in seconds, however busy the writes.",
+        "Longest a change waits for re-evaluation, in seconds, however busy the writes; "
+        "at least `GOVERNANCE_POLICY_DEBOUNCE`.",
     )
     lease_ttl_s: float = 15.0
     timeout_s: float = env(
@@ -210,6 +298,12 @@ class PolicySettings(BaseModel):
         300.0,
         "Seconds one policy's evaluation may take (it walks the whole governed graph).",
     )
+
+    @model_validator(mode="after")
+    def _debounce_within_delay(self) -> PolicySettings:
+        """A debounce longer than the longest delay could never end a burst early."""
+        environment.ordered(self, ("debounce_s", "max_delay_s"))
+        return self
 
 
 class RateLimit(BaseModel):
@@ -281,6 +375,13 @@ class LocalNeo4jSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
+    bolt_port: int = env(
+        "GOVERNANCE_NEO4J_BOLT_PORT",
+        17687,
+        "Bolt port of the local Neo4j on 127.0.0.1. Each checkout keeps its own instance "
+        "(in its `.cache/neo4j`); give a second checkout another port to run both side "
+        "by side.",
+    )
     heap: str | None = env(
         "GOVERNANCE_NEO4J_HEAP",
         None,
@@ -337,7 +438,7 @@ class Settings(BaseModel):
         "The first admin's password, read only when the service starts with no user at "
         "all; unset, a generated one is printed once on standard output.",
     )
-    dataset_namespaces: tuple[tuple[str, str], ...] = env(
+    dataset_namespaces: AdapterPairs = env(
         "GOVERNANCE_DATASET_NAMESPACES",
         (),
         "Where each dbt adapter's tables live, as OpenLineage names the namespace: "
@@ -357,146 +458,6 @@ class Settings(BaseModel):
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        e = os.environ if env is None else env
-        g = _Reader(e)
-        return cls(
-            neo4j_uri=e.get("NEO4J_URI") or None,
-            neo4j_username=e.get("NEO4J_USERNAME", "neo4j"),
-            neo4j_password=SecretStr(e.get("NEO4J_PASSWORD", "")),
-            neo4j_database=e.get("NEO4J_DATABASE", "neo4j"),
-            neo4j_connect_timeout_s=g.float("NEO4J_CONNECT_TIMEOUT", 3.0),
-            host=e.get("GOVERNANCE_HOST", "127.0.0.1"),
-            port=g.int("GOVERNANCE_PORT", 8080),
-            admin_password=g.secret("GOVERNANCE_ADMIN_PASSWORD"),
-            cors_origins=tuple(
-                o.strip() for o in e.get("GOVERNANCE_CORS_ORIGINS", "").split(",") if o.strip()
-            ),
-            dataset_namespaces=g.pairs("GOVERNANCE_DATASET_NAMESPACES"),
-            webhooks=WebhookSettings(
-                dispatch=g.bool("GOVERNANCE_WEBHOOK_DISPATCH", True),
-                allow_private=g.bool("GOVERNANCE_WEBHOOK_ALLOW_PRIVATE", False),
-                timeout_s=g.float("GOVERNANCE_WEBHOOK_TIMEOUT", 15.0),
-                retry_schedule=g.floats(
-                    "GOVERNANCE_WEBHOOK_RETRY_SCHEDULE",
-                    (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 86400.0),
-                ),
-                disable_after_s=g.float("GOVERNANCE_WEBHOOK_DISABLE_AFTER", 86400.0),
-                poll_interval_s=g.float("GOVERNANCE_WEBHOOK_POLL_INTERVAL", 1.0),
-                secret_keys=g.keys("GOVERNANCE_SECRET_KEY"),
-            ),
-            limits=Limits(
-                max_body_bytes=g.int("GOVERNANCE_MAX_BODY_BYTES", 10 * MIB),
-                max_manifest_bytes=g.int("GOVERNANCE_MAX_MANIFEST_BYTES", 256 * MIB),
-                body_timeout_s=g.float("GOVERNANCE_BODY_TIMEOUT", 30.0),
-                max_concurrent_inflations=g.int("GOVERNANCE_MAX_CONCURRENT_INFLATIONS", 2),
-                inflation_wait_s=g.float("GOVERNANCE_INFLATION_WAIT", 30.0),
-                max_bulk_edges=g.int("GOVERNANCE_MAX_BULK_EDGES", 10_000),
-                max_lineage_depth=g.int("GOVERNANCE_MAX_LINEAGE_DEPTH", 50),
-                max_lineage_nodes=g.int("GOVERNANCE_MAX_LINEAGE_NODES", 10_000),
-                query_timeout_s=g.float("GOVERNANCE_QUERY_TIMEOUT", 10.0),
-                ingest_timeout_s=g.float("GOVERNANCE_INGEST_TIMEOUT", 120.0),
-                quality_history=g.int("GOVERNANCE_QUALITY_HISTORY", 100),
-            ),
-            events=EventSettings(
-                poll_interval_s=g.float("GOVERNANCE_EVENT_POLL_INTERVAL", 0.25),
-                heartbeat_s=g.float("GOVERNANCE_SSE_HEARTBEAT", 15.0),
-                subscriber_buffer=g.int("GOVERNANCE_SSE_BUFFER", 1_000),
-                retention_days=g.int("GOVERNANCE_EVENT_RETENTION_DAYS", 30),
-            ),
-            policies=PolicySettings(
-                evaluate=g.bool("GOVERNANCE_POLICY_EVALUATION", True),
-                debounce_s=g.float("GOVERNANCE_POLICY_DEBOUNCE", 1.0),
-                max_delay_s=g.float("GOVERNANCE_POLICY_MAX_DELAY", 10.0),
-                timeout_s=g.float("GOVERNANCE_POLICY_TIMEOUT", 300.0),
-            ),
-            rate_limit=RateLimit(
-                per_second=g.float("GOVERNANCE_RATE_LIMIT_PER_SECOND", 100.0),
-                burst=g.int("GOVERNANCE_RATE_LIMIT_BURST", 200),
-                auth_failures_per_minute=g.int("GOVERNANCE_AUTH_FAILURES_PER_MINUTE", 30),
-                sign_in_failures_per_minute=g.int("GOVERNANCE_SIGN_IN_FAILURES_PER_MINUTE", 5),
-            ),
-            observability=Observability(
-                log_format=g.choice("GOVERNANCE_LOG_FORMAT", "auto", get_args(LogFormat)),
-                log_level=g.choice("GOVERNANCE_LOG_LEVEL", "info", get_args(LogLevel)),
-                metrics_token=g.secret("GOVERNANCE_METRICS_TOKEN"),
-                server_timing=g.bool("GOVERNANCE_SERVER_TIMING", True),
-            ),
-            local_neo4j=LocalNeo4jSettings(
-                heap=e.get("GOVERNANCE_NEO4J_HEAP") or None,
-                pagecache=e.get("GOVERNANCE_NEO4J_PAGECACHE") or None,
-            ),
-        )
-
-
-class _Reader:
-    """Typed reads that name the variable when its value is wrong."""
-
-    def __init__(self, env: Mapping[str, str]) -> None:
-        self._env = env
-
-    def int(self, name: str, default: int) -> int:
-        raw = self._env.get(name)
-        try:
-            return default if raw in (None, "") else int(raw)
-        except ValueError as exc:
-            raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
-
-    def float(self, name: str, default: float) -> float:
-        raw = self._env.get(name)
-        try:
-            return default if raw in (None, "") else float(raw)
-        except ValueError as exc:
-            raise ValueError(f"{name} must be a number, got {raw!r}") from exc
-
-    def floats(self, name: str, default: tuple[builtins.float, ...]) -> tuple[builtins.float, ...]:
-        raw = self._env.get(name)
-        if raw in (None, ""):
-            return default
-        try:
-            return tuple(float(part) for part in raw.split(","))
-        except ValueError as exc:
-            raise ValueError(f"{name} must be comma-separated numbers, got {raw!r}") from exc
-
-    def bool(self, name: str, default: bool) -> bool:
-        raw = self._env.get(name)
-        if raw in (None, ""):
-            return default
-        if raw.lower() in ("1", "true", "yes", "on"):
-            return True
-        if raw.lower() in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(f"{name} must be true or false, got {raw!r}")
-
-    def pairs(self, name: str) -> tuple[tuple[str, str], ...]:
-        """Comma-separated `key=value` pairs; keys lower-cased, both stripped."""
-        found = []
-        for part in (self._env.get(name) or "").split(","):
-            if not part.strip():
-                continue
-            key, sep, value = part.partition("=")
-            if not sep or not key.strip() or not value.strip():
-                raise ValueError(f"{name}: {part.strip()!r} is not key=value")
-            found.append((key.strip().lower(), value.strip()))
-        return tuple(found)
-
-    def secret(self, name: str) -> SecretStr | None:
-        raw = self._env.get(name)
-        return SecretStr(raw) if raw else None
-
-    def keys(self, name: str) -> tuple[SecretStr, ...]:
-        """Comma-separated 32-byte keys in URL-safe base64; the value is never echoed."""
-        parts = [p.strip() for p in (self._env.get(name) or "").split(",") if p.strip()]
-        for number, part in enumerate(parts, start=1):
-            try:
-                valid = len(base64.urlsafe_b64decode(part.encode())) == 32 and len(part) == 44
-            except (ValueError, binascii.Error):
-                valid = False
-            if not valid:
-                raise ValueError(f"{name}: key {number} is not 32 bytes in URL-safe base64")
-        return tuple(SecretStr(part) for part in parts)
-
-    def choice(self, name: str, default: str, allowed: tuple[str, ...]) -> Any:
-        raw = (self._env.get(name) or default).strip().lower()
-        if raw not in allowed:
-            raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {raw!r}")
-        return raw
+        """Every field declared with `env(...)`, from its variable (`os.environ` unless
+        given); `environment.SettingsError` names each variable that is wrong."""
+        return environment.load(cls, os.environ if env is None else env)

@@ -3,11 +3,12 @@
     python -m service.settings_doc > docs/configuration.md     (or: make config-doc)
 
 Every field of `Settings` and of its groups declared with `settings.env(...)` becomes a
-row: its variable, its default and its description. The few variables read outside
-`Settings` (the local Neo4j's folder, the CLI's target, the test suite's own Neo4j) are
-listed in `ELSEWHERE`. tests/unit/test_settings_doc.py fails when the committed page is
-not what this prints, when `from_env` disagrees with a field's declared variable or
-default, and when a `GOVERNANCE_*` or `NEO4J_*` variable is read anywhere without a row.
+row: its variable, its default, its description and the range its constraints allow.
+`Settings.from_env` reads the same declarations, so a row is what the service reads. The
+few variables read outside `Settings` (the local Neo4j's folder, the CLI's target, the
+test suite's own Neo4j) are listed in `ELSEWHERE`. tests/unit/test_settings_doc.py fails
+when the committed page is not what this prints, when setting a variable leaves its field
+unchanged, and when a `GOVERNANCE_*` or `NEO4J_*` variable is read anywhere without a row.
 """
 
 from __future__ import annotations
@@ -17,8 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
+from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel, SecretStr
+from pydantic.fields import FieldInfo
 
+from service.environment import variable_of
 from service.settings import Settings
 
 
@@ -29,6 +33,7 @@ class Variable:
     default: Any
     meaning: str
     choices: tuple[str, ...] = ()  # the values a `Literal` field allows
+    bounds: str = ""  # the range its constraints allow, in words
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,14 @@ ELSEWHERE = (
     ),
 )
 
+# How a field's numeric constraints read in the Meaning column.
+_CONSTRAINTS = (
+    (Ge, "ge", "at least"),
+    (Gt, "gt", "above"),
+    (Le, "le", "at most"),
+    (Lt, "lt", "below"),
+)
+
 INTRO = """\
 # Configuration
 
@@ -115,7 +128,17 @@ a number belongs) stops the start with a message naming the variable. Switches t
 `true` or `false` (also `1`/`0`, `yes`/`no`, `on`/`off`), lists are comma-separated,
 and a number, list or switch left empty keeps its default. Secrets are held as secrets
 and never printed. How these settings combine when you run several processes or a
-Neo4j cluster is in [operations.md](operations.md)."""
+Neo4j cluster is in [operations.md](operations.md).
+
+Settings are also checked against each other when the service starts: a number must lie
+in its range (given with its meaning below), and a default may not exceed its maximum
+(a smaller `GOVERNANCE_MAX_LINEAGE_DEPTH` needs a `GOVERNANCE_DEFAULT_LINEAGE_DEPTH` no
+larger); `GOVERNANCE_MAX_LINEAGE_DEPTH` stops at the largest bound a Cypher statement
+is written with, so no depth a request may ask for fails inside the service. `governance
+serve` refuses a configuration that breaks these before it listens, with one line naming
+every variable to change. The OpenAPI document
+(`/api/v1/openapi.json`, `governance openapi`) states the running service's bounds and
+defaults: `depth`, `limit`, page sizes and the bulk ceiling."""
 
 
 def groups() -> list[Group]:
@@ -161,10 +184,11 @@ def show_default(value: Any) -> str:
 
 
 def _meaning(variable: Variable) -> str:
+    said = " ".join(part for part in (variable.meaning, variable.bounds) if part)
     if not variable.choices:
-        return variable.meaning
+        return said
     allowed = ", ".join(f"`{choice}`" for choice in variable.choices)
-    return f"{variable.meaning} One of {allowed}."
+    return f"{said} One of {allowed}."
 
 
 def _plain(value: Any) -> str:
@@ -181,13 +205,25 @@ def _group(model: type[BaseModel], prefix: tuple[str, ...]) -> Group:
     title, _, note = inspect.cleandoc(model.__doc__ or "").partition(". ")
     rows = []
     for name, info in model.model_fields.items():
-        extra = info.json_schema_extra
-        env = extra.get("env") if isinstance(extra, dict) else None
-        if isinstance(env, str):
+        env = variable_of(info)
+        if env is not None:
             default = info.get_default(call_default_factory=True)
             meaning = info.description or ""
-            rows.append(Variable(env, (*prefix, name), default, meaning, _choices(info.annotation)))
+            choices = _choices(info.annotation)
+            rows.append(Variable(env, (*prefix, name), default, meaning, choices, _bounds(info)))
     return Group(title.rstrip("."), " ".join(note.split()), tuple(rows))
+
+
+def _bounds(info: FieldInfo) -> str:
+    """The field's numeric constraints, in words: "At least `1`, at most `10000`." """
+    words = [
+        f"{word} `{_plain(getattr(constraint, key))}`"
+        for constraint in info.metadata
+        for kind, key, word in _CONSTRAINTS
+        if isinstance(constraint, kind)
+    ]
+    said = ", ".join(words)
+    return said[:1].upper() + said[1:] + "." if said else ""
 
 
 def _choices(annotation: Any) -> tuple[str, ...]:

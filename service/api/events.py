@@ -20,7 +20,7 @@ from service.events.broker import Broker, Subscription
 from service.events.sse import EventStreamResponse
 from service.graph import Graph
 from service.models.events import Event, EventPage
-from service.openapi import CURSOR, Doc, Param
+from service.openapi import CURSOR, LIMIT, Doc, Param
 from service.params import INT64_MAX, Params, integer_value
 from service.routing import Route, bearer
 from service.store import events as store
@@ -223,7 +223,7 @@ docs = {
                 schema={"type": "integer", "minimum": 0, "maximum": INT64_MAX, "default": 0},
             ),
             _TYPES,
-            Param("limit", schema={"type": "integer", "minimum": 1, "maximum": 500, "default": 50}),
+            LIMIT,
             CURSOR,
         ),
         responses={200: EventPage},

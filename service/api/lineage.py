@@ -13,7 +13,7 @@ from service.http import json_response, path_param, read_json
 from service.models.lineage import BulkResult, ColumnGraph, Edge, EdgeIn, EdgePage, LineageGraph
 from service.models.openlineage import EdgeOrOpenLineageResult, EdgeOrRunEvent
 from service.models.validation import validate
-from service.openapi import PAGING, Doc, Param
+from service.openapi import PAGING, Configured, Doc, Param, configured_integer
 from service.params import Params
 from service.routing import Replay, Route, bearer
 from service.store import lineage as store
@@ -201,10 +201,10 @@ _STRICT = Param(
     schema={"type": "boolean", "default": False},
     description="422 unknown_assets instead of creating placeholder assets",
 )
-_DEPTH = Param("depth", schema={"type": "integer", "minimum": 1, "maximum": 50, "default": 5})
+_DEPTH = Param("depth", schema=configured_integer("max_lineage_depth", "default_lineage_depth"))
 _LIMIT = Param(
     "limit",
-    schema={"type": "integer", "minimum": 1, "maximum": 10000, "default": 2000},
+    schema=configured_integer("max_lineage_nodes", "default_lineage_nodes"),
     description="most nodes in the answer, the root included; then truncated=true",
 )
 _TRAVERSAL = (
@@ -259,7 +259,7 @@ docs = {
             "type": "array",
             "items": {"$ref": "#/components/schemas/EdgeIn"},
             "minItems": 1,
-            "maxItems": 10000,
+            "maxItems": Configured("max_bulk_edges"),
         },
         params=(_STRICT,),
         responses={200: BulkResult},

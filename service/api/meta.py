@@ -11,7 +11,8 @@ from starlette.responses import Response
 
 from service import __version__
 from service.api import deps
-from service.errors import Unauthenticated, Unavailable, from_driver_error
+from service.driver_errors import from_driver_error
+from service.errors import Unauthenticated, Unavailable
 from service.events.broker import Broker
 from service.events.progress import progress
 from service.http import json_response

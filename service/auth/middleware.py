@@ -20,13 +20,13 @@ from service import request_clock
 from service.auth.known_tokens import KnownTokens
 from service.auth.ratelimit import FailureWindow, TokenBuckets
 from service.domain.access import tokens as token_format
+from service.driver_errors import from_driver_error
 from service.errors import (
     BEARER_REALM,
     InsufficientScope,
     RateLimited,
     ServiceError,
     Unauthenticated,
-    from_driver_error,
     invalid_token,
 )
 from service.http import Header, appending, problem_response

@@ -16,7 +16,8 @@ from starlette.responses import HTMLResponse, Response
 
 from service.dashboard import guard, present
 from service.domain.access.scopes import Scope
-from service.errors import ServiceError, from_driver_error
+from service.driver_errors import from_driver_error
+from service.errors import ServiceError
 from service.routing import Access, Policy, PolicyError, Route
 from service.store.sessions import Session
 

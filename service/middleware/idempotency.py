@@ -27,13 +27,8 @@ from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.errors import (
-    Conflict,
-    ServiceError,
-    Unprocessable,
-    from_driver_error,
-    validation_error,
-)
+from service.driver_errors import from_driver_error
+from service.errors import Conflict, ServiceError, Unprocessable, validation_error
 from service.http import CLIENT_CLOSED_REQUEST, problem_response
 from service.routing import Replay, policy_of
 from service.store import idempotency as store

@@ -14,7 +14,8 @@ from typing import Any
 from service.domain.datasets import DatasetRef, platform_of
 from service.domain.dbt.identity import HolderInfo
 from service.domain.lineage import COLUMN_SEPARATOR
-from service.errors import ConcurrentChange, Conflict
+from service.driver_errors import ConcurrentChange
+from service.errors import Conflict
 from service.graph import Graph, Reader, Tx
 from service.store.outbox import emit
 

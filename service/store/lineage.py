@@ -20,7 +20,8 @@ from service.domain.lineage import (
     column_key,
     remap_rows,
 )
-from service.errors import ConcurrentChange, FieldError, NotFound, Unprocessable, invalid_token
+from service.driver_errors import ConcurrentChange
+from service.errors import FieldError, NotFound, Unprocessable, invalid_token
 from service.graph import Graph, Reader, Tx
 from service.models.lineage import (
     BulkResult,

@@ -184,7 +184,7 @@ def test_openapi_prints_the_services_document_without_a_database(live: LiveServe
     assert result.returncode == 0, result.stderr
     printed = orjson.loads(result.stdout)
     assert printed == httpx.get(live.url + "/api/v1/openapi.json").json()
-    assert printed == openapi_document()
+    assert printed == openapi_document(Limits())
 
 
 # -- ingest: dbt artifacts -----------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 
 from service import clock, cypher
 from service.app import create_app
-from service.errors import ConcurrentChange
+from service.driver_errors import ConcurrentChange
 from service.graph import Graph, Tx
 from service.settings import Limits, Settings
 from service.store.lineage import Merged, merge_rows

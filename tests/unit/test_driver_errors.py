@@ -6,7 +6,7 @@ from __future__ import annotations
 import neo4j.exceptions as neo4j_errors
 import pytest
 
-from service.errors import ENTITY_NOT_FOUND, ConcurrentChange, from_driver_error
+from service.driver_errors import ENTITY_NOT_FOUND, ConcurrentChange, from_driver_error
 from service.graph import retry_when_deleted_under_it
 
 

@@ -5,12 +5,13 @@ from starlette.routing import Route
 
 from service.app import MODULES
 from service.openapi import Doc, UndocumentedRoute, build
+from service.settings import Limits
 
 
 def _document() -> dict[str, Any]:
     routes = [r for m in MODULES for r in m.routes]
     docs = {k: v for m in MODULES for k, v in m.docs.items()}
-    return build(routes, docs, {"title": "t", "version": "1"})
+    return build(routes, docs, {"title": "t", "version": "1"}, Limits())
 
 
 def test_every_route_is_documented() -> None:
@@ -41,7 +42,7 @@ def test_a_route_without_doc_is_refused() -> None:
     async def handler() -> None: ...
 
     with pytest.raises(UndocumentedRoute):
-        build([Route("/x", handler, name="x")], {"y": Doc("y", "t")}, {})
+        build([Route("/x", handler, name="x")], {"y": Doc("y", "t")}, {}, Limits())
 
 
 def test_posts_document_the_idempotency_key_except_where_the_answer_holds_a_secret() -> None:

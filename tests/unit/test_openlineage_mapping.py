@@ -15,6 +15,7 @@ from service.domain.lineage import DATASET_MARK
 from service.domain.openlineage import normalise_time, order_key, parse_events, plan_events
 from service.errors import Unprocessable
 from service.openapi import build
+from service.settings import Limits
 
 RUN = "3f1e0e1c-6a39-4d5e-9a53-7f4a1c2b9d10"
 
@@ -255,7 +256,7 @@ def test_too_many_edges_are_refused_before_anything_is_written() -> None:
 def test_the_openapi_document_describes_the_new_operations() -> None:
     routes = [r for m in MODULES for r in m.routes]
     docs = {k: v for m in MODULES for k, v in m.docs.items()}
-    document = build(routes, docs, {"title": "t", "version": "1"})
+    document = build(routes, docs, {"title": "t", "version": "1"}, Limits())
     paths = document["paths"]
     post = paths["/api/v1/lineage/openlineage"]["post"]
     assert post["x-required-scope"] == "write"

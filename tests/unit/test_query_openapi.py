@@ -6,12 +6,13 @@ from typing import Any
 
 from service.app import MODULES
 from service.openapi import build
+from service.settings import Limits
 
 
 def _document() -> dict[str, Any]:
     routes = [r for m in MODULES for r in m.routes]
     docs = {k: v for m in MODULES for k, v in m.docs.items()}
-    return build(routes, docs, {"title": "t", "version": "1"})
+    return build(routes, docs, {"title": "t", "version": "1"}, Limits())
 
 
 def test_query_and_cypher_are_documented_with_models_and_scopes() -> None:

@@ -1,5 +1,6 @@
-"""docs/configuration.md is what service/settings_doc.py generates, and what it generates
-is what `Settings.from_env` really reads: every variable, its default, its field."""
+"""docs/configuration.md is what service/settings_doc.py generates from the settings'
+one declaration of each variable (`settings.env(...)`), and `Settings.from_env` reads
+that same declaration: unset, the documented default; set, a changed field."""
 
 from __future__ import annotations
 
