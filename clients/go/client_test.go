@@ -218,6 +218,45 @@ func TestCallerIdempotencyKeyIsKept(t *testing.T) {
 	}
 }
 
+func TestMergingWritesAreRetriedWithoutAnAutomaticKey(t *testing.T) {
+	f, c, _ := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n%2 == 1 {
+			w.Header().Set("Retry-After", "0")
+			writeProblem(w, 503, "neo4j_unavailable", nil)
+			return
+		}
+		writeJSON(w, 200, map[string]any{"received": 1, "created": 1})
+	})
+	edges := []EdgeInput{{Source: "a", Target: "b"}}
+	events := []RunEvent{runEvent(0, RunComplete, 1, 1)}
+	if _, resp, err := c.Lineage.Bulk(ctx, edges); err != nil || resp.Attempts != 2 {
+		t.Fatalf("Bulk: %v, %v; want success on the second attempt", resp, err)
+	}
+	if _, resp, err := c.Lineage.IngestOpenLineage(ctx, events); err != nil || resp.Attempts != 2 {
+		t.Fatalf("IngestOpenLineage: %v, %v; want success on the second attempt", resp, err)
+	}
+	for i, r := range f.requests {
+		if got := r.Header.Get("Idempotency-Key"); got != "" {
+			t.Errorf("request %d (%s) carries Idempotency-Key %q; want none", i, r.URL.Path, got)
+		}
+	}
+	// A key of the caller's is sent, on every attempt.
+	if _, _, err := c.Lineage.Bulk(ctx, edges, IdempotencyKey("b-1")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Lineage.IngestOpenLineage(ctx, events, IdempotencyKey("o-1")); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"b-1", "b-1", "o-1", "o-1"} {
+		if got := f.requests[4+i].Header.Get("Idempotency-Key"); got != want {
+			t.Errorf("request %d carries Idempotency-Key %q; want %q", 4+i, got, want)
+		}
+	}
+	if f.count() != 8 {
+		t.Errorf("%d requests; want 8 (each 503 retried)", f.count())
+	}
+}
+
 func TestTokenCreationIsNotRetried(t *testing.T) {
 	f, c, _ := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, 503, "neo4j_unavailable", nil)

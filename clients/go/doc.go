@@ -28,17 +28,21 @@
 // with [errors.Is] against the sentinels ([ErrNotFound], [ErrConflict],
 // [ErrValidation], ...); a request that got no answer fails with
 // [*ConnectionError] ([ErrConnection], [ErrTimeout]). Collections are read
-// page by page with List methods or all at once with iterators
-// ([AssetsService.All]) that follow next_cursor; [EventsService.Stream]
-// follows the event log live, resuming after a dropped connection.
+// page by page with List methods ([AssetsService.List],
+// [LineageService.ListEdges]) or all at once with the matching All
+// iterators ([AssetsService.All], [LineageService.AllEdges]) that follow
+// next_cursor; [EventsService.Subscribe] and [EventsService.Stream] follow
+// the event log live, resuming after a dropped connection.
 //
 // Each attempt is bounded by [DefaultTimeout] (uploads of dbt artifacts by
 // [ManifestTimeout]). Attempts that fail with a connection error, a timeout,
 // 408, 429 or 5xx are retried up to [DefaultMaxRetries] times, after the
 // Retry-After the service gave (at most a minute) or else a fully jittered
 // exponential backoff from 0.5 s up to 8 s. GET, PUT and DELETE are retried,
-// and so are queries (POSTs that only read); other POSTs are retried because
-// the client gives each one an Idempotency-Key (except token and webhook
-// creation, whose secret the service never keeps for a replay); PATCH only
-// when the caller sets [IdempotencyKey]. A 409 is never retried.
+// and so are the POSTs a repeat cannot harm, without an Idempotency-Key:
+// queries (which only read), bulk edges and OpenLineage events (which the
+// service merges). Other POSTs are retried because the client gives each one
+// an Idempotency-Key (except token and webhook creation, whose secret the
+// service never keeps for a replay); PATCH only when the caller sets
+// [IdempotencyKey]. A 409 is never retried.
 package governance

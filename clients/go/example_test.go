@@ -199,6 +199,28 @@ func ExampleEventsService_Stream() {
 	}
 }
 
+// Subscribe first, then make the change: Subscribe returns once the service
+// has subscribed the stream, so the change's event is sure to come.
+func ExampleEventsService_Subscribe() {
+	ctx := context.Background()
+	client, _ := governance.NewClient()
+	sub, err := client.Events.Subscribe(ctx, &governance.StreamOptions{Types: []string{"asset.created"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sub.Close()
+	if _, _, err := client.Assets.Create(ctx, governance.Asset{ID: "warehouse.orders", Name: "orders", Type: "table"}); err != nil {
+		log.Fatal(err)
+	}
+	for ev, err := range sub.Events() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(ev.Type, string(ev.Data))
+		break
+	}
+}
+
 // Put tells whether it created or replaced through the *Response beside the
 // asset.
 func ExampleAssetsService_Put() {

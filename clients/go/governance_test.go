@@ -148,8 +148,9 @@ func TestPolicyListFiltersAndViolationPaging(t *testing.T) {
 	if uri := f.requests[2].RequestURI; uri != "/api/v1/policies/pol%2F1/violations?cursor=c1&limit=1" {
 		t.Errorf("second violations page went to %s", uri)
 	}
-	page, _, err := c.Policies.Violations(ctx, "pol_1", nil)
-	if err != nil || page.EvaluatedAt.IsZero() || page.PolicyID != "pol_1" || page.NextCursor != "c1" {
+	page, _, err := c.Policies.ListViolations(ctx, "pol_1", nil)
+	if err != nil || page.EvaluatedAt.IsZero() || page.PolicyID != "pol_1" || page.NextCursor != "c1" ||
+		len(page.Items) != 1 || page.Items[0].AssetID != "a" {
 		t.Errorf("Violations = %+v, %v", page, err)
 	}
 }

@@ -122,7 +122,7 @@ func TestLiveEdgeByDatasetThenClaimedBecomesAnAlias(t *testing.T) {
 	if err != nil || byAlias.ID != id || !slices.Equal(byAlias.Aliases, []string{placeholder}) {
 		t.Errorf("Get(%q) = %+v, %v; want %s", placeholder, byAlias, err, id)
 	}
-	page, _, err := c.Lineage.Edges(ctx, &EdgeListOptions{Target: report})
+	page, _, err := c.Lineage.ListEdges(ctx, &EdgeListOptions{Target: report})
 	if err != nil || len(page.Items) != 1 || page.Items[0].Source != id {
 		t.Errorf("edges into the report = %+v, %v; want one from %s", page, err, id)
 	}
@@ -181,7 +181,7 @@ func TestLiveSQLIngestion(t *testing.T) {
 	if len(source) != 1 || len(target) != 1 {
 		t.Fatalf("holders of raw.orders %v, of mart.revenue %v; want one each", source, target)
 	}
-	page, _, err := c.Lineage.Edges(ctx, &EdgeListOptions{Source: source[0], Target: target[0]})
+	page, _, err := c.Lineage.ListEdges(ctx, &EdgeListOptions{Source: source[0], Target: target[0]})
 	if err != nil || len(page.Items) != 1 || !slices.Contains(page.Items[0].Origins, "sql:api") ||
 		!strings.HasPrefix(page.Items[0].Transformation, "insert into mart.revenue") {
 		t.Errorf("the edge = %+v, %v", page, err)
@@ -237,7 +237,7 @@ func TestLiveManifestNamespaceMergesAPlaceholder(t *testing.T) {
 	if ids := holders(t, c, ns, "CORNER_SHOP.MAIN_MARTS.ORDERS"); !slices.Equal(ids, []string{model}) {
 		t.Errorf("holder of the table = %v; want [%s]", ids, model)
 	}
-	page, _, err := c.Lineage.Edges(ctx, &EdgeListOptions{Target: board})
+	page, _, err := c.Lineage.ListEdges(ctx, &EdgeListOptions{Target: board})
 	if err != nil || len(page.Items) != 1 || page.Items[0].Source != model {
 		t.Errorf("edges into the board = %+v, %v; want one from %s", page, err, model)
 	}

@@ -169,11 +169,9 @@ func TestLiveWebhookDeliversSignedEvents(t *testing.T) {
 }
 
 // cutter is a loopback TCP proxy to the service that can cut every
-// connection through it, and tells when the service first answers.
+// connection through it.
 type cutter struct {
 	ln       net.Listener
-	answered chan struct{}
-	once     sync.Once
 	mu       sync.Mutex
 	conns    []net.Conn
 	accepted int
@@ -185,7 +183,7 @@ func newCutter(t *testing.T, upstream string) *cutter {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &cutter{ln: ln, answered: make(chan struct{})}
+	p := &cutter{ln: ln}
 	t.Cleanup(func() { ln.Close(); p.cut() })
 	go p.serve(upstream)
 	return p
@@ -207,22 +205,7 @@ func (p *cutter) serve(upstream string) {
 		p.accepted++
 		p.mu.Unlock()
 		go func() { _, _ = io.Copy(up, down); up.Close() }()
-		go func() {
-			buf := make([]byte, 32<<10)
-			for {
-				n, err := up.Read(buf)
-				if n > 0 {
-					p.once.Do(func() { close(p.answered) })
-					if _, werr := down.Write(buf[:n]); werr != nil {
-						break
-					}
-				}
-				if err != nil {
-					break
-				}
-			}
-			down.Close()
-		}()
+		go func() { _, _ = io.Copy(down, up); down.Close() }()
 	}
 }
 
@@ -260,18 +243,23 @@ func TestLiveStreamSeesChangesAndResumesAfterACut(t *testing.T) {
 		err error
 	}
 	seen := make(chan item, 256)
+	subscribed := make(chan struct{})
+	opts := &StreamOptions{Types: []string{"asset.*"}, OnConnect: func(info ConnectInfo) {
+		if !info.Reconnect {
+			close(subscribed)
+		}
+	}}
 	go func() {
 		defer close(seen)
-		for ev, err := range through.Events.Stream(sctx, &StreamOptions{Types: []string{"asset.*"}}) {
+		for ev, err := range through.Events.Stream(sctx, opts) {
 			seen <- item{ev, err}
 		}
 	}()
-	// The service answers once it has subscribed the stream: from then on no
-	// change is missed.
+	// From the first connect on no change is missed.
 	select {
-	case <-proxy.answered:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the stream did not open")
+	case <-subscribed:
+	case it := <-seen:
+		t.Fatalf("the stream ended before it connected: %v", it.err)
 	}
 	await := func(id string) Event {
 		t.Helper()
@@ -373,5 +361,63 @@ func TestLiveStreamReplaysFromASequence(t *testing.T) {
 			t.Errorf("first replayed event %+v; want %+v", ev, created)
 		}
 		break
+	}
+}
+
+func TestLiveSubscribeSeesAnEventWrittenRightAfter(t *testing.T) {
+	c, p := live(t)
+	sctx, stop := context.WithTimeout(ctx, time.Minute)
+	defer stop()
+	// No After: nothing is replayed, so the event can only come live.
+	sub, err := c.Events.Subscribe(sctx, &StreamOptions{Types: []string{"asset.created"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	id := p + "subscribed"
+	mustCreate(t, c, Asset{ID: id, Name: "subscribed", Type: "table"})
+	for ev, err := range sub.Events() {
+		if err != nil {
+			t.Fatalf("the subscription ended before the asset.created event of %s: %v", id, err)
+		}
+		if eventAssetID(ev) == id {
+			return
+		}
+	}
+	t.Fatalf("the subscription ended before the asset.created event of %s", id)
+}
+
+func TestLiveStreamOnConnectMeansSubscribed(t *testing.T) {
+	c, p := live(t)
+	sctx, stop := context.WithTimeout(ctx, time.Minute)
+	defer stop()
+	id := p + "connected"
+	connected := make(chan ConnectInfo, 1)
+	found := make(chan error, 1)
+	opts := &StreamOptions{Types: []string{"asset.created"}, OnConnect: func(info ConnectInfo) {
+		select {
+		case connected <- info:
+		default: // a reconnect; the test waits for the first
+		}
+	}}
+	go func() {
+		for ev, err := range c.Events.Stream(sctx, opts) {
+			if err != nil || eventAssetID(ev) == id {
+				found <- err
+				return
+			}
+		}
+	}()
+	select {
+	case info := <-connected:
+		if info.Reconnect || info.LastEventID != "" {
+			t.Errorf("first connect %+v; want a first connection with nothing to resume", info)
+		}
+	case err := <-found:
+		t.Fatalf("the stream ended before it connected: %v", err)
+	}
+	mustCreate(t, c, Asset{ID: id, Name: "connected", Type: "table"})
+	if err := <-found; err != nil {
+		t.Fatalf("the stream ended before the asset.created event of %s: %v", id, err)
 	}
 }

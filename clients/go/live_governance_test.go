@@ -86,7 +86,7 @@ func TestLivePolicyViolationOpensAndResolves(t *testing.T) {
 	if len(found) != 1 || found[0].AssetID != orphan || found[0].Reason == "" || found[0].OpenedAt.IsZero() {
 		t.Errorf("violations = %+v; want only %s", found, orphan)
 	}
-	page, _, err := c.Policies.Violations(ctx, pol.ID, nil)
+	page, _, err := c.Policies.ListViolations(ctx, pol.ID, nil)
 	if err != nil || page.PolicyID != pol.ID || page.EvaluatedAt.IsZero() {
 		t.Errorf("Violations = %+v, %v", page, err)
 	}

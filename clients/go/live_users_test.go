@@ -104,7 +104,7 @@ func TestLiveColumnLineage(t *testing.T) {
 		t.Fatalf("Bulk with columns = %+v, %v", bulk, err)
 	}
 
-	page, _, err := c.Lineage.Edges(ctx, &EdgeListOptions{Source: raw})
+	page, _, err := c.Lineage.ListEdges(ctx, &EdgeListOptions{Source: raw})
 	if err != nil || len(page.Items) != 1 || len(page.Items[0].Columns) != 2 {
 		t.Fatalf("Edges = %+v, %v", page, err)
 	}
@@ -175,7 +175,7 @@ func TestLiveOpenLineageIngestion(t *testing.T) {
 		res.ColumnMappings != (Counts{Created: 1}) || res.Assets.Created != 2 || res.Assets.Updated != 1 {
 		t.Errorf("result = %+v", res)
 	}
-	page, _, err := c.Lineage.Edges(ctx, &EdgeListOptions{Source: in, Target: out})
+	page, _, err := c.Lineage.ListEdges(ctx, &EdgeListOptions{Source: in, Target: out})
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("Edges = %+v, %v", page, err)
 	}

@@ -169,8 +169,9 @@ func (r *OpenLineageResult) add(o OpenLineageResult) {
 // IngestOpenLineage sends 1 to [MaxOpenLineageEvents] run events in one
 // request (POST /lineage/openlineage), validated whole (a 422 names each bad
 // field and nothing is written) and written in one transaction. Events that
-// arrive twice or out of order converge, so the request is retried like
-// other POSTs. Use [LineageService.PushOpenLineage] for more.
+// arrive twice or out of order converge (edges are merged), so the request
+// is retried without an automatic Idempotency-Key. Use
+// [LineageService.PushOpenLineage] for more.
 func (s *LineageService) IngestOpenLineage(ctx context.Context, events []RunEvent, ro ...RequestOption) (*OpenLineageResult, *Response, error) {
 	encoded, err := encodeEach(events)
 	if err != nil {
@@ -221,7 +222,7 @@ func (s *LineageService) ingestEncoded(ctx context.Context, events []json.RawMes
 		body = append(body, ev...)
 	}
 	body = append(body, ']')
-	k := call{method: http.MethodPost, path: "/lineage/openlineage", raw: body, opts: ro}
+	k := call{method: http.MethodPost, path: "/lineage/openlineage", raw: body, repeatable: true, opts: ro}
 	return sendFor[OpenLineageResult](ctx, s.c, k)
 }
 

@@ -133,13 +133,31 @@ type Violation struct {
 	OpenedAt time.Time `json:"opened_at"`
 }
 
-// ViolationPage is one page of a policy's open violations, ordered by asset id.
+// ViolationPage is one page of a policy's open violations, ordered by asset
+// id: a [Page] (Items, NextCursor) that also tells the policy and when it
+// was last evaluated.
 type ViolationPage struct {
-	PolicyID string `json:"policy_id"`
+	Page[Violation]
+	PolicyID string
 	// EvaluatedAt is the latest evaluation's time; zero before the first.
-	EvaluatedAt time.Time   `json:"evaluated_at"`
-	Violations  []Violation `json:"violations"`
-	NextCursor  string      `json:"next_cursor"`
+	EvaluatedAt time.Time
+}
+
+// UnmarshalJSON reads the service's page, which names its items
+// "violations".
+func (p *ViolationPage) UnmarshalJSON(data []byte) error {
+	var w struct {
+		PolicyID    string      `json:"policy_id"`
+		EvaluatedAt time.Time   `json:"evaluated_at"`
+		Violations  []Violation `json:"violations"`
+		NextCursor  string      `json:"next_cursor"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*p = ViolationPage{Page: Page[Violation]{Items: w.Violations, NextCursor: w.NextCursor},
+		PolicyID: w.PolicyID, EvaluatedAt: w.EvaluatedAt}
+	return nil
 }
 
 // EvaluationSummary is the answer of [PoliciesService.Evaluate].
@@ -217,9 +235,9 @@ func (s *PoliciesService) Delete(ctx context.Context, id string, ro ...RequestOp
 	return deleteAt(ctx, s.c, "/policies", id, ro)
 }
 
-// Violations returns one page of a policy's open violations, as the latest
-// evaluation stored them.
-func (s *PoliciesService) Violations(ctx context.Context, policyID string, opts *ListOptions, ro ...RequestOption) (*ViolationPage, *Response, error) {
+// ListViolations returns one page of a policy's open violations, as the
+// latest evaluation stored them.
+func (s *PoliciesService) ListViolations(ctx context.Context, policyID string, opts *ListOptions, ro ...RequestOption) (*ViolationPage, *Response, error) {
 	q := url.Values{}
 	if opts != nil {
 		opts.encode(q)
@@ -231,11 +249,11 @@ func (s *PoliciesService) Violations(ctx context.Context, policyID string, opts 
 // next_cursor.
 func (s *PoliciesService) AllViolations(ctx context.Context, policyID string, opts *ListOptions, ro ...RequestOption) iter.Seq2[Violation, error] {
 	return listAll(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[Violation], *Response, error) {
-		page, resp, err := s.Violations(ctx, policyID, o, ro...)
+		page, resp, err := s.ListViolations(ctx, policyID, o, ro...)
 		if err != nil {
 			return nil, resp, err
 		}
-		return &Page[Violation]{Items: page.Violations, NextCursor: page.NextCursor}, resp, nil
+		return &page.Page, resp, nil
 	})
 }
 

@@ -226,15 +226,15 @@ func (s *QualityService) RecordResult(ctx context.Context, ruleID string, result
 	return sendAt[QualityResult](ctx, s.c, call{method: http.MethodPost, body: result, opts: ro}, rulesPath, ruleID, "/results")
 }
 
-// Results returns one page of a rule's results, newest first.
-func (s *QualityService) Results(ctx context.Context, ruleID string, opts *ListOptions, ro ...RequestOption) (*Page[QualityResult], *Response, error) {
+// ListResults returns one page of a rule's results, newest first.
+func (s *QualityService) ListResults(ctx context.Context, ruleID string, opts *ListOptions, ro ...RequestOption) (*Page[QualityResult], *Response, error) {
 	return listPageAt[QualityResult](ctx, s.c, rulesPath, ruleID, "/results", opts, ro)
 }
 
 // AllResults yields a rule's results, newest first, following next_cursor.
 func (s *QualityService) AllResults(ctx context.Context, ruleID string, opts *ListOptions, ro ...RequestOption) iter.Seq2[QualityResult, error] {
 	return listAll(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[QualityResult], *Response, error) {
-		return s.Results(ctx, ruleID, o, ro...)
+		return s.ListResults(ctx, ruleID, o, ro...)
 	})
 }
 

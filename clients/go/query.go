@@ -147,7 +147,7 @@ type QueryService struct{ c *Client }
 // A query only reads, so it is retried like a GET and sends no
 // Idempotency-Key.
 func (s *QueryService) Run(ctx context.Context, q Query, ro ...RequestOption) (*QueryResult, *Response, error) {
-	return sendFor[QueryResult](ctx, s.c, call{method: http.MethodPost, path: "/query", body: q, readOnly: true, opts: ro})
+	return sendFor[QueryResult](ctx, s.c, call{method: http.MethodPost, path: "/query", body: q, repeatable: true, opts: ro})
 }
 
 // Pages yields every page of a query's answer, from q.Cursor on, sending the
@@ -214,5 +214,5 @@ func (s *QueryService) Cypher(ctx context.Context, query string, parameters map[
 		Parameters map[string]any `json:"parameters,omitempty"`
 		Limit      int            `json:"limit,omitempty"`
 	}{query, parameters, limit}
-	return sendFor[CypherResult](ctx, s.c, call{method: http.MethodPost, path: "/query/cypher", body: body, readOnly: true, opts: ro})
+	return sendFor[CypherResult](ctx, s.c, call{method: http.MethodPost, path: "/query/cypher", body: body, repeatable: true, opts: ro})
 }

@@ -41,8 +41,11 @@ func IfMatch(version int) RequestOption {
 	return func(r *requestOptions) { r.ifMatch = `"` + strconv.Itoa(version) + `"` }
 }
 
-// IdempotencyKey sets the Idempotency-Key of a POST (the client makes one
-// itself for every POST it may retry) or of a PATCH (which then gets retried).
+// IdempotencyKey sets the Idempotency-Key of a POST or of a PATCH (which
+// then gets retried). The client makes one itself for every POST it may
+// retry, except those a repeat cannot harm: queries, [LineageService.Bulk]
+// and [LineageService.IngestOpenLineage] (and their chunking helpers), which
+// are retried without one; a key given here is sent with them all the same.
 func IdempotencyKey(key string) RequestOption {
 	return func(r *requestOptions) { r.idempotencyKey = key }
 }
@@ -106,9 +109,12 @@ type call struct {
 	// holds a secret) and ignores an Idempotency-Key, so the POST gets no
 	// automatic key and is never retried: a repeat would do the work twice.
 	noReplay bool
-	// readOnly: this POST only reads, so it is retried like a GET and needs
-	// no Idempotency-Key.
-	readOnly bool
+	// repeatable: a repeat of this POST does no harm, as it only reads (a
+	// query) or its writes merge (bulk edges, OpenLineage events), so it is
+	// retried like a GET and gets no automatic Idempotency-Key, which would
+	// cost the service a claim round trip for nothing. A key the caller gives
+	// is sent all the same.
+	repeatable bool
 }
 
 func (k call) options() requestOptions {
@@ -131,11 +137,11 @@ func (c *Client) send(ctx context.Context, k call) (*Response, error) {
 	if ro.maxRetries != nil {
 		retries = *ro.maxRetries
 	}
-	if k.method == http.MethodPost && ro.idempotencyKey == "" && retries > 0 && !k.noReplay && !k.readOnly {
+	if k.method == http.MethodPost && ro.idempotencyKey == "" && retries > 0 && !k.noReplay && !k.repeatable {
 		ro.idempotencyKey = crand.Text()
 	}
 	target := c.target(k, ro)
-	repeatable := ro.idempotencyKey != "" && !k.noReplay || k.readOnly
+	repeatable := ro.idempotencyKey != "" && !k.noReplay || k.repeatable
 	for attempt := 0; ; attempt++ {
 		resp, body, err := c.attempt(ctx, k, ro, target, payload)
 		if resp != nil {

@@ -208,3 +208,129 @@ func TestLineReaderSplitsOnEveryLineEnd(t *testing.T) {
 		t.Errorf("lines %q; want a, b, c, an empty line, and the unfinished d dropped", got)
 	}
 }
+
+func TestSubscribeReturnsOnceTheServiceAnswered(t *testing.T) {
+	release := make(chan struct{})
+	f, c, _ := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		startStream(w)
+		w.(http.Flusher).Flush() // the headers alone: subscribed, nothing to send yet
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		sse(w, frame(8, "asset.created"))
+		<-r.Context().Done()
+	})
+	var connects []ConnectInfo
+	sub, err := c.Events.Subscribe(streamCtx(t), &StreamOptions{
+		Types:     []string{"asset.created"},
+		OnConnect: func(info ConnectInfo) { connects = append(connects, info) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	// Subscribe returned while the service has sent no event: it waited for
+	// the answer, not for data.
+	if f.count() != 1 || len(connects) != 1 || connects[0] != (ConnectInfo{}) {
+		t.Fatalf("after Subscribe: %d requests, connects %+v; want 1 and one first connect", f.count(), connects)
+	}
+	close(release)
+	for ev, err := range sub.Events() {
+		if err != nil || ev.Seq != 8 {
+			t.Fatalf("yielded %+v, %v; want event 8", ev, err)
+		}
+		break
+	}
+	// The loop stopped: the subscription is over and cannot be read again.
+	var errs []error
+	for _, err := range sub.Events() {
+		errs = append(errs, err)
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], errSubscriptionTaken) {
+		t.Errorf("a second Events yielded %v; want errSubscriptionTaken", errs)
+	}
+}
+
+func TestSubscribeRetriesThenFailsWithoutYielding(t *testing.T) {
+	f, c, sleeps := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 1 {
+			writeProblem(w, 503, "neo4j_unavailable", nil)
+			return
+		}
+		writeProblem(w, 401, "invalid_token", nil)
+	})
+	called := false
+	sub, err := c.Events.Subscribe(streamCtx(t), &StreamOptions{OnConnect: func(ConnectInfo) { called = true }})
+	if sub != nil || !errors.Is(err, ErrAuthentication) || f.count() != 2 || len(*sleeps) != 1 || called {
+		t.Errorf("Subscribe = %v, %v after %d requests, sleeps %v, OnConnect called %v; "+
+			"want ErrAuthentication after one retry, no OnConnect", sub, err, f.count(), *sleeps, called)
+	}
+}
+
+func TestSubscriptionCloseEndsTheLoopWithoutAnError(t *testing.T) {
+	f, c, _ := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		startStream(w)
+		sse(w, frame(1, "asset.created"))
+		<-r.Context().Done()
+	})
+	sub, err := c.Events.Subscribe(streamCtx(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for ev, err := range sub.Events() {
+		if err != nil {
+			t.Fatalf("yielded %v after Close; want the loop to end quietly", err)
+		}
+		got = append(got, ev.Seq)
+		sub.Close()
+	}
+	if fmt.Sprint(got) != "[1]" || f.count() != 1 {
+		t.Errorf("events %v over %d connections; want [1] over 1", got, f.count())
+	}
+	sub.Close() // again: no effect
+
+	// Closed before being read: the connection is released, Events says so.
+	sub, err = c.Events.Subscribe(streamCtx(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub.Close()
+	for _, err := range sub.Events() {
+		if !errors.Is(err, errSubscriptionTaken) {
+			t.Errorf("Events after Close yielded %v; want errSubscriptionTaken", err)
+		}
+	}
+}
+
+func TestOnConnectIsCalledOnEveryConnection(t *testing.T) {
+	_, c, _ := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		startStream(w)
+		sse(w, "retry: 5\n\n"+frame(int64(n), "asset.created"))
+		if n > 1 {
+			<-r.Context().Done()
+		}
+		// The first connection ends here: the stream connects again.
+	})
+	var connects []ConnectInfo
+	opts := &StreamOptions{OnConnect: func(info ConnectInfo) { connects = append(connects, info) }}
+	var seqs []int64
+	for ev, err := range c.Events.Stream(streamCtx(t), opts) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seqs = append(seqs, ev.Seq)
+		if len(connects) != len(seqs) {
+			t.Errorf("event %d read after %d connects; want OnConnect before each connection's events", ev.Seq, len(connects))
+		}
+		if ev.Seq == 2 {
+			break
+		}
+	}
+	want := []ConnectInfo{{}, {Reconnect: true, LastEventID: "1"}}
+	if fmt.Sprint(seqs) != "[1 2]" || fmt.Sprint(connects) != fmt.Sprint(want) {
+		t.Errorf("events %v, connects %+v; want [1 2] and %+v", seqs, connects, want)
+	}
+}

@@ -134,8 +134,8 @@ func (s *WebhooksService) Test(ctx context.Context, id string, ro ...RequestOpti
 	return sendAt[WebhookTestResult](ctx, s.c, call{method: http.MethodPost, opts: ro}, "/webhooks", id, "/test")
 }
 
-// Deliveries returns one page of a webhook's delivery log.
-func (s *WebhooksService) Deliveries(ctx context.Context, id string, opts *ListOptions, ro ...RequestOption) (*Page[Delivery], *Response, error) {
+// ListDeliveries returns one page of a webhook's delivery log.
+func (s *WebhooksService) ListDeliveries(ctx context.Context, id string, opts *ListOptions, ro ...RequestOption) (*Page[Delivery], *Response, error) {
 	return listPageAt[Delivery](ctx, s.c, "/webhooks", id, "/deliveries", opts, ro)
 }
 
@@ -143,7 +143,7 @@ func (s *WebhooksService) Deliveries(ctx context.Context, id string, opts *ListO
 // next_cursor.
 func (s *WebhooksService) AllDeliveries(ctx context.Context, id string, opts *ListOptions, ro ...RequestOption) iter.Seq2[Delivery, error] {
 	return listAll(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[Delivery], *Response, error) {
-		return s.Deliveries(ctx, id, o, ro...)
+		return s.ListDeliveries(ctx, id, o, ro...)
 	})
 }
 

@@ -16,8 +16,12 @@ final class ApiCall {
   enum Replay {
     /** With an Idempotency-Key, which the client adds when the user gave none. */
     WITH_KEY,
-    /** Freely, without a key: the POST only reads (the query facility). */
-    READ_ONLY,
+    /**
+     * Freely, without an automatic key: repeating the POST cannot change the outcome. It only
+     * reads (the query facility), or it merges (bulk lineage, OpenLineage events), where a key
+     * would only cost the service a claim round trip. A key the caller gives is still sent.
+     */
+    IDEMPOTENT,
     /** Never: the service keeps no answer to replay (it would hold a secret shown once). */
     NEVER
   }
@@ -74,10 +78,6 @@ final class ApiCall {
       headers.put(name, value);
     }
     return this;
-  }
-
-  ApiCall ifMatch(Long version) {
-    return version == null ? this : header("If-Match", "\"" + version + "\"");
   }
 
   ApiCall json(Object value) {

@@ -30,12 +30,12 @@ public final class AssetsService {
 
   /** The assets that match the filter, paged automatically (ordered by id). */
   public PagedIterable<Asset> list(AssetFilter filter) {
-    return list(filter, null);
+    return list(filter, RequestOptions.DEFAULTS);
   }
 
   /** As {@link #list(AssetFilter)}, each page sent with {@code options}. */
   public PagedIterable<Asset> list(AssetFilter filter, RequestOptions options) {
-    return new PagedIterable<>(filter.cursor(), cursor -> page(filter, cursor, options));
+    return new PagedIterable<>((cursor, size) -> page(filter, cursor, size, options));
   }
 
   /**
@@ -43,7 +43,7 @@ public final class AssetsService {
    * equal ({@code GET /assets?dataset_namespace=&dataset_name=}); empty when nobody holds it.
    */
   public Optional<Asset> findByDataset(Dataset dataset) {
-    return findByDataset(dataset, null);
+    return findByDataset(dataset, RequestOptions.DEFAULTS);
   }
 
   /** As {@link #findByDataset(Dataset)}, sent with {@code options}. */
@@ -52,10 +52,10 @@ public final class AssetsService {
       throw new IllegalArgumentException("the dataset needs a namespace and a name");
     }
     AssetFilter filter = AssetFilter.builder().dataset(dataset).build();
-    return page(filter, null, options).items().stream().findFirst();
+    return page(filter, null, null, options).items().stream().findFirst();
   }
 
-  private Page<Asset> page(AssetFilter filter, String cursor, RequestOptions options) {
+  private Page<Asset> page(AssetFilter filter, String cursor, Integer size, RequestOptions options) {
     ApiCall call =
         ApiCall.get("/assets")
             .param("type", filter.type())
@@ -65,7 +65,7 @@ public final class AssetsService {
             .param("placeholder", filter.placeholder())
             .param("dataset_namespace", filter.datasetNamespace())
             .param("dataset_name", filter.datasetName())
-            .param("limit", filter.pageSize())
+            .param("limit", size)
             .param("cursor", cursor)
             .options(options);
     filter.tags().forEach(tag -> call.param("tag", tag));
@@ -83,7 +83,7 @@ public final class AssetsService {
    * @throws dev.governance.client.exception.ValidationException naming each bad field
    */
   public Asset create(AssetInput asset) {
-    return createWithResponse(asset, null).value();
+    return createWithResponse(asset, RequestOptions.DEFAULTS).value();
   }
 
   public Response<Asset> createWithResponse(AssetInput asset, RequestOptions options) {
@@ -92,7 +92,7 @@ public final class AssetsService {
 
   /** @throws dev.governance.client.exception.NotFoundException if there is no such asset */
   public Asset get(String id) {
-    return getWithResponse(id, null).value();
+    return getWithResponse(id, RequestOptions.DEFAULTS).value();
   }
 
   /** The asset with its {@code ETag} ({@link Response#etag()}). */
@@ -105,7 +105,7 @@ public final class AssetsService {
    * {@code asset} may be null; if set it must equal {@code id}.
    */
   public Saved<Asset> put(String id, AssetInput asset) {
-    return put(id, asset, null);
+    return saved(putWithResponse(id, asset, RequestOptions.DEFAULTS));
   }
 
   /**
@@ -113,16 +113,20 @@ public final class AssetsService {
    *
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
-  public Saved<Asset> put(String id, AssetInput asset, Long ifMatchVersion) {
-    Response<Asset> saved = putWithResponse(id, asset, ifMatchVersion, null);
-    return new Saved<>(saved.value(), saved.created());
+  public Saved<Asset> put(String id, AssetInput asset, long ifMatchVersion) {
+    return saved(putWithResponse(id, asset, RequestOptions.ifMatch(ifMatchVersion)));
   }
 
-  /** The upsert's answer: {@link Response#created()} tells a 201 from a 200. */
-  public Response<Asset> putWithResponse(
-      String id, AssetInput asset, Long ifMatchVersion, RequestOptions options) {
-    return http.call(
-        ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(asset).options(options), Asset.class);
+  /**
+   * The upsert's answer: {@link Response#created()} tells a 201 from a 200. A version in
+   * {@link RequestOptions.Builder#ifMatch(long)} makes it conditional.
+   */
+  public Response<Asset> putWithResponse(String id, AssetInput asset, RequestOptions options) {
+    return http.call(ApiCall.put(path(id)).json(asset).options(options), Asset.class);
+  }
+
+  private static Saved<Asset> saved(Response<Asset> answer) {
+    return new Saved<>(answer.value(), answer.created());
   }
 
   /**
@@ -130,7 +134,7 @@ public final class AssetsService {
    * removed, nested objects merge. Use a {@code LinkedHashMap} or {@code HashMap} to send nulls.
    */
   public Asset patch(String id, Map<String, ?> mergePatch) {
-    return patch(id, mergePatch, null);
+    return patchWithResponse(id, mergePatch, RequestOptions.DEFAULTS).value();
   }
 
   /**
@@ -138,20 +142,18 @@ public final class AssetsService {
    *
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
-  public Asset patch(String id, Map<String, ?> mergePatch, Long ifMatchVersion) {
-    return patchWithResponse(id, mergePatch, ifMatchVersion, null).value();
+  public Asset patch(String id, Map<String, ?> mergePatch, long ifMatchVersion) {
+    return patchWithResponse(id, mergePatch, RequestOptions.ifMatch(ifMatchVersion)).value();
   }
 
   public Response<Asset> patchWithResponse(
-      String id, Map<String, ?> mergePatch, Long ifMatchVersion, RequestOptions options) {
-    return http.call(
-        ApiCall.patch(path(id)).ifMatch(ifMatchVersion).mergePatch(mergePatch).options(options),
-        Asset.class);
+      String id, Map<String, ?> mergePatch, RequestOptions options) {
+    return http.call(ApiCall.patch(path(id)).mergePatch(mergePatch).options(options), Asset.class);
   }
 
   /** Deletes the asset and its lineage edges. */
   public void delete(String id) {
-    delete(id, null);
+    deleteWithResponse(id, RequestOptions.DEFAULTS);
   }
 
   /**
@@ -159,12 +161,12 @@ public final class AssetsService {
    *
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
-  public void delete(String id, Long ifMatchVersion) {
-    deleteWithResponse(id, ifMatchVersion, null);
+  public void delete(String id, long ifMatchVersion) {
+    deleteWithResponse(id, RequestOptions.ifMatch(ifMatchVersion));
   }
 
-  public Response<Void> deleteWithResponse(String id, Long ifMatchVersion, RequestOptions options) {
-    return http.callWithoutBody(ApiCall.delete(path(id)).ifMatch(ifMatchVersion).options(options));
+  public Response<Void> deleteWithResponse(String id, RequestOptions options) {
+    return http.callWithoutBody(ApiCall.delete(path(id)).options(options));
   }
 
   private static String path(String id) {

@@ -8,9 +8,13 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Locale;
+import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -20,7 +24,9 @@ import java.util.stream.StreamSupport;
  * connection, and a {@link #hasNext()} blocked in another thread then returns false.
  *
  * <pre>{@code
- * try (EventStream events = client.events().stream(lastSeq, List.of("asset.*"))) {
+ * try (EventStream events = client.events().stream(EventFilter.after(lastSeq).withTypes("asset.*"))
+ *     .onConnect(() -> log.info("subscribed"))   // each time a connection is up, reconnects too
+ *     .connect()) {                             // returns once the service answered 200
  *   while (events.hasNext()) {
  *     Event e = events.next();
  *     handle(e);
@@ -28,6 +34,9 @@ import java.util.stream.StreamSupport;
  *   }
  * }
  * }</pre>
+ *
+ * <p>The service subscribes the stream before it answers, so once {@link #connect()} returns
+ * (or an {@link #onConnect} listener runs) every event written from then on is delivered.
  *
  * <p>When the connection drops (or the service ends it), the stream waits the delay the service
  * asked for with {@code retry:} (2 s by default) and reconnects with {@code Last-Event-ID}: the
@@ -49,6 +58,7 @@ public final class EventStream implements Iterator<Event>, AutoCloseable {
   private final RequestOptions options;
   private final Duration idleTimeout;
   private final Object lock = new Object();
+  private final List<Runnable> connectListeners = new CopyOnWriteArrayList<>();
 
   /** The seq of the last event read from the service: where a reconnection resumes. */
   private Long received;
@@ -69,6 +79,43 @@ public final class EventStream implements Iterator<Event>, AutoCloseable {
     this.types = types;
     this.options = options;
     this.idleTimeout = idleTimeout;
+  }
+
+  /**
+   * Runs {@code listener} each time a connection is up (the service answered 200 and has
+   * subscribed it), the first and every reconnection, in the thread that reads the stream,
+   * before that connection's events. A listener that throws closes the stream and the
+   * exception surfaces from {@link #connect()} or {@link #hasNext()}.
+   *
+   * @return this stream
+   */
+  public EventStream onConnect(Runnable listener) {
+    connectListeners.add(Objects.requireNonNull(listener, "listener"));
+    return this;
+  }
+
+  /**
+   * Opens the connection now, instead of at the first {@link #hasNext()}, and returns once the
+   * service has answered 200: from then on the stream is subscribed and misses no event. Does
+   * nothing when a connection is already open.
+   *
+   * @return this stream
+   * @throws GovernanceException when the stream cannot be opened; the stream is then closed
+   * @throws IllegalStateException when the stream is closed
+   */
+  public EventStream connect() {
+    if (closed) {
+      throw new IllegalStateException("the event stream is closed");
+    }
+    try {
+      if (reader == null && !open()) {
+        throw new IllegalStateException("the event stream was closed while connecting");
+      }
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+    return this;
   }
 
   /**
@@ -102,10 +149,10 @@ public final class EventStream implements Iterator<Event>, AutoCloseable {
 
   /**
    * The {@code seq} of the last event handed out (at first, the {@code after} the stream was
-   * opened with; null when neither): pass it as {@code after} to resume later.
+   * opened with; empty when neither): pass it as {@code after} to resume later.
    */
-  public Long lastSeq() {
-    return lastSeq;
+  public OptionalLong lastSeq() {
+    return lastSeq == null ? OptionalLong.empty() : OptionalLong.of(lastSeq);
   }
 
   /** The delay before reconnecting, as the service last set it with {@code retry:}. */
@@ -132,7 +179,7 @@ public final class EventStream implements Iterator<Event>, AutoCloseable {
 
   private Event advance() {
     while (!closed) {
-      if (reader == null && !connect()) {
+      if (reader == null && !open()) {
         return null;
       }
       SseReader.Frame frame = readFrame();
@@ -153,7 +200,7 @@ public final class EventStream implements Iterator<Event>, AutoCloseable {
   }
 
   /** Opens a connection (after the reconnection delay if one dropped); false when closed. */
-  private boolean connect() {
+  private boolean open() {
     ApiCall call =
         ApiCall.get("/events/stream")
             .param("types", types)
@@ -190,6 +237,7 @@ public final class EventStream implements Iterator<Event>, AutoCloseable {
     }
     connectedBefore = true;
     reader = new SseReader(new BufferedInputStream(watching.stream(), 16 * 1024));
+    connectListeners.forEach(Runnable::run);
     return true;
   }
 

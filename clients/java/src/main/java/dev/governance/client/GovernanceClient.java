@@ -1,10 +1,11 @@
 package dev.governance.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.governance.client.model.Health;
 import dev.governance.client.model.Me;
 import dev.governance.client.model.ServiceInfo;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
@@ -26,13 +27,15 @@ import java.util.function.Function;
  */
 public final class GovernanceClient {
   /** This library's version, sent in the User-Agent. */
-  public static final String VERSION = "0.1.0";
+  public static final String VERSION = "0.3.0";
 
   /** The per-attempt timeout unless the builder sets another: 60 s. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
   /** The retries after a failed attempt unless the builder sets another: 2. */
   public static final int DEFAULT_MAX_RETRIES = 2;
+
+  private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() {};
 
   private final Requester http;
   private final AssetsService assets;
@@ -112,7 +115,7 @@ public final class GovernanceClient {
 
   /** {@code GET /me}: the calling token and its user (any valid token). */
   public Me me() {
-    return meWithResponse(null).value();
+    return meWithResponse(RequestOptions.DEFAULTS).value();
   }
 
   public Response<Me> meWithResponse(RequestOptions options) {
@@ -121,25 +124,28 @@ public final class GovernanceClient {
 
   /** {@code GET /api/v1}: the service's name and version (no token needed). */
   public ServiceInfo info() {
-    return infoWithResponse(null).value();
+    return infoWithResponse(RequestOptions.DEFAULTS).value();
   }
 
   public Response<ServiceInfo> infoWithResponse(RequestOptions options) {
     return http.call(ApiCall.get("").options(options), ServiceInfo.class);
   }
 
-  /** {@code GET /api/v1/openapi.json}: the service's OpenAPI 3.1 document. */
-  public JsonNode openApi() {
-    return openApiWithResponse(null).value();
+  /**
+   * {@code GET /api/v1/openapi.json}: the service's OpenAPI 3.1 document, as JSON read into
+   * maps, lists, strings, numbers, booleans and nulls.
+   */
+  public Map<String, Object> openApi() {
+    return openApiWithResponse(RequestOptions.DEFAULTS).value();
   }
 
-  public Response<JsonNode> openApiWithResponse(RequestOptions options) {
-    return http.call(ApiCall.get("/openapi.json").options(options), JsonNode.class);
+  public Response<Map<String, Object>> openApiWithResponse(RequestOptions options) {
+    return http.call(ApiCall.get("/openapi.json").options(options), JSON_OBJECT);
   }
 
   /** {@code GET /healthz}: the process is up ({@code status} {@code ok}); no token needed. */
   public Health health() {
-    return healthWithResponse(null).value();
+    return healthWithResponse(RequestOptions.DEFAULTS).value();
   }
 
   public Response<Health> healthWithResponse(RequestOptions options) {
@@ -154,7 +160,7 @@ public final class GovernanceClient {
    *     the client's retries; pass {@code RequestOptions.builder().maxRetries(0)} to probe once
    */
   public Health ready() {
-    return readyWithResponse(null).value();
+    return readyWithResponse(RequestOptions.DEFAULTS).value();
   }
 
   public Response<Health> readyWithResponse(RequestOptions options) {
@@ -163,7 +169,7 @@ public final class GovernanceClient {
 
   /** {@code GET /metrics}: the service's Prometheus metrics, as text; no token needed. */
   public String metrics() {
-    return metricsWithResponse(null).value();
+    return metricsWithResponse(RequestOptions.DEFAULTS).value();
   }
 
   public Response<String> metricsWithResponse(RequestOptions options) {

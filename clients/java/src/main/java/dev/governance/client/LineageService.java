@@ -16,12 +16,14 @@ import dev.governance.client.model.Page;
 import dev.governance.client.model.Saved;
 import dev.governance.client.model.SqlInput;
 import dev.governance.client.model.SqlResult;
+import dev.governance.client.model.Traversal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * {@code /lineage}: write edges one at a time or in bulk, ingest dbt manifests and OpenLineage
@@ -62,7 +64,7 @@ public final class LineageService {
   }
 
   public Saved<Edge> create(EdgeInput edge, boolean strict) {
-    Response<Edge> saved = createWithResponse(edge, strict, null);
+    Response<Edge> saved = createWithResponse(edge, strict, RequestOptions.DEFAULTS);
     return new Saved<>(saved.value(), saved.created());
   }
 
@@ -78,20 +80,26 @@ public final class LineageService {
 
   /**
    * One atomic bulk request of 1-{@value #MAX_BULK_EDGES} edges: all written or none (422 lists
-   * each bad item by index). Idempotent. For more edges use {@link #pushBulk}.
+   * each bad item by index). Idempotent by nature (edges are merged), so it is retried without
+   * an automatic {@code Idempotency-Key}; one given in the options is still sent. For more
+   * edges use {@link #pushBulk}.
    */
   public BulkResult bulk(List<EdgeInput> edges) {
     return bulk(edges, false);
   }
 
   public BulkResult bulk(List<EdgeInput> edges, boolean strict) {
-    return bulkWithResponse(edges, strict, null).value();
+    return bulkWithResponse(edges, strict, RequestOptions.DEFAULTS).value();
   }
 
   public Response<BulkResult> bulkWithResponse(
       List<EdgeInput> edges, boolean strict, RequestOptions options) {
     return http.call(
-        ApiCall.post("/lineage/bulk").param("strict", strictParam(strict)).json(edges).options(options),
+        ApiCall.post("/lineage/bulk")
+            .param("strict", strictParam(strict))
+            .json(edges)
+            .replay(ApiCall.Replay.IDEMPOTENT)
+            .options(options),
         BulkResult.class);
   }
 
@@ -107,7 +115,7 @@ public final class LineageService {
 
   /** {@link #pushBulk(Iterable, int, boolean, RequestOptions)} with the client's settings. */
   public BulkResult pushBulk(Iterable<EdgeInput> edges, int chunkSize, boolean strict) {
-    return pushBulk(edges, chunkSize, strict, null);
+    return pushBulk(edges, chunkSize, strict, RequestOptions.DEFAULTS);
   }
 
   /**
@@ -118,7 +126,7 @@ public final class LineageService {
    * A pair repeated in two chunks counts as created once and existing once. A chunk refused
    * as too large (413, e.g. long transformations) is split in halves until it fits.
    *
-   * @param options sent with every chunk, except an idempotency key: each chunk gets its own
+   * @param options sent with every chunk, except an idempotency key (chunks differ in body)
    */
   public BulkResult pushBulk(
       Iterable<EdgeInput> edges, int chunkSize, boolean strict, RequestOptions options) {
@@ -138,13 +146,15 @@ public final class LineageService {
    * an edge with origin {@code openlineage:<job namespace>/<job name>}; dataset ids are
    * {@code <namespace>/<name>}; the {@code columnLineage} facet gives column mappings and the
    * {@code schema} facet the asset's columns. Other event types record the run's state.
-   * Ingesting the same events again changes nothing, so the call is retried like other POSTs.
+   * Ingesting the same events again changes nothing, so the call is retried without an
+   * automatic {@code Idempotency-Key} (one given in the options is still sent).
    *
-   * @param event a RunEvent (or an array of them) as anything Jackson writes as that JSON: a
-   *     {@code Map}, a {@code JsonNode}, or the OpenLineage Java client's {@code RunEvent}
+   * @param event a RunEvent (or a list of them) as a {@code Map}/{@code List} of JSON values,
+   *     or any object a Jackson {@code ObjectMapper} writes as that JSON (the OpenLineage Java
+   *     client's {@code RunEvent})
    */
   public OpenLineageResult openLineage(Object event) {
-    return openLineageWithResponse(event, null).value();
+    return openLineageWithResponse(event, RequestOptions.DEFAULTS).value();
   }
 
   public Response<OpenLineageResult> openLineageWithResponse(Object event, RequestOptions options) {
@@ -152,12 +162,13 @@ public final class LineageService {
       throw new IllegalArgumentException("the event must not be null");
     }
     return http.call(
-        ApiCall.post("/lineage/openlineage").json(event).options(options), OpenLineageResult.class);
+        ApiCall.post("/lineage/openlineage").json(event).replay(ApiCall.Replay.IDEMPOTENT).options(options),
+        OpenLineageResult.class);
   }
 
   /** {@link #pushOpenLineage(Iterable, int, RequestOptions)} in chunks of {@value #MAX_BULK_EDGES}. */
   public OpenLineageResult pushOpenLineage(Iterable<?> events) {
-    return pushOpenLineage(events, MAX_BULK_EDGES, null);
+    return pushOpenLineage(events, MAX_BULK_EDGES, RequestOptions.DEFAULTS);
   }
 
   /**
@@ -166,7 +177,7 @@ public final class LineageService {
    * one fails, the exception propagates and those before it stay written (repeating the whole
    * push is safe: ingestion converges). A chunk refused as too large (413) is split in halves.
    * No events means no request and {@link OpenLineageResult#EMPTY}. {@code options} go with
-   * every chunk, except an idempotency key: each chunk gets its own.
+   * every chunk, except an idempotency key (chunks differ in body).
    */
   public OpenLineageResult pushOpenLineage(Iterable<?> events, int chunkSize, RequestOptions options) {
     return Chunks.push(
@@ -190,22 +201,12 @@ public final class LineageService {
    * @throws UncheckedIOException when the file cannot be read
    */
   public ManifestSummary uploadManifest(Path path, ManifestOptions settings) {
-    return uploadManifestWithResponse(read(path, "manifest"), settings, null).value();
-  }
-
-  /** {@link #uploadManifest(Path, ManifestOptions)} with this project name and prune setting. */
-  public ManifestSummary uploadManifest(Path path, String project, boolean prune) {
-    return uploadManifest(path, manifestOptions(project, prune));
+    return uploadManifestWithResponse(read(path, "manifest"), settings, RequestOptions.DEFAULTS).value();
   }
 
   /** {@link #uploadManifest(byte[], ManifestOptions)} with the defaults. */
   public ManifestSummary uploadManifest(byte[] manifest) {
     return uploadManifest(manifest, ManifestOptions.defaults());
-  }
-
-  /** {@link #uploadManifest(byte[], ManifestOptions)} with this project name and prune setting. */
-  public ManifestSummary uploadManifest(byte[] manifest, String project, boolean prune) {
-    return uploadManifest(manifest, manifestOptions(project, prune));
   }
 
   /**
@@ -216,7 +217,7 @@ public final class LineageService {
    * attempt may take {@link #MANIFEST_TIMEOUT}.
    *
    * @param settings the project name, the warehouse's dataset namespace and pruning (see
-   *     {@link ManifestOptions}); null for the defaults
+   *     {@link ManifestOptions}), e.g. {@code ManifestOptions.project("shop").withPrune(false)}
    * @throws dev.governance.client.exception.ValidationException ({@code invalid_manifest}) for
    *     a body the service cannot read as a manifest, ({@code invalid_dataset}) for a namespace
    *     that is none
@@ -225,29 +226,19 @@ public final class LineageService {
    *     is written
    */
   public ManifestSummary uploadManifest(byte[] manifest, ManifestOptions settings) {
-    return uploadManifestWithResponse(manifest, settings, null).value();
+    return uploadManifestWithResponse(manifest, settings, RequestOptions.DEFAULTS).value();
   }
 
   public Response<ManifestSummary> uploadManifestWithResponse(
       byte[] manifest, ManifestOptions settings, RequestOptions options) {
-    ManifestOptions given = settings == null ? ManifestOptions.defaults() : settings;
+    Objects.requireNonNull(settings, "settings: ManifestOptions.defaults() for none");
     ApiCall call =
         upload("/lineage/manifest", manifest, "manifest")
-            .param("project", given.project())
-            .param("namespace", given.namespace())
-            .param("prune", given.prune() ? "true" : "false")
+            .param("project", settings.project())
+            .param("namespace", settings.namespace())
+            .param("prune", settings.prune() ? "true" : "false")
             .options(options);
     return http.call(call, ManifestSummary.class);
-  }
-
-  /** {@link #uploadManifestWithResponse(byte[], ManifestOptions, RequestOptions)} with a project and prune. */
-  public Response<ManifestSummary> uploadManifestWithResponse(
-      byte[] manifest, String project, boolean prune, RequestOptions options) {
-    return uploadManifestWithResponse(manifest, manifestOptions(project, prune), options);
-  }
-
-  private static ManifestOptions manifestOptions(String project, boolean prune) {
-    return ManifestOptions.defaults().withProject(project).withPrune(prune);
   }
 
   /** {@link #ingestSql(SqlInput)} of one statement or a {@code ;}-separated script. */
@@ -273,7 +264,7 @@ public final class LineageService {
    *     namespace
    */
   public SqlResult ingestSql(SqlInput input) {
-    return ingestSqlWithResponse(input, null).value();
+    return ingestSqlWithResponse(input, RequestOptions.DEFAULTS).value();
   }
 
   public Response<SqlResult> ingestSqlWithResponse(SqlInput input, RequestOptions options) {
@@ -310,20 +301,19 @@ public final class LineageService {
   }
 
   public PagedIterable<Edge> edges(EdgeFilter filter) {
-    return edges(filter, null);
+    return edges(filter, RequestOptions.DEFAULTS);
   }
 
   /** The edges that match the filter, with their column mappings, each page sent with {@code options}. */
   public PagedIterable<Edge> edges(EdgeFilter filter, RequestOptions options) {
     return new PagedIterable<>(
-        filter.cursor(),
-        cursor ->
+        (cursor, size) ->
             http.json(
                 ApiCall.get("/lineage/edges")
                     .param("source", filter.source())
                     .param("target", filter.target())
                     .param("origin", filter.origin())
-                    .param("limit", filter.pageSize())
+                    .param("limit", size)
                     .param("cursor", cursor)
                     .options(options),
                 PAGE));
@@ -335,7 +325,7 @@ public final class LineageService {
    * @throws dev.governance.client.exception.NotFoundException if there is no such edge
    */
   public void deleteEdge(String source, String target) {
-    deleteEdgeWithResponse(source, target, null);
+    deleteEdgeWithResponse(source, target, RequestOptions.DEFAULTS);
   }
 
   public Response<Void> deleteEdgeWithResponse(String source, String target, RequestOptions options) {
@@ -350,13 +340,13 @@ public final class LineageService {
 
   /** Both directions with the service's default depth (5) and node limit (2,000). */
   public LineageGraph graph(String id) {
-    return graph(id, Direction.BOTH, null, null);
+    return graph(id, Direction.BOTH, Traversal.defaults());
   }
 
   /**
-   * The lineage of an asset. {@code depth} (1-50) and {@code limit} (nodes, root included,
-   * 1-10,000) may be null for the service defaults; past {@code limit} the answer is
-   * {@code truncated}.
+   * The lineage of an asset ({@code GET /lineage/{id}?direction=}), as far as {@code bounds}
+   * says ({@link Traversal#depth(int)}, {@link Traversal#limit(int)}); past the node limit the
+   * answer is {@code truncated}.
    *
    * <p>For both directions, an asset whose id is exactly {@code edges} cannot be asked for (the
    * service reads {@code /lineage/edges} as the edge listing); use {@link #upstream} and
@@ -364,107 +354,113 @@ public final class LineageService {
    *
    * @throws dev.governance.client.exception.NotFoundException for an unknown root
    */
-  public LineageGraph graph(String id, Direction direction, Integer depth, Integer limit) {
-    return graphWithResponse(id, direction, depth, limit, null).value();
+  public LineageGraph graph(String id, Direction direction, Traversal bounds) {
+    return graphWithResponse(id, direction, bounds, RequestOptions.DEFAULTS).value();
   }
 
   public Response<LineageGraph> graphWithResponse(
-      String id, Direction direction, Integer depth, Integer limit, RequestOptions options) {
+      String id, Direction direction, Traversal bounds, RequestOptions options) {
+    Objects.requireNonNull(direction, "direction");
     ApiCall call =
-        ApiCall.get("/lineage/" + Ids.segment("asset id", id))
-            .param("direction", direction == null ? null : direction.wireName())
-            .param("depth", depth)
-            .param("limit", limit)
+        bounded(ApiCall.get("/lineage/" + Ids.segment("asset id", id)), bounds)
+            .param("direction", direction.wireName())
             .options(options);
     return checked(http.call(call, LineageGraph.class));
   }
 
-  /** Everything that flows into the asset, within the default depth. */
+  /** Everything that flows into the asset, within the default depth (5). */
   public LineageGraph upstream(String id) {
-    return upstream(id, null, null);
+    return upstream(id, Traversal.defaults());
   }
 
-  public LineageGraph upstream(String id, Integer depth, Integer limit) {
-    return upstreamWithResponse(id, depth, limit, null).value();
+  /** Everything that flows into the asset, as far as {@code bounds} says. */
+  public LineageGraph upstream(String id, Traversal bounds) {
+    return upstreamWithResponse(id, bounds, RequestOptions.DEFAULTS).value();
   }
 
   public Response<LineageGraph> upstreamWithResponse(
-      String id, Integer depth, Integer limit, RequestOptions options) {
-    return traverse(id, "upstream", depth, limit, options);
+      String id, Traversal bounds, RequestOptions options) {
+    return traverse(id, "upstream", bounds, options);
   }
 
-  /** Everything the asset flows into, within the default depth. */
+  /** Everything the asset flows into, within the default depth (5). */
   public LineageGraph downstream(String id) {
-    return downstream(id, null, null);
+    return downstream(id, Traversal.defaults());
   }
 
-  public LineageGraph downstream(String id, Integer depth, Integer limit) {
-    return downstreamWithResponse(id, depth, limit, null).value();
+  /** Everything the asset flows into, as far as {@code bounds} says. */
+  public LineageGraph downstream(String id, Traversal bounds) {
+    return downstreamWithResponse(id, bounds, RequestOptions.DEFAULTS).value();
   }
 
   public Response<LineageGraph> downstreamWithResponse(
-      String id, Integer depth, Integer limit, RequestOptions options) {
-    return traverse(id, "downstream", depth, limit, options);
+      String id, Traversal bounds, RequestOptions options) {
+    return traverse(id, "downstream", bounds, options);
   }
 
   private Response<LineageGraph> traverse(
-      String id, String direction, Integer depth, Integer limit, RequestOptions options) {
+      String id, String direction, Traversal bounds, RequestOptions options) {
     ApiCall call =
-        ApiCall.get("/lineage/" + Ids.segment("asset id", id) + "/" + direction)
-            .param("depth", depth)
-            .param("limit", limit)
+        bounded(ApiCall.get("/lineage/" + Ids.segment("asset id", id) + "/" + direction), bounds)
             .options(options);
     return checked(http.call(call, LineageGraph.class));
   }
 
   /** The columns that flow into this column, within the default depth (5). */
   public ColumnGraph columnUpstream(String assetId, String column) {
-    return columnUpstream(assetId, column, null, null);
+    return columnUpstream(assetId, column, Traversal.defaults());
   }
 
   /**
    * The lineage of one column upstream: each column that feeds it, through the column mappings
-   * of edges (declared directly, by dbt or by OpenLineage). {@code depth} (1-50) and
-   * {@code limit} (columns, root included, 1-10,000) may be null for the service defaults.
+   * of edges (declared directly, by dbt or by OpenLineage), as far as {@code bounds} says
+   * (depth 1-50, limit in columns, root included, 1-10,000).
    *
    * @throws dev.governance.client.exception.NotFoundException {@code asset_not_found} for an
    *     unknown asset, {@code column_not_found} for a column neither declared on the asset nor
    *     in any column lineage (a declared column without lineage answers just the root)
    */
-  public ColumnGraph columnUpstream(String assetId, String column, Integer depth, Integer limit) {
-    return columnUpstreamWithResponse(assetId, column, depth, limit, null).value();
+  public ColumnGraph columnUpstream(String assetId, String column, Traversal bounds) {
+    return columnUpstreamWithResponse(assetId, column, bounds, RequestOptions.DEFAULTS).value();
   }
 
   public Response<ColumnGraph> columnUpstreamWithResponse(
-      String assetId, String column, Integer depth, Integer limit, RequestOptions options) {
-    return traverseColumn(assetId, column, "upstream", depth, limit, options);
+      String assetId, String column, Traversal bounds, RequestOptions options) {
+    return traverseColumn(assetId, column, "upstream", bounds, options);
   }
 
   /** The columns this column flows into, within the default depth (5). */
   public ColumnGraph columnDownstream(String assetId, String column) {
-    return columnDownstream(assetId, column, null, null);
+    return columnDownstream(assetId, column, Traversal.defaults());
   }
 
-  /** The lineage of one column downstream; see {@link #columnUpstream(String, String, Integer, Integer)}. */
-  public ColumnGraph columnDownstream(String assetId, String column, Integer depth, Integer limit) {
-    return columnDownstreamWithResponse(assetId, column, depth, limit, null).value();
+  /** The lineage of one column downstream; see {@link #columnUpstream(String, String, Traversal)}. */
+  public ColumnGraph columnDownstream(String assetId, String column, Traversal bounds) {
+    return columnDownstreamWithResponse(assetId, column, bounds, RequestOptions.DEFAULTS).value();
   }
 
   public Response<ColumnGraph> columnDownstreamWithResponse(
-      String assetId, String column, Integer depth, Integer limit, RequestOptions options) {
-    return traverseColumn(assetId, column, "downstream", depth, limit, options);
+      String assetId, String column, Traversal bounds, RequestOptions options) {
+    return traverseColumn(assetId, column, "downstream", bounds, options);
   }
 
   private Response<ColumnGraph> traverseColumn(
-      String assetId, String column, String direction, Integer depth, Integer limit, RequestOptions options) {
+      String assetId, String column, String direction, Traversal bounds, RequestOptions options) {
     ApiCall call =
-        ApiCall.get(
-                "/lineage/" + Ids.segment("asset id", assetId) + "/columns/"
-                    + Ids.segment("column", column) + "/" + direction)
-            .param("depth", depth)
-            .param("limit", limit)
+        bounded(
+                ApiCall.get(
+                    "/lineage/" + Ids.segment("asset id", assetId) + "/columns/"
+                        + Ids.segment("column", column) + "/" + direction),
+                bounds)
             .options(options);
     return http.call(call, ColumnGraph.class);
+  }
+
+  private static ApiCall bounded(ApiCall call, Traversal bounds) {
+    Objects.requireNonNull(bounds, "bounds: Traversal.defaults() for the service's");
+    bounds.depth().ifPresent(depth -> call.param("depth", depth));
+    bounds.limit().ifPresent(limit -> call.param("limit", limit));
+    return call;
   }
 
   /**

@@ -8,34 +8,72 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Spliterator;
 import java.util.Spliterators;
-import java.util.function.Function;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * A collection that pages itself: iterating fetches the first page, then follows
- * {@code next_cursor} until the service has no more. Nothing is fetched before iteration, and
- * each {@link #iterator()} starts again from the beginning. Errors surface as
- * {@link dev.governance.client.exception.GovernanceException} from {@code hasNext()}.
+ * Every listing's one shape: a collection that pages itself. Iterating (or {@link #stream()})
+ * fetches the first page, then follows {@code next_cursor} until the service has no more;
+ * {@link #pages()} gives the pages themselves and {@link #firstPage()} one request's worth.
+ * Nothing is fetched before that, and each iteration starts again from the beginning.
+ * {@link #pageSize(int)} and {@link #fromCursor(String)} give a copy that asks for pages of
+ * that size, or starts where a saved cursor points.
+ *
+ * <pre>{@code
+ * for (Asset a : client.assets().list(filter).pageSize(200)) { ... }
+ * Page<Token> first = client.tokens().list().firstPage();
+ * for (Token t : client.tokens().list().fromCursor(first.nextCursor())) { ... }
+ * }</pre>
+ *
+ * Errors surface as {@link dev.governance.client.exception.GovernanceException} from
+ * {@code hasNext()}.
  */
 public final class PagedIterable<T> implements Iterable<T> {
-  private final String firstCursor;
-  private final Function<String, Page<T>> fetch;
+  /** Fetches one page: after {@code cursor} (null: the first), of {@code pageSize} (null: the service's). */
+  @FunctionalInterface
+  interface Fetcher<T> {
+    Page<T> fetch(String cursor, Integer pageSize);
+  }
 
-  PagedIterable(String firstCursor, Function<String, Page<T>> fetch) {
-    this.firstCursor = firstCursor;
+  private final Fetcher<T> fetch;
+  private final String firstCursor;
+  private final Integer pageSize;
+
+  PagedIterable(Fetcher<T> fetch) {
+    this(fetch, null, null);
+  }
+
+  private PagedIterable(Fetcher<T> fetch, String firstCursor, Integer pageSize) {
     this.fetch = fetch;
+    this.firstCursor = firstCursor;
+    this.pageSize = pageSize;
   }
 
   /** A plain listing: {@code GET path?limit=&cursor=}, each page sent with {@code options}. */
   static <T> PagedIterable<T> of(
-      Requester http, String path, Integer pageSize, RequestOptions options, TypeReference<Page<T>> type) {
+      Requester http, String path, RequestOptions options, TypeReference<Page<T>> type) {
     return new PagedIterable<>(
-        null,
-        cursor ->
+        (cursor, size) ->
             http.json(
-                ApiCall.get(path).param("limit", pageSize).param("cursor", cursor).options(options),
+                ApiCall.get(path).param("limit", size).param("cursor", cursor).options(options),
                 type));
+  }
+
+  /**
+   * The same listing, {@code size} items per request (the service's {@code limit}: 1-500 for
+   * most listings; its default, 50, when not set).
+   */
+  public PagedIterable<T> pageSize(int size) {
+    if (size < 1) {
+      throw new IllegalArgumentException("pageSize must be >= 1, got " + size);
+    }
+    return new PagedIterable<>(fetch, firstCursor, size);
+  }
+
+  /** The same listing, starting from a cursor an earlier page gave ({@link Page#nextCursor()}). */
+  public PagedIterable<T> fromCursor(String cursor) {
+    Objects.requireNonNull(cursor, "cursor");
+    return new PagedIterable<>(fetch, cursor, pageSize);
   }
 
   @Override
@@ -79,7 +117,7 @@ public final class PagedIterable<T> implements Iterable<T> {
             if (!more) {
               throw new NoSuchElementException();
             }
-            Page<T> page = fetch.apply(cursor);
+            Page<T> page = fetch.fetch(cursor, pageSize);
             if (page.nextCursor() != null && Objects.equals(page.nextCursor(), cursor)) {
               throw new IllegalStateException("the service answered the same cursor again: " + cursor);
             }
@@ -92,7 +130,7 @@ public final class PagedIterable<T> implements Iterable<T> {
 
   /** Only the first page (one request). */
   public Page<T> firstPage() {
-    return fetch.apply(firstCursor);
+    return fetch.fetch(firstCursor, pageSize);
   }
 
   /** A sequential stream over every item, fetched lazily. */

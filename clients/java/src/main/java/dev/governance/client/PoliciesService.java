@@ -1,13 +1,14 @@
 package dev.governance.client;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.governance.client.model.EvaluationSummary;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Policy;
 import dev.governance.client.model.PolicyFilter;
 import dev.governance.client.model.PolicyInput;
-import dev.governance.client.model.PolicyViolations;
 import dev.governance.client.model.Violation;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,19 +32,18 @@ public final class PoliciesService {
 
   /** The policies that match the filter, paged automatically. */
   public PagedIterable<Policy> list(PolicyFilter filter) {
-    return list(filter, null);
+    return list(filter, RequestOptions.DEFAULTS);
   }
 
   /** As {@link #list(PolicyFilter)}, each page sent with {@code options}. */
   public PagedIterable<Policy> list(PolicyFilter filter, RequestOptions options) {
     return new PagedIterable<>(
-        filter.cursor(),
-        cursor ->
+        (cursor, size) ->
             http.json(
                 ApiCall.get("/policies")
                     .param("kind", filter.kind())
                     .param("enabled", filter.enabled())
-                    .param("limit", filter.pageSize())
+                    .param("limit", size)
                     .param("cursor", cursor)
                     .options(options),
                 PAGE));
@@ -56,7 +56,7 @@ public final class PoliciesService {
    *     {@code body.kind} or {@code body.params.tag}; nothing is written
    */
   public Policy create(PolicyInput policy) {
-    return createWithResponse(policy, null).value();
+    return createWithResponse(policy, RequestOptions.DEFAULTS).value();
   }
 
   public Response<Policy> createWithResponse(PolicyInput policy, RequestOptions options) {
@@ -65,7 +65,7 @@ public final class PoliciesService {
 
   /** @throws dev.governance.client.exception.NotFoundException if there is no such policy */
   public Policy get(String id) {
-    return getWithResponse(id, null).value();
+    return getWithResponse(id, RequestOptions.DEFAULTS).value();
   }
 
   public Response<Policy> getWithResponse(String id, RequestOptions options) {
@@ -77,7 +77,7 @@ public final class PoliciesService {
    * {@code NotFoundException}. An unchanged policy keeps its version.
    */
   public Policy replace(String id, PolicyInput policy) {
-    return replace(id, policy, null);
+    return replaceWithResponse(id, policy, RequestOptions.DEFAULTS).value();
   }
 
   /**
@@ -85,14 +85,12 @@ public final class PoliciesService {
    *
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
-  public Policy replace(String id, PolicyInput policy, Long ifMatchVersion) {
-    return replaceWithResponse(id, policy, ifMatchVersion, null).value();
+  public Policy replace(String id, PolicyInput policy, long ifMatchVersion) {
+    return replaceWithResponse(id, policy, RequestOptions.ifMatch(ifMatchVersion)).value();
   }
 
-  public Response<Policy> replaceWithResponse(
-      String id, PolicyInput policy, Long ifMatchVersion, RequestOptions options) {
-    return http.call(
-        ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(policy).options(options), Policy.class);
+  public Response<Policy> replaceWithResponse(String id, PolicyInput policy, RequestOptions options) {
+    return http.call(ApiCall.put(path(id)).json(policy).options(options), Policy.class);
   }
 
   /**
@@ -100,76 +98,56 @@ public final class PoliciesService {
    * policy is validated whole. Use a {@code HashMap} to send nulls (which remove a field).
    */
   public Policy patch(String id, Map<String, ?> mergePatch) {
-    return patch(id, mergePatch, null);
+    return patchWithResponse(id, mergePatch, RequestOptions.DEFAULTS).value();
   }
 
   /** A merge patch applied only if the version is still {@code ifMatchVersion}. */
-  public Policy patch(String id, Map<String, ?> mergePatch, Long ifMatchVersion) {
-    return patchWithResponse(id, mergePatch, ifMatchVersion, null).value();
+  public Policy patch(String id, Map<String, ?> mergePatch, long ifMatchVersion) {
+    return patchWithResponse(id, mergePatch, RequestOptions.ifMatch(ifMatchVersion)).value();
   }
 
   public Response<Policy> patchWithResponse(
-      String id, Map<String, ?> mergePatch, Long ifMatchVersion, RequestOptions options) {
-    return http.call(
-        ApiCall.patch(path(id)).ifMatch(ifMatchVersion).mergePatch(mergePatch).options(options),
-        Policy.class);
+      String id, Map<String, ?> mergePatch, RequestOptions options) {
+    return http.call(ApiCall.patch(path(id)).mergePatch(mergePatch).options(options), Policy.class);
   }
 
   /** Deletes the policy; its open violations are announced resolved. */
   public void delete(String id) {
-    delete(id, null);
+    deleteWithResponse(id, RequestOptions.DEFAULTS);
   }
 
   /** Deletes the policy only if its version is still {@code ifMatchVersion}. */
-  public void delete(String id, Long ifMatchVersion) {
-    deleteWithResponse(id, ifMatchVersion, null);
+  public void delete(String id, long ifMatchVersion) {
+    deleteWithResponse(id, RequestOptions.ifMatch(ifMatchVersion));
   }
 
-  public Response<Void> deleteWithResponse(String id, Long ifMatchVersion, RequestOptions options) {
-    return http.callWithoutBody(ApiCall.delete(path(id)).ifMatch(ifMatchVersion).options(options));
+  public Response<Void> deleteWithResponse(String id, RequestOptions options) {
+    return http.callWithoutBody(ApiCall.delete(path(id)).options(options));
   }
 
-  /** Every open violation of the policy, ordered by asset id, paged automatically. */
+  /**
+   * Every open violation of the policy, ordered by asset id, paged automatically, as the
+   * policy's latest evaluation stored them ({@link Policy#evaluatedAt()} tells when).
+   */
   public PagedIterable<Violation> violations(String policyId) {
-    return violations(policyId, null);
+    return violations(policyId, RequestOptions.DEFAULTS);
   }
 
-  /** As {@link #violations(String)}, {@code pageSize} (1-500) violations per request. */
-  public PagedIterable<Violation> violations(String policyId, Integer pageSize) {
-    return violations(policyId, pageSize, null);
-  }
-
-  /** As {@link #violations(String, Integer)}, each page sent with {@code options}. */
-  public PagedIterable<Violation> violations(String policyId, Integer pageSize, RequestOptions options) {
-    Ids.segment("policy id", policyId);
+  /** As {@link #violations(String)}, each page sent with {@code options}. */
+  public PagedIterable<Violation> violations(String policyId, RequestOptions options) {
+    String path = path(policyId) + "/violations";
     return new PagedIterable<>(
-        null,
-        cursor -> {
-          PolicyViolations page = violationsPageWithResponse(policyId, pageSize, cursor, options).value();
+        (cursor, size) -> {
+          ViolationsPage page =
+              http.json(
+                  ApiCall.get(path).param("limit", size).param("cursor", cursor).options(options),
+                  ViolationsPage.class);
           return new Page<>(page.violations(), page.nextCursor());
         });
   }
 
-  /**
-   * One page of the policy's open violations, with the time of the evaluation that stored
-   * them.
-   *
-   * @param limit violations per page (1-500), null for the service default (50)
-   * @param cursor a page's {@code nextCursor}; null for the first page
-   */
-  public PolicyViolations violationsPage(String policyId, Integer limit, String cursor) {
-    return violationsPageWithResponse(policyId, limit, cursor, null).value();
-  }
-
-  public Response<PolicyViolations> violationsPageWithResponse(
-      String policyId, Integer limit, String cursor, RequestOptions options) {
-    return http.call(
-        ApiCall.get(path(policyId) + "/violations")
-            .param("limit", limit)
-            .param("cursor", cursor)
-            .options(options),
-        PolicyViolations.class);
-  }
+  /** The wire form of one page of violations. */
+  record ViolationsPage(List<Violation> violations, @JsonProperty("next_cursor") String nextCursor) {}
 
   /**
    * Evaluates every policy now ({@code POST /policies/evaluate}) and tells what each found.
@@ -177,7 +155,7 @@ public final class PoliciesService {
    * resolve.
    */
   public EvaluationSummary evaluate() {
-    return evaluateWithResponse(null).value();
+    return evaluateWithResponse(RequestOptions.DEFAULTS).value();
   }
 
   public Response<EvaluationSummary> evaluateWithResponse(RequestOptions options) {

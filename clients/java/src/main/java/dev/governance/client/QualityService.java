@@ -33,20 +33,19 @@ public final class QualityService {
 
   /** The rules that match the filter, paged automatically. */
   public PagedIterable<QualityRule> rules(RuleFilter filter) {
-    return rules(filter, null);
+    return rules(filter, RequestOptions.DEFAULTS);
   }
 
   /** As {@link #rules(RuleFilter)}, each page sent with {@code options}. */
   public PagedIterable<QualityRule> rules(RuleFilter filter, RequestOptions options) {
     return new PagedIterable<>(
-        filter.cursor(),
-        cursor ->
+        (cursor, size) ->
             http.json(
                 ApiCall.get("/quality/rules")
                     .param("asset_id", filter.assetId())
                     .param("status", filter.status())
                     .param("type", filter.type())
-                    .param("limit", filter.pageSize())
+                    .param("limit", size)
                     .param("cursor", cursor)
                     .options(options),
                 RULES));
@@ -59,7 +58,7 @@ public final class QualityService {
    *     for an unknown asset, or the param that does not fit the type
    */
   public QualityRule createRule(QualityRuleInput rule) {
-    return createRuleWithResponse(rule, null).value();
+    return createRuleWithResponse(rule, RequestOptions.DEFAULTS).value();
   }
 
   public Response<QualityRule> createRuleWithResponse(QualityRuleInput rule, RequestOptions options) {
@@ -68,7 +67,7 @@ public final class QualityService {
 
   /** @throws dev.governance.client.exception.NotFoundException if there is no such rule */
   public QualityRule getRule(String id) {
-    return getRuleWithResponse(id, null).value();
+    return getRuleWithResponse(id, RequestOptions.DEFAULTS).value();
   }
 
   public Response<QualityRule> getRuleWithResponse(String id, RequestOptions options) {
@@ -80,7 +79,7 @@ public final class QualityService {
    * unknown id is a {@code NotFoundException}.
    */
   public QualityRule replaceRule(String id, QualityRuleInput rule) {
-    return replaceRule(id, rule, null);
+    return replaceRuleWithResponse(id, rule, RequestOptions.DEFAULTS).value();
   }
 
   /**
@@ -88,45 +87,43 @@ public final class QualityService {
    *
    * @throws dev.governance.client.exception.PreconditionFailedException if it changed meanwhile
    */
-  public QualityRule replaceRule(String id, QualityRuleInput rule, Long ifMatchVersion) {
-    return replaceRuleWithResponse(id, rule, ifMatchVersion, null).value();
+  public QualityRule replaceRule(String id, QualityRuleInput rule, long ifMatchVersion) {
+    return replaceRuleWithResponse(id, rule, RequestOptions.ifMatch(ifMatchVersion)).value();
   }
 
   public Response<QualityRule> replaceRuleWithResponse(
-      String id, QualityRuleInput rule, Long ifMatchVersion, RequestOptions options) {
-    return http.call(
-        ApiCall.put(path(id)).ifMatch(ifMatchVersion).json(rule).options(options), QualityRule.class);
+      String id, QualityRuleInput rule, RequestOptions options) {
+    return http.call(ApiCall.put(path(id)).json(rule).options(options), QualityRule.class);
   }
 
   /** Applies a JSON Merge Patch (RFC 7396) to the rule's definition. */
   public QualityRule patchRule(String id, Map<String, ?> mergePatch) {
-    return patchRule(id, mergePatch, null);
+    return patchRuleWithResponse(id, mergePatch, RequestOptions.DEFAULTS).value();
   }
 
   /** A merge patch applied only if the version is still {@code ifMatchVersion}. */
-  public QualityRule patchRule(String id, Map<String, ?> mergePatch, Long ifMatchVersion) {
-    return patchRuleWithResponse(id, mergePatch, ifMatchVersion, null).value();
+  public QualityRule patchRule(String id, Map<String, ?> mergePatch, long ifMatchVersion) {
+    return patchRuleWithResponse(id, mergePatch, RequestOptions.ifMatch(ifMatchVersion)).value();
   }
 
   public Response<QualityRule> patchRuleWithResponse(
-      String id, Map<String, ?> mergePatch, Long ifMatchVersion, RequestOptions options) {
+      String id, Map<String, ?> mergePatch, RequestOptions options) {
     return http.call(
-        ApiCall.patch(path(id)).ifMatch(ifMatchVersion).mergePatch(mergePatch).options(options),
-        QualityRule.class);
+        ApiCall.patch(path(id)).mergePatch(mergePatch).options(options), QualityRule.class);
   }
 
   /** Deletes the rule and its results. */
   public void deleteRule(String id) {
-    deleteRule(id, null);
+    deleteRuleWithResponse(id, RequestOptions.DEFAULTS);
   }
 
   /** Deletes the rule only if its version is still {@code ifMatchVersion}. */
-  public void deleteRule(String id, Long ifMatchVersion) {
-    deleteRuleWithResponse(id, ifMatchVersion, null);
+  public void deleteRule(String id, long ifMatchVersion) {
+    deleteRuleWithResponse(id, RequestOptions.ifMatch(ifMatchVersion));
   }
 
-  public Response<Void> deleteRuleWithResponse(String id, Long ifMatchVersion, RequestOptions options) {
-    return http.callWithoutBody(ApiCall.delete(path(id)).ifMatch(ifMatchVersion).options(options));
+  public Response<Void> deleteRuleWithResponse(String id, RequestOptions options) {
+    return http.callWithoutBody(ApiCall.delete(path(id)).options(options));
   }
 
   /**
@@ -134,7 +131,7 @@ public final class QualityService {
    * time; turning failing raises a {@code quality.rule.failed} alert with the downstream impact.
    */
   public QualityResult recordResult(String ruleId, ResultInput result) {
-    return recordResultWithResponse(ruleId, result, null).value();
+    return recordResultWithResponse(ruleId, result, RequestOptions.DEFAULTS).value();
   }
 
   public Response<QualityResult> recordResultWithResponse(
@@ -145,17 +142,12 @@ public final class QualityService {
 
   /** The rule's results, newest first, paged automatically. */
   public PagedIterable<QualityResult> results(String ruleId) {
-    return results(ruleId, null);
+    return results(ruleId, RequestOptions.DEFAULTS);
   }
 
-  /** As {@link #results(String)}, {@code pageSize} (1-500) results per request. */
-  public PagedIterable<QualityResult> results(String ruleId, Integer pageSize) {
-    return results(ruleId, pageSize, null);
-  }
-
-  /** As {@link #results(String, Integer)}, each page sent with {@code options}. */
-  public PagedIterable<QualityResult> results(String ruleId, Integer pageSize, RequestOptions options) {
-    return PagedIterable.of(http, path(ruleId) + "/results", pageSize, options, RESULTS);
+  /** As {@link #results(String)}, each page sent with {@code options}. */
+  public PagedIterable<QualityResult> results(String ruleId, RequestOptions options) {
+    return PagedIterable.of(http, path(ruleId) + "/results", options, RESULTS);
   }
 
   /**
@@ -180,7 +172,7 @@ public final class QualityService {
    *     for a body the service cannot read
    */
   public DbtResultsSummary uploadRunResults(byte[] runResults) {
-    return uploadRunResultsWithResponse(runResults, null).value();
+    return uploadRunResultsWithResponse(runResults, RequestOptions.DEFAULTS).value();
   }
 
   public Response<DbtResultsSummary> uploadRunResultsWithResponse(

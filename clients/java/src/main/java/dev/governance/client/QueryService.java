@@ -1,5 +1,6 @@
 package dev.governance.client;
 
+import dev.governance.client.model.CypherQuery;
 import dev.governance.client.model.CypherResult;
 import dev.governance.client.model.GraphEdge;
 import dev.governance.client.model.Page;
@@ -7,9 +8,7 @@ import dev.governance.client.model.Query;
 import dev.governance.client.model.QueryNode;
 import dev.governance.client.model.QueryResult;
 import dev.governance.client.model.QueryReturn;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -32,12 +31,12 @@ public final class QueryService {
    * sends no {@code Idempotency-Key}).
    */
   public QueryResult run(Query query) {
-    return runWithResponse(query, null).value();
+    return runWithResponse(query, RequestOptions.DEFAULTS).value();
   }
 
   public Response<QueryResult> runWithResponse(Query query, RequestOptions options) {
     return http.call(
-        ApiCall.post("/query").json(query).replay(ApiCall.Replay.READ_ONLY).options(options),
+        ApiCall.post("/query").json(query).replay(ApiCall.Replay.IDEMPOTENT).options(options),
         QueryResult.class);
   }
 
@@ -46,7 +45,7 @@ public final class QueryService {
    * {@code nextCursor} while iteration goes on. Nothing is sent before iteration.
    */
   public PagedIterable<QueryResult> pages(Query query) {
-    return pages(query, null);
+    return pages(query, RequestOptions.DEFAULTS);
   }
 
   /** As {@link #pages(Query)}, each page sent with {@code options}. */
@@ -56,7 +55,7 @@ public final class QueryService {
 
   /** Every node of the answer, paged automatically (the return form is nodes unless set). */
   public PagedIterable<QueryNode> nodes(Query query) {
-    return nodes(query, null);
+    return nodes(query, RequestOptions.DEFAULTS);
   }
 
   public PagedIterable<QueryNode> nodes(Query query, RequestOptions options) {
@@ -65,7 +64,7 @@ public final class QueryService {
 
   /** Every edge of the answer, paged automatically (the return form is edges unless set). */
   public PagedIterable<GraphEdge> edges(Query query) {
-    return edges(query, null);
+    return edges(query, RequestOptions.DEFAULTS);
   }
 
   public PagedIterable<GraphEdge> edges(Query query, RequestOptions options) {
@@ -74,7 +73,7 @@ public final class QueryService {
 
   /** Every path of a path query, as asset ids, paged automatically. */
   public PagedIterable<List<String>> paths(Query query) {
-    return paths(query, null);
+    return paths(query, RequestOptions.DEFAULTS);
   }
 
   public PagedIterable<List<String>> paths(Query query, RequestOptions options) {
@@ -85,45 +84,35 @@ public final class QueryService {
   private <T> PagedIterable<T> items(
       Query query, QueryReturn form, Function<QueryResult, List<T>> pick, RequestOptions options) {
     Query asked = query.returnForm() == null && form != null ? query.withReturn(form) : query;
-    return new PagedIterable<>(
-        asked.cursor(),
-        cursor -> {
-          QueryResult page = runWithResponse(asked.withCursor(cursor), options).value();
-          return new Page<>(pick.apply(page), page.nextCursor());
-        });
+    PagedIterable<T> all =
+        new PagedIterable<>(
+            (cursor, size) -> {
+              Query page = size == null ? asked : asked.withLimit(size);
+              QueryResult answer = runWithResponse(page.withCursor(cursor), options).value();
+              return new Page<>(pick.apply(answer), answer.nextCursor());
+            });
+    return asked.cursor() == null ? all : all.fromCursor(asked.cursor());
   }
 
-  /** {@link #cypher(String, Map, Integer)} without parameters, keeping up to 1,000 rows. */
+  /** {@link #cypher(CypherQuery)} of a statement without parameters, keeping up to 1,000 rows. */
   public CypherResult cypher(String query) {
-    return cypher(query, null, null);
+    return cypher(CypherQuery.of(query));
   }
 
   /**
    * Runs a read-only Cypher statement ({@code POST /query/cypher}; {@code admin} scope) in a
    * READ transaction. A write, {@code LOAD CSV} or an administrative procedure is a
    * {@code ValidationException} with code {@code forbidden_query} and nothing runs; text Neo4j
-   * cannot run is code {@code invalid_query}. Retried like a GET.
-   *
-   * @param parameters the statement's {@code $parameters}; null for none
-   * @param limit most rows kept (1-10,000), null for the service default (1,000); past it the
-   *     answer is {@code truncated}
+   * cannot run is code {@code invalid_query}. Retried like a GET. Past the query's limit
+   * (default 1,000 rows) the answer is {@code truncated}.
    */
-  public CypherResult cypher(String query, Map<String, ?> parameters, Integer limit) {
-    return cypherWithResponse(query, parameters, limit, null).value();
+  public CypherResult cypher(CypherQuery query) {
+    return cypherWithResponse(query, RequestOptions.DEFAULTS).value();
   }
 
-  public Response<CypherResult> cypherWithResponse(
-      String query, Map<String, ?> parameters, Integer limit, RequestOptions options) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("query", query);
-    if (parameters != null) {
-      body.put("parameters", parameters);
-    }
-    if (limit != null) {
-      body.put("limit", limit);
-    }
+  public Response<CypherResult> cypherWithResponse(CypherQuery query, RequestOptions options) {
     return http.call(
-        ApiCall.post("/query/cypher").json(body).replay(ApiCall.Replay.READ_ONLY).options(options),
+        ApiCall.post("/query/cypher").json(query).replay(ApiCall.Replay.IDEMPOTENT).options(options),
         CypherResult.class);
   }
 }

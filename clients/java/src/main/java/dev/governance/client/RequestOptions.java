@@ -5,13 +5,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * Settings for one call, overriding the client's: the per-attempt timeout, the retries, an
- * {@code Idempotency-Key}, an {@code X-Request-ID} and extra headers. Immutable; every
- * operation has a form that takes one (its {@code ...WithResponse} method, and the
- * {@code RequestOptions} overload of each listing and of the event stream). {@code null}
- * means {@link #DEFAULTS}.
+ * {@code Idempotency-Key}, an {@code X-Request-ID}, an {@code If-Match} version and extra
+ * headers. Immutable; every operation has a form that takes one (its {@code ...WithResponse}
+ * method, and the {@code RequestOptions} overload of each listing and of the event stream).
+ * Pass {@link #DEFAULTS} for none.
  *
  * <pre>{@code
  * RequestOptions options = RequestOptions.builder()
@@ -31,9 +32,11 @@ public final class RequestOptions {
   private final Integer maxRetries;
   private final String idempotencyKey;
   private final String requestId;
+  private final Long ifMatch;
   private final Map<String, String> headers;
 
   private RequestOptions(Builder b) {
+    this.ifMatch = b.ifMatch;
     this.timeout = b.timeout;
     this.maxRetries = b.maxRetries;
     this.idempotencyKey = b.idempotencyKey;
@@ -48,6 +51,15 @@ public final class RequestOptions {
   /** Only a per-attempt timeout. */
   public static RequestOptions timeout(Duration timeout) {
     return builder().timeout(timeout).build();
+  }
+
+  /**
+   * Only an {@code If-Match} of this version: a put, patch or delete of a versioned resource
+   * (asset, policy, quality rule) then fails with {@code PreconditionFailedException} when the
+   * resource changed meanwhile.
+   */
+  public static RequestOptions ifMatch(long version) {
+    return builder().ifMatch(version).build();
   }
 
   /** Only an {@code Idempotency-Key}. */
@@ -69,6 +81,7 @@ public final class RequestOptions {
     b.maxRetries = maxRetries;
     b.idempotencyKey = idempotencyKey;
     b.requestId = requestId;
+    b.ifMatch = ifMatch;
     b.headers.putAll(headers);
     return b;
   }
@@ -93,6 +106,11 @@ public final class RequestOptions {
     return requestId;
   }
 
+  /** The version sent as {@code If-Match}, if any. */
+  public OptionalLong ifMatch() {
+    return ifMatch == null ? OptionalLong.empty() : OptionalLong.of(ifMatch);
+  }
+
   /** Extra headers, sent after (and so replacing) the client's own. */
   public Map<String, String> headers() {
     return headers;
@@ -101,7 +119,7 @@ public final class RequestOptions {
   @Override
   public String toString() {
     return "RequestOptions[timeout=" + timeout + ", maxRetries=" + maxRetries + ", idempotencyKey="
-        + idempotencyKey + ", requestId=" + requestId + ", headers=" + headers.keySet() + "]";
+        + idempotencyKey + ", requestId=" + requestId + ", ifMatch=" + ifMatch + ", headers=" + headers.keySet() + "]";
   }
 
   /** Builds {@link RequestOptions}; unset values keep the client's. */
@@ -110,6 +128,7 @@ public final class RequestOptions {
     private Integer maxRetries;
     private String idempotencyKey;
     private String requestId;
+    private Long ifMatch;
     private final Map<String, String> headers = new LinkedHashMap<>();
 
     private Builder() {}
@@ -127,8 +146,8 @@ public final class RequestOptions {
     }
 
     /** Retries after the first attempt for this call (0 disables). */
-    public Builder maxRetries(Integer maxRetries) {
-      if (maxRetries != null && maxRetries < 0) {
+    public Builder maxRetries(int maxRetries) {
+      if (maxRetries < 0) {
         throw new IllegalArgumentException("maxRetries must be >= 0");
       }
       this.maxRetries = maxRetries;
@@ -148,6 +167,15 @@ public final class RequestOptions {
     /** Sent as {@code X-Request-ID}; the service logs and answers under it (1-128 of {@code A-Za-z0-9._:-}). */
     public Builder requestId(String requestId) {
       this.requestId = requestId;
+      return this;
+    }
+
+    /**
+     * Sends {@code If-Match: "<version>"}: the put, patch or delete applies only while the
+     * resource's version is still this one (else {@code PreconditionFailedException}).
+     */
+    public Builder ifMatch(long version) {
+      this.ifMatch = version;
       return this;
     }
 

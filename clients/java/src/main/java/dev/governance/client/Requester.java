@@ -2,7 +2,6 @@ package dev.governance.client;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.governance.client.exception.ConnectionException;
 import dev.governance.client.exception.ErrorDetails;
 import dev.governance.client.exception.GovernanceException;
@@ -117,15 +116,6 @@ final class Requester {
     }
   }
 
-  /** A JSON answer read again as {@code type} (part of it, say). */
-  static <T> T convert(Response<JsonNode> answer, Class<T> type) {
-    try {
-      return Json.MAPPER.treeToValue(answer.value(), type);
-    } catch (IOException | IllegalArgumentException e) {
-      throw notTheExpectedJson(answer.status(), answer.requestId(), e);
-    }
-  }
-
   private static GovernanceException notTheExpectedJson(
       int status, Optional<String> requestId, Exception e) {
     return new GovernanceException(
@@ -179,7 +169,7 @@ final class Requester {
   /** Whether the request may be sent again after a failed attempt. */
   private static boolean replayable(ApiCall call, Map<String, List<String>> headers) {
     return switch (call.replay) {
-      case READ_ONLY -> true;
+      case IDEMPOTENT -> true;
       case NEVER -> RetryPolicy.isReplayable(call.method, false);
       case WITH_KEY ->
           RetryPolicy.isReplayable(call.method, Headers.first(headers, "Idempotency-Key").isPresent());
@@ -222,6 +212,7 @@ final class Requester {
     } else if (call.method.equals("POST") && call.replay == ApiCall.Replay.WITH_KEY && retriesFor(call) > 0) {
       headers.put("Idempotency-Key", List.of(UUID.randomUUID().toString()));
     }
+    options.ifMatch().ifPresent(v -> headers.put("If-Match", List.of("\"" + v + "\"")));
     if (options.requestId() != null) {
       headers.put("X-Request-ID", List.of(options.requestId()));
     }

@@ -6,9 +6,6 @@ import dev.governance.client.model.Scope;
 import dev.governance.client.model.Token;
 import dev.governance.client.model.TokenCreated;
 import dev.governance.client.model.TokenInput;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.List;
 
 /** {@code /tokens}: API tokens. Every operation needs a token with the {@code admin} scope. */
 public final class TokensService {
@@ -21,22 +18,17 @@ public final class TokensService {
 
   /** Every token's metadata (never a secret), paged automatically. */
   public PagedIterable<Token> list() {
-    return list(null);
+    return list(RequestOptions.DEFAULTS);
   }
 
-  /** As {@link #list()}, {@code pageSize} (1-500) tokens per request. */
-  public PagedIterable<Token> list(Integer pageSize) {
-    return list(pageSize, null);
-  }
-
-  /** As {@link #list(Integer)}, each page sent with {@code options}. */
-  public PagedIterable<Token> list(Integer pageSize, RequestOptions options) {
-    return PagedIterable.of(http, "/tokens", pageSize, options, PAGE);
+  /** As {@link #list()}, each page sent with {@code options}. */
+  public PagedIterable<Token> list(RequestOptions options) {
+    return PagedIterable.of(http, "/tokens", options, PAGE);
   }
 
   /** A token that never expires. */
   public TokenCreated create(String name, Scope... scopes) {
-    return create(name, Arrays.asList(scopes), null);
+    return create(TokenInput.of(name, scopes));
   }
 
   /**
@@ -46,22 +38,21 @@ public final class TokensService {
    * <p>Not retried automatically: the service keeps no answer that holds a secret, so an
    * {@code Idempotency-Key} cannot make a repeat safe, and a retry could make two tokens.
    *
-   * @param expiresInDays 1-3650, or null for a token without expiry
+   * @param token its name, scopes and lifetime, e.g.
+   *     {@code TokenInput.of("ci", Scope.WRITE).withExpiresInDays(90)}
    */
-  public TokenCreated create(String name, Collection<Scope> scopes, Integer expiresInDays) {
-    return createWithResponse(name, scopes, expiresInDays, null).value();
+  public TokenCreated create(TokenInput token) {
+    return createWithResponse(token, RequestOptions.DEFAULTS).value();
   }
 
-  public Response<TokenCreated> createWithResponse(
-      String name, Collection<Scope> scopes, Integer expiresInDays, RequestOptions options) {
-    TokenInput body = new TokenInput(name, List.copyOf(scopes), expiresInDays);
+  public Response<TokenCreated> createWithResponse(TokenInput token, RequestOptions options) {
     return http.call(
-        ApiCall.post("/tokens").json(body).replay(ApiCall.Replay.NEVER).options(options),
+        ApiCall.post("/tokens").json(token).replay(ApiCall.Replay.NEVER).options(options),
         TokenCreated.class);
   }
 
   public Token get(String id) {
-    return getWithResponse(id, null).value();
+    return getWithResponse(id, RequestOptions.DEFAULTS).value();
   }
 
   public Response<Token> getWithResponse(String id, RequestOptions options) {
@@ -70,7 +61,7 @@ public final class TokensService {
 
   /** Revokes the token; requests made with it fail with 401 from now on. */
   public void revoke(String id) {
-    revokeWithResponse(id, null);
+    revokeWithResponse(id, RequestOptions.DEFAULTS);
   }
 
   public Response<Void> revokeWithResponse(String id, RequestOptions options) {

@@ -21,17 +21,12 @@ public final class UsersService {
 
   /** Every user, paged automatically (ordered by id). */
   public PagedIterable<User> list() {
-    return list(null);
+    return list(RequestOptions.DEFAULTS);
   }
 
-  /** As {@link #list()}, {@code pageSize} (1-500) users per request. */
-  public PagedIterable<User> list(Integer pageSize) {
-    return list(pageSize, null);
-  }
-
-  /** As {@link #list(Integer)}, each page sent with {@code options}. */
-  public PagedIterable<User> list(Integer pageSize, RequestOptions options) {
-    return PagedIterable.of(http, "/users", pageSize, options, PAGE);
+  /** As {@link #list()}, each page sent with {@code options}. */
+  public PagedIterable<User> list(RequestOptions options) {
+    return PagedIterable.of(http, "/users", options, PAGE);
   }
 
   /**
@@ -41,7 +36,7 @@ public final class UsersService {
    *     username taken, ignoring case
    */
   public User create(UserInput user) {
-    return createWithResponse(user, null).value();
+    return createWithResponse(user, RequestOptions.DEFAULTS).value();
   }
 
   public Response<User> createWithResponse(UserInput user, RequestOptions options) {
@@ -50,7 +45,7 @@ public final class UsersService {
 
   /** @throws dev.governance.client.exception.NotFoundException if there is no such user */
   public User get(String id) {
-    return getWithResponse(id, null).value();
+    return getWithResponse(id, RequestOptions.DEFAULTS).value();
   }
 
   public Response<User> getWithResponse(String id, RequestOptions options) {
@@ -67,7 +62,7 @@ public final class UsersService {
    *     enabled admin would be demoted or disabled
    */
   public User patch(String id, Map<String, ?> mergePatch) {
-    return patchWithResponse(id, mergePatch, null).value();
+    return patchWithResponse(id, mergePatch, RequestOptions.DEFAULTS).value();
   }
 
   public Response<User> patchWithResponse(String id, Map<String, ?> mergePatch, RequestOptions options) {
@@ -81,7 +76,7 @@ public final class UsersService {
    *     enabled admin
    */
   public void delete(String id) {
-    deleteWithResponse(id, null);
+    deleteWithResponse(id, RequestOptions.DEFAULTS);
   }
 
   public Response<Void> deleteWithResponse(String id, RequestOptions options) {

@@ -1,7 +1,8 @@
 package dev.governance.client;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Webhook;
 import dev.governance.client.model.WebhookCreated;
@@ -26,17 +27,12 @@ public final class WebhooksService {
 
   /** Every webhook (never a secret), paged automatically. */
   public PagedIterable<Webhook> list() {
-    return list(null);
+    return list(RequestOptions.DEFAULTS);
   }
 
-  /** As {@link #list()}, {@code pageSize} (1-500) webhooks per request. */
-  public PagedIterable<Webhook> list(Integer pageSize) {
-    return list(pageSize, null);
-  }
-
-  /** As {@link #list(Integer)}, each page sent with {@code options}. */
-  public PagedIterable<Webhook> list(Integer pageSize, RequestOptions options) {
-    return PagedIterable.of(http, "/webhooks", pageSize, options, PAGE);
+  /** As {@link #list()}, each page sent with {@code options}. */
+  public PagedIterable<Webhook> list(RequestOptions options) {
+    return PagedIterable.of(http, "/webhooks", options, PAGE);
   }
 
   /**
@@ -48,24 +44,23 @@ public final class WebhooksService {
    *     resolves to a private address (unless the service allows them)
    */
   public WebhookCreated create(WebhookInput webhook) {
-    return createWithResponse(webhook, null).value();
+    return createWithResponse(webhook, RequestOptions.DEFAULTS).value();
   }
 
   public Response<WebhookCreated> createWithResponse(WebhookInput webhook, RequestOptions options) {
-    Response<JsonNode> answer =
+    Response<Created> answer =
         http.call(
             ApiCall.post("/webhooks").json(webhook).replay(ApiCall.Replay.NEVER).options(options),
-            JsonNode.class);
-    Webhook made = Requester.convert(answer, Webhook.class);
+            Created.class);
     return new Response<>(
         answer.status(),
         answer.headers(),
-        new WebhookCreated(made, answer.value().path("secret").asText(null)));
+        new WebhookCreated(answer.value().webhook(), answer.value().secret()));
   }
 
   /** @throws dev.governance.client.exception.NotFoundException if there is no such webhook */
   public Webhook get(String id) {
-    return getWithResponse(id, null).value();
+    return getWithResponse(id, RequestOptions.DEFAULTS).value();
   }
 
   public Response<Webhook> getWithResponse(String id, RequestOptions options) {
@@ -77,7 +72,7 @@ public final class WebhooksService {
    * a disabled webhook clears its failure state.
    */
   public Webhook update(String id, WebhookUpdate update) {
-    return updateWithResponse(id, update, null).value();
+    return updateWithResponse(id, update, RequestOptions.DEFAULTS).value();
   }
 
   public Response<Webhook> updateWithResponse(String id, WebhookUpdate update, RequestOptions options) {
@@ -88,7 +83,7 @@ public final class WebhooksService {
 
   /** Deletes the webhook; its pending deliveries are dropped. */
   public void delete(String id) {
-    deleteWithResponse(id, null);
+    deleteWithResponse(id, RequestOptions.DEFAULTS);
   }
 
   public Response<Void> deleteWithResponse(String id, RequestOptions options) {
@@ -100,7 +95,7 @@ public final class WebhooksService {
    * receiver's body is never shown). Test events are not logged as deliveries.
    */
   public WebhookTestResult test(String id) {
-    return testWithResponse(id, null).value();
+    return testWithResponse(id, RequestOptions.DEFAULTS).value();
   }
 
   public Response<WebhookTestResult> testWithResponse(String id, RequestOptions options) {
@@ -109,17 +104,26 @@ public final class WebhooksService {
 
   /** The webhook's delivery log, paged automatically. */
   public PagedIterable<WebhookDelivery> deliveries(String id) {
-    return deliveries(id, null);
+    return deliveries(id, RequestOptions.DEFAULTS);
   }
 
-  /** As {@link #deliveries(String)}, {@code pageSize} (1-500) deliveries per request. */
-  public PagedIterable<WebhookDelivery> deliveries(String id, Integer pageSize) {
-    return deliveries(id, pageSize, null);
+  /** As {@link #deliveries(String)}, each page sent with {@code options}. */
+  public PagedIterable<WebhookDelivery> deliveries(String id, RequestOptions options) {
+    return PagedIterable.of(http, path(id) + "/deliveries", options, DELIVERIES);
   }
 
-  /** As {@link #deliveries(String, Integer)}, each page sent with {@code options}. */
-  public PagedIterable<WebhookDelivery> deliveries(String id, Integer pageSize, RequestOptions options) {
-    return PagedIterable.of(http, path(id) + "/deliveries", pageSize, options, DELIVERIES);
+  /** The wire form of a creation's answer: the webhook's fields and its secret, side by side. */
+  static final class Created {
+    @JsonProperty @JsonUnwrapped private Webhook webhook;
+    @JsonProperty private String secret;
+
+    Webhook webhook() {
+      return webhook;
+    }
+
+    String secret() {
+      return secret;
+    }
   }
 
   private static String path(String id) {

@@ -25,6 +25,8 @@ import dev.governance.client.model.LineageGraph;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Scope;
 import dev.governance.client.model.TokenCreated;
+import dev.governance.client.model.TokenInput;
+import dev.governance.client.model.Traversal;
 import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
@@ -231,7 +233,7 @@ class ClientTest {
                 201,
                 "{\"id\":\"tok_1\",\"name\":\"ci\",\"scopes\":[\"read\"],\"prefix\":\"dgs_abcd\","
                     + "\"created_at\":\"2025-01-01T00:00:00.000Z\",\"token\":\"dgs_abcdSECRETSECRET\"}");
-    TokenCreated created = client(fake, 0).tokens().create("ci", List.of(Scope.READ), 30);
+    TokenCreated created = client(fake, 0).tokens().create(TokenInput.of("ci", Scope.READ).withExpiresInDays(30));
     assertEquals("dgs_abcdSECRETSECRET", created.token());
     assertFalse(created.toString().contains("SECRET"));
     assertEquals("{\"name\":\"ci\",\"scopes\":[\"read\"],\"expires_in_days\":30}", FakeTransport.bodyOf(fake.last()));
@@ -275,7 +277,8 @@ class ClientTest {
     PagedIterable<Asset> all =
         client(fake, 0)
             .assets()
-            .list(AssetFilter.builder().tag("pii").tag("gold").type("table").q("a b").pageSize(2).build());
+            .list(AssetFilter.builder().tag("pii").tag("gold").type("table").q("a b").build())
+            .pageSize(2);
     assertEquals(0, fake.requests.size());
     assertEquals(3, all.stream().count());
     assertEquals(2, fake.requests.size());
@@ -305,12 +308,12 @@ class ClientTest {
             + "\"direction\":\"root\"}],\"edges\":[],\"truncated\":false}";
     FakeTransport fake = new FakeTransport().always(r -> FakeTransport.response(200, graph, "application/json"));
     GovernanceClient client = client(fake, 0);
-    LineageGraph g = client.lineage().upstream("s3://x/y", 2, 10);
+    LineageGraph g = client.lineage().upstream("s3://x/y", Traversal.depth(2).withLimit(10));
     assertEquals(Direction.UPSTREAM, g.direction());
     assertTrue(g.node("a").orElseThrow().isRoot());
     assertEquals("/api/v1/lineage/s3%3A%2F%2Fx%2Fy/upstream", fake.last().uri().getRawPath());
     assertEquals("depth=2&limit=10", fake.last().uri().getRawQuery());
-    client.lineage().graph("a", Direction.DOWNSTREAM, null, null);
+    client.lineage().graph("a", Direction.DOWNSTREAM, Traversal.defaults());
     assertEquals("direction=downstream", fake.last().uri().getRawQuery());
     client.lineage().deleteEdge("a&b", "c=d");
     FakeTransport listing = new FakeTransport().thenJson(200, "{\"items\":[],\"next_cursor\":null}");

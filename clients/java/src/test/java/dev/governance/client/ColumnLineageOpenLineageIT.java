@@ -17,6 +17,7 @@ import dev.governance.client.model.Edge;
 import dev.governance.client.model.EdgeFilter;
 import dev.governance.client.model.EdgeInput;
 import dev.governance.client.model.OpenLineageResult;
+import dev.governance.client.model.Traversal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +70,7 @@ class ColumnLineageOpenLineageIT {
       assertEquals(2, down.node(mart, "order_id").orElseThrow().distance());
       assertTrue(down.edges().contains(new ColumnEdge(new ColumnRef(stg, "id"), new ColumnRef(mart, "order_id"), null)));
 
-      ColumnGraph up = client.lineage().columnUpstream(mart, "order_id", 1, null);
+      ColumnGraph up = client.lineage().columnUpstream(mart, "order_id", Traversal.depth(1));
       assertEquals(List.of(new ColumnRef(mart, "order_id"), new ColumnRef(stg, "id")),
           up.nodes().stream().map(n -> n.ref()).toList());
       ColumnGraph upper = client.lineage().columnUpstream(stg, "name_upper");

@@ -18,6 +18,7 @@ import dev.governance.client.model.EdgeEnd;
 import dev.governance.client.model.EdgeFilter;
 import dev.governance.client.model.EdgeInput;
 import dev.governance.client.model.Event;
+import dev.governance.client.model.EventFilter;
 import dev.governance.client.model.ManifestOptions;
 import dev.governance.client.model.ManifestSummary;
 import dev.governance.client.model.Saved;
@@ -138,8 +139,8 @@ class DatasetsSqlIT {
       assertEquals(claim, client.lineage().upstream(placeholder).root(), "an alias is a root too");
 
       boolean merged = false;
-      for (Event e : client.events().iterate(null, List.of("asset.merged"))) {
-        if (placeholder.equals(e.data().path("from").asText()) && claim.equals(e.data().path("into").asText())) {
+      for (Event e : client.events().list(EventFilter.types("asset.merged"))) {
+        if (placeholder.equals(e.data().get("from")) && claim.equals(e.data().get("into"))) {
           merged = true;
           break;
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.governance.client.model.AssetInput;
 import dev.governance.client.model.Event;
+import dev.governance.client.model.EventFilter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,6 +22,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +37,7 @@ class EventStreamIT {
   void seesChangesAndResumesAfterADroppedConnectionWithoutGapOrDuplicate() throws Exception {
     GovernanceClient direct = Live.client();
     String prefix = Live.unique("stream");
+    AtomicInteger connections = new AtomicInteger();
     try (CuttingProxy proxy = new CuttingProxy(URI.create(Live.url()));
         EventStream stream =
             GovernanceClient.builder()
@@ -42,7 +45,10 @@ class EventStreamIT {
                 .token(Live.token())
                 .build()
                 .events()
-                .stream(null, List.of("asset.*"))) {
+                .stream(EventFilter.types("asset.*"))
+                .onConnect(connections::incrementAndGet)
+                .connect()) {
+      assertEquals(1, connections.get(), "connect() returns once the connection is up");
       BlockingQueue<Object> seen = new LinkedBlockingQueue<>();
       Thread reader = new Thread(() -> {
         try {
@@ -56,14 +62,11 @@ class EventStreamIT {
       reader.setDaemon(true);
       reader.start();
 
-      // Live from the moment the connection opens: make markers until one shows up.
-      Event first = null;
-      for (int i = 0; i < 20 && first == null; i++) {
-        String marker = prefix + "-marker-" + i;
-        direct.assets().create(AssetInput.builder(marker, "marker", "table").build());
-        first = nextAbout(seen, marker, Duration.ofSeconds(1));
-      }
-      assertTrue(first != null, "the stream never delivered a marker");
+      // Subscribed once connect() returned: the first change made after it is delivered.
+      String marker = prefix + "-marker";
+      direct.assets().create(AssetInput.builder(marker, "marker", "table").build());
+      Event first = nextAbout(seen, marker, WAIT);
+      assertTrue(first != null, "the stream missed the first change after connect()");
       streamed.clear();
       streamed.add(first);
 
@@ -80,6 +83,7 @@ class EventStreamIT {
       assertEquals("asset.deleted", deleted.type());
 
       assertTrue(proxy.connections() >= 2, "the stream did not reconnect");
+      assertTrue(connections.get() >= 2, "onConnect runs on the reconnection too");
       String resumed = proxy.requestHead(proxy.connections() - 1);
       assertTrue(
           resumed.toLowerCase(Locale.ROOT).contains("last-event-id: "),
@@ -88,7 +92,7 @@ class EventStreamIT {
       // What the stream handed out since the first marker is exactly the log's slice.
       long last = deleted.seq();
       List<String> logged =
-          direct.events().iterate(first.seq() - 1, List.of("asset.*")).stream()
+          direct.events().list(EventFilter.after(first.seq() - 1).withTypes("asset.*")).stream()
               .takeWhile(e -> e.seq() <= last)
               .map(Event::id)
               .toList();
@@ -116,7 +120,7 @@ class EventStreamIT {
       }
       Event event = (Event) item;
       streamed.add(event);
-      if (id.equals(event.data().path("id").asText())) {
+      if (id.equals(event.data().get("id"))) {
         return event;
       }
     }

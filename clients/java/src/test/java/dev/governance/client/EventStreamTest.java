@@ -10,6 +10,7 @@ import dev.governance.client.exception.AuthenticationException;
 import dev.governance.client.exception.GovernanceException;
 import dev.governance.client.exception.ValidationException;
 import dev.governance.client.model.Event;
+import dev.governance.client.model.EventFilter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,6 +23,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +58,7 @@ class EventStreamTest {
                 + ": keepalive\n\n" + frame(6, "asset.updated")))
             .then(r -> sse("retry: 1500\n: connected\n\n" + frame(6, "asset.updated")
                 + frame(7, "asset.deleted")));
-    try (EventStream events = client(fake, 0).events().stream(4L, List.of("asset.*"))) {
+    try (EventStream events = client(fake, 0).events().stream(EventFilter.after(4).withTypes("asset.*"))) {
       assertEquals(0, fake.requests.size(), "nothing is sent before the first hasNext()");
       List<Long> seqs = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
@@ -64,7 +66,7 @@ class EventStreamTest {
         seqs.add(e.seq());
       }
       assertEquals(List.of(5L, 6L, 7L), seqs);
-      assertEquals(7L, events.lastSeq());
+      assertEquals(OptionalLong.of(7), events.lastSeq());
       assertEquals(Duration.ofMillis(1500), events.reconnectDelay());
     }
     TransportRequest first = fake.requests.get(0);
@@ -82,7 +84,7 @@ class EventStreamTest {
     FakeTransport fake =
         new FakeTransport().then(r -> sse(": connected\n\n")).then(r -> sse(frame(1, "asset.created")));
     try (EventStream events = client(fake, 0).events().stream()) {
-      assertNull(events.lastSeq());
+      assertEquals(OptionalLong.empty(), events.lastSeq());
       assertEquals(1L, events.next().seq());
     }
     assertTrue(fake.requests.get(0).header("Last-Event-ID").isEmpty());
@@ -94,7 +96,7 @@ class EventStreamTest {
   @Test
   void aStreamOfJavaStreamsClosesWithIt() {
     FakeTransport fake = new FakeTransport().then(r -> sse(frame(1, "a.b") + frame(2, "a.c") + frame(3, "a.d")));
-    EventStream events = client(fake, 0).events().stream(0L, null);
+    EventStream events = client(fake, 0).events().stream(EventFilter.after(0));
     try (var stream = events.stream()) {
       assertEquals(List.of("a.b", "a.c"), stream.limit(2).map(Event::type).toList());
     }
@@ -109,7 +111,7 @@ class EventStreamTest {
             .thenThrow(new ConnectException("refused"))
             .thenProblem(503, "neo4j_unavailable", "Retry-After", "1")
             .then(r -> sse(frame(9, "x.y")));
-    try (EventStream events = client(fake, 2).events().stream(8L, null)) {
+    try (EventStream events = client(fake, 2).events().stream(EventFilter.after(8))) {
       assertEquals(9L, events.next().seq());
     }
     assertEquals(3, fake.requests.size());
@@ -117,7 +119,7 @@ class EventStreamTest {
     assertEquals(Duration.ofSeconds(1), slept.get(1));
 
     FakeTransport refused = new FakeTransport().thenProblem(422, "validation_error");
-    EventStream bad = client(refused, 2).events().stream(null, List.of("no such"));
+    EventStream bad = client(refused, 2).events().stream(EventFilter.types("no such"));
     assertThrows(ValidationException.class, bad::hasNext);
     assertFalse(bad.hasNext(), "a stream that failed is closed");
   }
@@ -126,7 +128,7 @@ class EventStreamTest {
   void aRevokedTokenEndsTheStreamWithTheError() {
     FakeTransport fake =
         new FakeTransport().then(r -> sse(frame(1, "a.b"))).thenProblem(401, "invalid_token");
-    EventStream events = client(fake, 2).events().stream(0L, null);
+    EventStream events = client(fake, 2).events().stream(EventFilter.after(0));
     assertEquals(1L, events.next().seq());
     AuthenticationException error = assertThrows(AuthenticationException.class, events::hasNext);
     assertEquals("invalid_token", error.code());
@@ -158,7 +160,7 @@ class EventStreamTest {
             .add(new Hanging("retry: 0\n\n" + frame(1, "a.b")))
             .add(new ByteArrayInputStream(frame(2, "a.c").getBytes(StandardCharsets.UTF_8)));
     RequestOptions quick = RequestOptions.timeout(Duration.ofMillis(200));
-    try (EventStream events = client(connections, 0).events().stream(0L, null, quick)) {
+    try (EventStream events = client(connections, 0).events().stream(EventFilter.after(0), quick)) {
       assertEquals(1L, events.next().seq());
       assertEquals(2L, events.next().seq());
     }

@@ -86,7 +86,7 @@ class OptionsAndResponsesTest {
         new FakeTransport()
             .thenJson(200, "{\"items\":[],\"next_cursor\":\"c\"}")
             .thenJson(200, "{\"items\":[],\"next_cursor\":null}");
-    client(fake, 0).users().list(10, RequestOptions.builder().requestId("r1").build()).stream().count();
+    client(fake, 0).users().list(RequestOptions.builder().requestId("r1").build()).pageSize(10).stream().count();
     assertEquals(2, fake.requests.size());
     fake.requests.forEach(r -> assertEquals(Optional.of("r1"), r.header("X-Request-ID")));
     assertEquals("limit=10&cursor=c", fake.last().uri().getRawQuery());

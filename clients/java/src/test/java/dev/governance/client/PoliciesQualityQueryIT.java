@@ -12,6 +12,7 @@ import dev.governance.client.exception.NotFoundException;
 import dev.governance.client.exception.PreconditionFailedException;
 import dev.governance.client.exception.ValidationException;
 import dev.governance.client.model.AssetInput;
+import dev.governance.client.model.CypherQuery;
 import dev.governance.client.model.CypherResult;
 import dev.governance.client.model.DbtResultsSummary;
 import dev.governance.client.model.EdgeInput;
@@ -23,7 +24,6 @@ import dev.governance.client.model.Policy;
 import dev.governance.client.model.PolicyFilter;
 import dev.governance.client.model.PolicyInput;
 import dev.governance.client.model.PolicyKind;
-import dev.governance.client.model.PolicyViolations;
 import dev.governance.client.model.QualityResult;
 import dev.governance.client.model.QualityRule;
 import dev.governance.client.model.QualityRuleInput;
@@ -96,13 +96,11 @@ class PoliciesQualityQueryIT {
       assertEquals(List.of("table"), policy.selector().type());
 
       assertEquals(1, client.policies().evaluate().policy(policy.id()).orElseThrow().violations());
-      List<Violation> open = client.policies().violations(policy.id(), 1).stream().toList();
+      List<Violation> open = client.policies().violations(policy.id()).pageSize(1).stream().toList();
       assertEquals(List.of(orphan), open.stream().map(Violation::assetId).toList());
       assertFalse(open.get(0).reason().isBlank());
       assertNotNull(open.get(0).openedAt());
-      PolicyViolations page = client.policies().violationsPage(policy.id(), null, null);
-      assertEquals(policy.id(), page.policyId());
-      assertNotNull(page.evaluatedAt());
+      assertNotNull(client.policies().get(policy.id()).evaluatedAt());
 
       client.assets().patch(orphan, Map.of("owners", List.of("data@example.com")));
       assertEquals(0, client.policies().evaluate().policy(policy.id()).orElseThrow().violations());
@@ -190,7 +188,7 @@ class PoliciesQualityQueryIT {
       assertEquals(3, failing.lastResult().observedValue());
       assertEquals("3 null rows", failing.lastResult().message());
 
-      List<QualityResult> history = client.quality().results(rule.id(), 1).stream().toList();
+      List<QualityResult> history = client.quality().results(rule.id()).pageSize(1).stream().toList();
       assertEquals(List.of("fail", "pass"), history.stream().map(QualityResult::status).toList(), "newest first");
 
       RuleFilter mine = RuleFilter.forAsset(orders);
@@ -238,7 +236,7 @@ class PoliciesQualityQueryIT {
     // Other suites upload the same fixture into this database: delete its rules (and so their
     // histories) and let the manifest make them afresh.
     List<String> shared =
-        client.quality().rules(RuleFilter.all().withPageSize(200)).stream()
+        client.quality().rules(RuleFilter.all()).pageSize(200).stream()
             .map(QualityRule::id)
             .filter(id -> id.startsWith("test.quality_shop."))
             .toList();
@@ -305,19 +303,20 @@ class PoliciesQualityQueryIT {
       assertTrue(paths(tooDeep).contains("body.traverse.max_depth"), paths(tooDeep).toString());
 
       String byPrefix = "MATCH (x:Asset) WHERE x.id STARTS WITH $prefix RETURN x.id AS id ORDER BY id";
-      CypherResult rows = client.query().cypher(byPrefix, Map.of("prefix", p), 10);
+      CypherResult rows = client.query().cypher(CypherQuery.of(byPrefix).withParameters(Map.of("prefix", p)).withLimit(10));
       assertEquals(List.of("id"), rows.columns());
       assertEquals(List.of(List.of(a), List.of(b), List.of(c), List.of(d)), rows.rows());
       assertFalse(rows.truncated());
       assertEquals(d, rows.records().get(3).get("id"));
-      CypherResult cut = client.query().cypher(byPrefix, Map.of("prefix", p), 2);
+      CypherResult cut = client.query().cypher(CypherQuery.of(byPrefix).withParameters(Map.of("prefix", p)).withLimit(2));
       assertEquals(2, cut.rows().size());
       assertTrue(cut.truncated());
 
       ValidationException write =
           assertThrows(
               ValidationException.class,
-              () -> client.query().cypher("MATCH (x:Asset {id: $id}) SET x.name = 'pwned'", Map.of("id", a), null));
+              () -> client.query().cypher(
+                  CypherQuery.of("MATCH (x:Asset {id: $id}) SET x.name = 'pwned'").withParameters(Map.of("id", a))));
       assertEquals("forbidden_query", write.code());
       assertEquals(a, client.assets().get(a).name(), "a refused statement changes nothing");
     } finally {

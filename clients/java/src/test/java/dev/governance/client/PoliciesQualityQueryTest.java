@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.governance.client.exception.ValidationException;
+import dev.governance.client.model.CypherQuery;
 import dev.governance.client.model.CypherResult;
 import dev.governance.client.model.DbtResultsSummary;
 import dev.governance.client.model.EvaluationSummary;
@@ -16,15 +17,14 @@ import dev.governance.client.model.Policy;
 import dev.governance.client.model.PolicyFilter;
 import dev.governance.client.model.PolicyInput;
 import dev.governance.client.model.PolicyKind;
-import dev.governance.client.model.PolicyViolations;
+import dev.governance.client.model.QualityResult;
+import dev.governance.client.model.QualityRule;
+import dev.governance.client.model.QualityRuleInput;
 import dev.governance.client.model.Query;
 import dev.governance.client.model.QueryFilter;
 import dev.governance.client.model.QueryNode;
 import dev.governance.client.model.QueryResult;
 import dev.governance.client.model.QueryReturn;
-import dev.governance.client.model.QualityResult;
-import dev.governance.client.model.QualityRule;
-import dev.governance.client.model.QualityRuleInput;
 import dev.governance.client.model.ResultInput;
 import dev.governance.client.model.RuleFilter;
 import dev.governance.client.model.RuleType;
@@ -139,24 +139,18 @@ class PoliciesQualityQueryTest {
                     + "\"opened_at\":\"2025-01-02T03:04:05.000Z\"}],\"next_cursor\":null}");
     GovernanceClient client = client(fake);
     List<Policy> listed =
-        client.policies().list(PolicyFilter.ofKind(PolicyKind.REQUIRE_OWNER).withEnabled(false).withPageSize(7))
+        client.policies().list(PolicyFilter.ofKind(PolicyKind.REQUIRE_OWNER).withEnabled(false)).pageSize(7)
             .stream().toList();
     assertEquals(1, listed.size());
     assertEquals("kind=require_owner&enabled=false&limit=7", fake.last().uri().getRawQuery());
 
-    List<Violation> violations = client.policies().violations("pol_1", 1).stream().toList();
+    List<Violation> violations = client.policies().violations("pol_1").pageSize(1).stream().toList();
     assertEquals(List.of("a", "b"), violations.stream().map(Violation::assetId).toList());
     assertEquals(List.of(), violations.get(0).path());
     assertEquals(List.of("x", "b"), violations.get(1).path());
     assertEquals("/api/v1/policies/pol_1/violations", fake.last().uri().getRawPath());
     assertEquals("limit=1&cursor=c1", fake.last().uri().getRawQuery());
 
-    FakeTransport one =
-        new FakeTransport()
-            .thenJson(200, "{\"policy_id\":\"pol_1\",\"evaluated_at\":null,\"violations\":[],\"next_cursor\":null}");
-    PolicyViolations page = client(one).policies().violationsPage("pol_1", null, null);
-    assertNull(page.evaluatedAt());
-    assertTrue(page.violations().isEmpty());
   }
 
   @Test
@@ -223,7 +217,7 @@ class PoliciesQualityQueryTest {
     assertEquals(0, recorded.observedValue());
     assertEquals(Instant.parse("2025-01-02T03:04:05.123Z"), recorded.runAt());
 
-    assertEquals(2, quality.results("qr_1", 1).stream().count());
+    assertEquals(2, quality.results("qr_1").pageSize(1).stream().count());
     assertEquals("limit=1&cursor=r1", fake.last().uri().getRawQuery());
   }
 
@@ -298,7 +292,7 @@ class PoliciesQualityQueryTest {
             .thenJson(200, "{\"columns\":[\"id\",\"n\"],\"rows\":[[\"a\",1],[\"b\",null]],\"truncated\":true}")
             .thenJson(200, "{\"columns\":[],\"rows\":[],\"truncated\":false}");
     QueryService service = client(fake).query();
-    CypherResult result = service.cypher("MATCH (a) RETURN a.id AS id, 1 AS n", Map.of("p", "x"), 2);
+    CypherResult result = service.cypher(CypherQuery.of("MATCH (a) RETURN a.id AS id, 1 AS n").withParameters(Map.of("p", "x")).withLimit(2));
     assertEquals(
         "{\"query\":\"MATCH (a) RETURN a.id AS id, 1 AS n\",\"parameters\":{\"p\":\"x\"},\"limit\":2}",
         FakeTransport.bodyOf(fake.last()));

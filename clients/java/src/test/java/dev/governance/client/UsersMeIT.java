@@ -14,6 +14,7 @@ import dev.governance.client.model.Me;
 import dev.governance.client.model.Role;
 import dev.governance.client.model.Scope;
 import dev.governance.client.model.TokenCreated;
+import dev.governance.client.model.TokenInput;
 import dev.governance.client.model.User;
 import dev.governance.client.model.UserInput;
 import java.util.HashMap;
@@ -52,7 +53,7 @@ class UsersMeIT {
       assertFalse(user.disabled());
       assertNull(user.lastSignInAt());
       assertEquals(user, client.users().get(user.id()));
-      assertTrue(client.users().list(100).stream().anyMatch(u -> u.id().equals(user.id())));
+      assertTrue(client.users().list().pageSize(100).stream().anyMatch(u -> u.id().equals(user.id())));
 
       ConflictException taken =
           assertThrows(
@@ -99,7 +100,7 @@ class UsersMeIT {
     String owner = me.user() == null ? null : me.user().id();
     assertEquals(owner, me.token().userId());
 
-    TokenCreated made = client.tokens().create(Live.unique("me"), List.of(Scope.READ), 1);
+    TokenCreated made = client.tokens().create(TokenInput.of(Live.unique("me"), Scope.READ).withExpiresInDays(1));
     try {
       assertEquals(owner, made.userId(), "a token belongs to the user of the token that made it");
       GovernanceClient reader = GovernanceClient.builder().baseUrl(Live.url()).token(made.token()).build();

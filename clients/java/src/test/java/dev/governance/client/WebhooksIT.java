@@ -115,7 +115,7 @@ class WebhooksIT {
       assertTrue(hook.webhook().enabled());
       assertEquals(List.of("asset.created"), hook.webhook().types());
       assertEquals(hook.webhook(), client.webhooks().get(hook.id()));
-      assertTrue(client.webhooks().list(100).stream().anyMatch(w -> w.id().equals(hook.id())));
+      assertTrue(client.webhooks().list().pageSize(100).stream().anyMatch(w -> w.id().equals(hook.id())));
 
       WebhookTestResult test = client.webhooks().test(hook.id());
       assertTrue(test.delivered(), "test delivery failed: " + test.error());
@@ -126,7 +126,7 @@ class WebhooksIT {
       client.assets().create(AssetInput.builder(asset, "hooked", "table").build());
       Event created =
           nextVerified(
-              hook, e -> e.type().equals("asset.created") && asset.equals(e.data().path("id").asText()));
+              hook, e -> e.type().equals("asset.created") && asset.equals(e.data().get("id")));
       assertTrue(created.seq() > 0);
 
       WebhookDelivery logged =

@@ -7,8 +7,7 @@ import java.util.List;
 
 /**
  * Which assets {@code assets().list(...)} returns. Every field is optional; tags must all match.
- * {@code pageSize} is the server's {@code limit} per request (1-500, default 50); paging itself
- * is automatic. {@code cursor} starts from a cursor a previous listing gave.
+ * Paging is the listing's own ({@link dev.governance.client.PagedIterable#pageSize(int)}).
  *
  * <p>{@code datasetNamespace} alone lists the assets whose dataset lies in that namespace;
  * with {@code datasetName} too, the one asset holding that dataset (0 or 1 items). Both are
@@ -23,25 +22,10 @@ public record AssetFilter(
     String q,
     Boolean placeholder,
     String datasetNamespace,
-    String datasetName,
-    Integer pageSize,
-    String cursor) {
+    String datasetName) {
 
   public AssetFilter {
     tags = tags == null ? List.of() : List.copyOf(tags);
-  }
-
-  /** A filter without the dataset criteria (as before datasets came). */
-  public AssetFilter(
-      String type,
-      String platform,
-      List<String> tags,
-      String owner,
-      String q,
-      Boolean placeholder,
-      Integer pageSize,
-      String cursor) {
-    this(type, platform, tags, owner, q, placeholder, null, null, pageSize, cursor);
   }
 
   /** No filter: every asset. */
@@ -62,8 +46,6 @@ public record AssetFilter(
     private Boolean placeholder;
     private String datasetNamespace;
     private String datasetName;
-    private Integer pageSize;
-    private String cursor;
 
     private Builder() {}
 
@@ -127,19 +109,9 @@ public record AssetFilter(
       return this;
     }
 
-    public Builder pageSize(Integer pageSize) {
-      this.pageSize = pageSize;
-      return this;
-    }
-
-    public Builder cursor(String cursor) {
-      this.cursor = cursor;
-      return this;
-    }
-
     public AssetFilter build() {
       return new AssetFilter(
-          type, platform, tags, owner, q, placeholder, datasetNamespace, datasetName, pageSize, cursor);
+          type, platform, tags, owner, q, placeholder, datasetNamespace, datasetName);
     }
   }
 }

@@ -28,6 +28,11 @@ public record ManifestOptions(String project, String namespace, boolean prune) {
     return new ManifestOptions(null, null, true);
   }
 
+  /** The defaults with this project name. */
+  public static ManifestOptions project(String project) {
+    return new ManifestOptions(project, null, true);
+  }
+
   /** The defaults with this warehouse namespace. */
   public static ManifestOptions namespace(String namespace) {
     return new ManifestOptions(null, namespace, true);

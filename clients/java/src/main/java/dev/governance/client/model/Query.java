@@ -55,7 +55,7 @@ public record Query(
   }
 
   /** Items (nodes, edges or paths) per page, 1-10,000 (default 100). */
-  public Query withLimit(Integer value) {
+  public Query withLimit(int value) {
     return new Query(start, traverse, path, returnForm, value, cursor);
   }
 

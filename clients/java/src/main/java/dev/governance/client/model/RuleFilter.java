@@ -2,13 +2,13 @@ package dev.governance.client.model;
 
 /**
  * Which rules {@code quality().rules(...)} returns: by asset, status ({@code unknown},
- * {@code passing}, {@code failing}, {@code error}) and type, all optional. {@code pageSize} is
- * the per-request {@code limit} (1-500); paging is automatic.
+ * {@code passing}, {@code failing}, {@code error}) and type, all optional. Paging is the
+ * listing's own.
  */
-public record RuleFilter(String assetId, String status, String type, Integer pageSize, String cursor) {
+public record RuleFilter(String assetId, String status, String type) {
 
   public static RuleFilter all() {
-    return new RuleFilter(null, null, null, null, null);
+    return new RuleFilter(null, null, null);
   }
 
   /** The rules of one asset. */
@@ -17,22 +17,14 @@ public record RuleFilter(String assetId, String status, String type, Integer pag
   }
 
   public RuleFilter withAssetId(String value) {
-    return new RuleFilter(value, status, type, pageSize, cursor);
+    return new RuleFilter(value, status, type);
   }
 
   public RuleFilter withStatus(String value) {
-    return new RuleFilter(assetId, value, type, pageSize, cursor);
+    return new RuleFilter(assetId, value, type);
   }
 
   public RuleFilter withType(RuleType value) {
-    return new RuleFilter(assetId, status, value == null ? null : value.wireName(), pageSize, cursor);
-  }
-
-  public RuleFilter withPageSize(Integer value) {
-    return new RuleFilter(assetId, status, type, value, cursor);
-  }
-
-  public RuleFilter withCursor(String value) {
-    return new RuleFilter(assetId, status, type, pageSize, value);
+    return new RuleFilter(assetId, status, value == null ? null : value.wireName());
   }
 }
