@@ -18,7 +18,6 @@ from starlette.responses import Response
 from starlette.types import Message, Scope, Send
 
 from service.domain.decompress import Corrupt, TooLarge, gunzip
-from service.domain.preconditions import etag
 from service.errors import (
     PROBLEM_JSON,
     BadRequest,
@@ -55,16 +54,6 @@ def json_response(
     value: Any, status: int = 200, headers: Mapping[str, str] | None = None
 ) -> Response:
     return Response(dump(value), status_code=status, headers=dict(headers or {}), media_type=JSON)
-
-
-def versioned(
-    value: BaseModel, version: int, status: int = 200, location: str | None = None
-) -> Response:
-    """A resource that carries `version`: answered with its ETag (and Location when new)."""
-    headers = {"ETag": etag(version)}
-    if location is not None:
-        headers["Location"] = location
-    return json_response(value, status=status, headers=headers)
 
 
 async def read_merge_patch(

@@ -93,18 +93,6 @@ CURSOR = Param(
     description="`next_cursor` of the previous page, as given (400 invalid_cursor otherwise)",
 )
 PAGING = (LIMIT, CURSOR)
-# Entity tags are the version in quotes (`service.domain.preconditions`); `*` is any.
-IF_MATCH = Param(
-    "If-Match",
-    where="header",
-    schema={
-        "type": "string",
-        "pattern": r'^(\*|(W/)?"[0-9]{1,18}"( *, *(W/)?"[0-9]{1,18}")*)$',
-    },
-    description='`"<version>"` from the ETag, or `*`; 412 if it differs (or names no version)',
-)
-
-
 ASSET_ID = {"$ref": "#/components/schemas/AssetId"}
 DATASET_ID_PART = {"$ref": "#/components/schemas/DatasetIdPart"}
 MULTIPART = "multipart/form-data"

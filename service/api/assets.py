@@ -6,24 +6,18 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
+from service.api.versioned import Text, Versioned
 from service.domain import datasets
 from service.domain.access.scopes import Scope
-from service.domain.preconditions import etag
+from service.domain.preconditions import Expected
 from service.errors import BadRequest, validation_error
-from service.http import (
-    JSON,
-    MERGE_PATCH_JSON,
-    path_param,
-    quote_segment,
-    read_json,
-    read_merge_patch,
-    versioned,
-)
+from service.graph import Graph
+from service.http import read_json
 from service.ids import id_problem
 from service.models.assets import Asset, AssetCreate, AssetFields, AssetPage, AssetReplace
 from service.models.datasets import MAX_DATASET_PART
 from service.models.validation import validate
-from service.openapi import IF_MATCH, PAGING, Doc, MergePatch, Param
+from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.routing import Replay, Route, bearer
 from service.store import assets as store
@@ -32,9 +26,33 @@ from service.store.assets import AssetFilter
 BASE = "/api/v1/assets"
 
 
-def _one(asset: Asset, status: int = 200, created: bool = False) -> Response:
-    location = f"{BASE}/{quote_segment(asset.id)}" if created else None
-    return versioned(asset, asset.version, status, location)
+async def _upsert(
+    graph: Graph, asset_id: str, fields: AssetFields, expected: Expected | None, actor: str
+) -> tuple[Asset, bool]:
+    """PUT may create, so the path's id obeys the rules a POSTed id does."""
+    problem = id_problem(asset_id)
+    if problem:
+        raise validation_error(("path", "asset_id"), f"id {problem}", "invalid_id")
+    return await store.upsert(graph, asset_id, fields, expected, actor)
+
+
+ASSETS = Versioned(
+    base=BASE,
+    param="asset_id",
+    converter=":path",  # an asset id may hold a slash
+    name="asset",
+    tag="assets",
+    model=Asset,
+    fields=AssetFields,
+    replace=AssetReplace,
+    get=store.get,
+    put=_upsert,
+    patch=store.patch,
+    delete=store.delete,
+    patch_also=("id",),
+    put_creates=True,
+    write_errors=(409,),
+)
 
 
 async def list_assets(request: Request) -> Response:
@@ -96,49 +114,7 @@ async def _search(request: Request, where: AssetFilter) -> Response:
 async def create_asset(request: Request) -> Response:
     body = validate(AssetCreate, await read_json(request))
     asset = await store.create(deps.graph(request), body.id, body, deps.actor(request))
-    return _one(asset, 201, created=True)
-
-
-async def get_asset(request: Request) -> Response:
-    asset = await store.get(deps.graph(request), path_param(request, "asset_id"))
-    if request.headers.get("if-none-match") == etag(asset.version):
-        return Response(status_code=304, headers={"ETag": etag(asset.version)})
-    return _one(asset)
-
-
-async def put_asset(request: Request) -> Response:
-    asset_id = path_param(request, "asset_id")
-    problem = id_problem(asset_id)
-    if problem:  # PUT may create: the path id obeys the rules a POSTed id does
-        raise validation_error(("path", "asset_id"), f"id {problem}", "invalid_id")
-    body = validate(AssetReplace, await read_json(request))
-    if body.id is not None and body.id != asset_id:
-        raise validation_error(("body", "id"), "id in the body differs from the id in the path")
-    asset, created = await store.upsert(
-        deps.graph(request), asset_id, body, deps.if_match(request), deps.actor(request)
-    )
-    return _one(asset, 201 if created else 200, created=created)
-
-
-async def patch_asset(request: Request) -> Response:
-    asset = await store.patch(
-        deps.graph(request),
-        path_param(request, "asset_id"),
-        await read_merge_patch(request, AssetFields, also=("id",)),
-        deps.if_match(request),
-        deps.actor(request),
-    )
-    return _one(asset)
-
-
-async def delete_asset(request: Request) -> Response:
-    await store.delete(
-        deps.graph(request),
-        path_param(request, "asset_id"),
-        deps.if_match(request),
-        deps.actor(request),
-    )
-    return Response(status_code=204)
+    return ASSETS.answer(asset, created=True)
 
 
 routes = [
@@ -150,37 +126,9 @@ routes = [
         name="create_asset",
         policy=bearer(Scope.WRITE, replay=Replay.KEPT),
     ),
-    Route(
-        BASE + "/{asset_id:path}",
-        get_asset,
-        methods=["GET"],
-        name="get_asset",
-        policy=bearer(Scope.READ),
-    ),
-    Route(
-        BASE + "/{asset_id:path}",
-        put_asset,
-        methods=["PUT"],
-        name="put_asset",
-        policy=bearer(Scope.WRITE),
-    ),
-    Route(
-        BASE + "/{asset_id:path}",
-        patch_asset,
-        methods=["PATCH"],
-        name="patch_asset",
-        policy=bearer(Scope.WRITE),
-    ),
-    Route(
-        BASE + "/{asset_id:path}",
-        delete_asset,
-        methods=["DELETE"],
-        name="delete_asset",
-        policy=bearer(Scope.WRITE),
-    ),
+    *ASSETS.routes(),
 ]
 
-_IF_MATCH = IF_MATCH
 _DATASET_RULES = (
     "With `dataset`, the asset holds that physical dataset: when a placeholder, an asset "
     "made by OpenLineage or SQL ingestion, or a dbt source holds it, that asset is merged "
@@ -188,7 +136,6 @@ _DATASET_RULES = (
     "and tags move over, its id becomes an alias of this asset, one `asset.merged` event). "
     "When another asset created explicitly holds it: 409 `dataset_taken` with `holder`."
 )
-_ID_ERRORS = (404, 409, 412, 415, 422)
 docs = {
     "list_assets": Doc(
         "List assets",
@@ -237,34 +184,15 @@ docs = {
         responses={201: Asset},
         errors=(409, 413, 415, 422),
     ),
-    "get_asset": Doc(
-        "Get an asset", "assets", responses={200: Asset, 304: "not modified"}, errors=(404,)
-    ),
-    "put_asset": Doc(
-        "Create or replace an asset",
-        "assets",
-        description="Idempotent upsert for sync jobs: 201 when the id held no real asset, else "
-        "200. An unchanged body keeps the version. A former id (alias) replaces the asset it "
-        "names. " + _DATASET_RULES,
-        body=AssetReplace,
-        params=(_IF_MATCH,),
-        responses={200: Asset, 201: Asset},
-        errors=_ID_ERRORS,
-    ),
-    "patch_asset": Doc(
-        "Update an asset (JSON Merge Patch)",
-        "assets",
-        body=MergePatch(AssetFields),
-        body_media_types=(MERGE_PATCH_JSON, JSON),
-        params=(_IF_MATCH,),
-        responses={200: Asset},
-        errors=_ID_ERRORS,
-    ),
-    "delete_asset": Doc(
-        "Delete an asset and its lineage edges",
-        "assets",
-        params=(_IF_MATCH,),
-        responses={204: None},
-        errors=(404, 412),
+    **ASSETS.docs(
+        get=Text("Get an asset", "A former id (alias) answers the asset it names."),
+        put=Text(
+            "Create or replace an asset",
+            "Idempotent upsert for sync jobs: 201 when the id held no real asset, else 200. "
+            "An unchanged body keeps the version. A former id (alias) replaces the asset it "
+            "names. " + _DATASET_RULES,
+        ),
+        patch=Text("Update an asset (JSON Merge Patch)", "The id may be repeated as read."),
+        delete=Text("Delete an asset and its lineage edges"),
     ),
 }

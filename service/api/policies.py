@@ -7,18 +7,9 @@ from starlette.responses import Response
 
 from service import clock
 from service.api import deps
+from service.api.versioned import Text, Versioned, never_creates
 from service.domain.access.scopes import Scope
-from service.errors import validation_error
-from service.http import (
-    JSON,
-    MERGE_PATCH_JSON,
-    json_response,
-    path_param,
-    quote_segment,
-    read_json,
-    read_merge_patch,
-    versioned,
-)
+from service.http import json_response, path_param, read_json
 from service.models.policies import (
     KINDS,
     EvaluationSummary,
@@ -29,17 +20,26 @@ from service.models.policies import (
     Violations,
 )
 from service.models.validation import validate
-from service.openapi import IF_MATCH, PAGING, Doc, MergePatch, Param
+from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.routing import Replay, Route, bearer
 from service.store import policies as store
 
 BASE = "/api/v1/policies"
-
-
-def _one(policy: Policy, status: int = 200) -> Response:
-    location = f"{BASE}/{quote_segment(policy.id)}" if status == 201 else None
-    return versioned(policy, policy.version, status, location)
+# Each write is announced (`policy.*`); the evaluator re-evaluates from those events.
+POLICIES = Versioned(
+    base=BASE,
+    param="policy_id",
+    name="policy",
+    tag="policies",
+    model=Policy,
+    fields=PolicyFields,
+    replace=PolicyReplace,
+    get=store.get,
+    put=never_creates(store.replace),
+    patch=store.patch,
+    delete=store.delete,
+)
 
 
 async def list_policies(request: Request) -> Response:
@@ -56,44 +56,8 @@ async def list_policies(request: Request) -> Response:
 
 async def create_policy(request: Request) -> Response:
     fields = validate(PolicyFields, await read_json(request))
-    return _one(await store.create(deps.graph(request), fields, deps.actor(request)), 201)
-
-
-async def get_policy(request: Request) -> Response:
-    return _one(await store.get(deps.graph(request), path_param(request, "policy_id")))
-
-
-async def put_policy(request: Request) -> Response:
-    policy_id = path_param(request, "policy_id")
-    body = validate(PolicyReplace, await read_json(request))
-    if body.id is not None and body.id != policy_id:
-        raise validation_error(("body", "id"), "id in the body differs from the id in the path")
-    fields = PolicyFields.model_validate(body.model_dump(include=set(store.WRITABLE)))
-    policy = await store.replace(
-        deps.graph(request), policy_id, fields, deps.if_match(request), deps.actor(request)
-    )
-    return _one(policy)
-
-
-async def patch_policy(request: Request) -> Response:
-    policy = await store.patch(
-        deps.graph(request),
-        path_param(request, "policy_id"),
-        await read_merge_patch(request, PolicyFields),
-        deps.if_match(request),
-        deps.actor(request),
-    )
-    return _one(policy)
-
-
-async def delete_policy(request: Request) -> Response:
-    await store.delete(
-        deps.graph(request),
-        path_param(request, "policy_id"),
-        deps.if_match(request),
-        deps.actor(request),
-    )
-    return Response(status_code=204)
+    policy = await store.create(deps.graph(request), fields, deps.actor(request))
+    return POLICIES.answer(policy, created=True)
 
 
 async def list_violations(request: Request) -> Response:
@@ -127,7 +91,6 @@ async def evaluate_all(request: Request) -> Response:
     return json_response(EvaluationSummary(evaluated_at=started, policies=results))
 
 
-_ONE = BASE + "/{policy_id}"
 routes = [
     Route(BASE, list_policies, methods=["GET"], name="list_policies", policy=bearer(Scope.READ)),
     Route(
@@ -144,14 +107,9 @@ routes = [
         name="evaluate_policies",
         policy=bearer(Scope.WRITE, replay=Replay.KEPT),
     ),
-    Route(_ONE, get_policy, methods=["GET"], name="get_policy", policy=bearer(Scope.READ)),
-    Route(_ONE, put_policy, methods=["PUT"], name="put_policy", policy=bearer(Scope.WRITE)),
-    Route(_ONE, patch_policy, methods=["PATCH"], name="patch_policy", policy=bearer(Scope.WRITE)),
+    *POLICIES.routes(),
     Route(
-        _ONE, delete_policy, methods=["DELETE"], name="delete_policy", policy=bearer(Scope.WRITE)
-    ),
-    Route(
-        _ONE + "/violations",
+        POLICIES.path + "/violations",
         list_violations,
         methods=["GET"],
         name="list_policy_violations",
@@ -159,7 +117,6 @@ routes = [
     ),
 ]
 
-_IF_MATCH = IF_MATCH
 _KINDS_HELP = (
     "Kinds: `require_owner` and `require_description` (params `{}`), `require_quality_rule` "
     "(`{types?}`), `tag_propagation` (`{tag, max_depth?}`: every governed asset downstream of "
@@ -189,35 +146,20 @@ docs = {
         responses={201: Policy},
         errors=(413, 415, 422),
     ),
-    "get_policy": Doc("Get a policy", "policies", responses={200: Policy}, errors=(404,)),
-    "put_policy": Doc(
-        "Replace a policy",
-        "policies",
-        description="Policy ids are made by the service, so PUT never creates (404). "
-        "Read-only fields may be sent back as read. An unchanged policy keeps its version. "
-        + _KINDS_HELP,
-        params=(_IF_MATCH,),
-        body=PolicyReplace,
-        responses={200: Policy},
-        errors=(404, 412, 415, 422),
-    ),
-    "patch_policy": Doc(
-        "Change a policy (JSON Merge Patch)",
-        "policies",
-        description="The patched policy is validated whole, params against its kind.",
-        params=(_IF_MATCH,),
-        body=MergePatch(PolicyFields),
-        body_media_types=(MERGE_PATCH_JSON, JSON),
-        responses={200: Policy},
-        errors=(404, 412, 415, 422),
-    ),
-    "delete_policy": Doc(
-        "Delete a policy",
-        "policies",
-        description="Its open violations are announced as `policy.violation.resolved`.",
-        params=(_IF_MATCH,),
-        responses={204: "deleted"},
-        errors=(404, 412),
+    **POLICIES.docs(
+        get=Text("Get a policy"),
+        put=Text(
+            "Replace a policy",
+            "Policy ids are made by the service, so PUT never creates (404). Read-only fields "
+            "may be sent back as read. An unchanged policy keeps its version. " + _KINDS_HELP,
+        ),
+        patch=Text(
+            "Change a policy (JSON Merge Patch)",
+            "The patched policy is validated whole, params against its kind.",
+        ),
+        delete=Text(
+            "Delete a policy", "Its open violations are announced as `policy.violation.resolved`."
+        ),
     ),
     "list_policy_violations": Doc(
         "A policy's open violations",

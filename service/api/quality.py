@@ -8,20 +8,12 @@ from starlette.responses import Response
 from service import clock
 from service.api import deps
 from service.api.uploads import parse_off_loop, parse_upload, read_upload
+from service.api.versioned import Text, Versioned, never_creates
 from service.domain.access.scopes import Scope
 from service.domain.dbt.contents import ManifestError
 from service.domain.dbt.run_results import RunResults, read_run_results
-from service.errors import FieldError, Unprocessable, validation_error
-from service.http import (
-    JSON,
-    MERGE_PATCH_JSON,
-    json_response,
-    path_param,
-    quote_segment,
-    read_json,
-    read_merge_patch,
-    versioned,
-)
+from service.errors import FieldError, Unprocessable
+from service.http import json_response, path_param, read_json
 from service.models.quality import (
     RULE_TYPES,
     DbtResultsSummary,
@@ -34,7 +26,7 @@ from service.models.quality import (
     ResultCreate,
 )
 from service.models.validation import validate
-from service.openapi import IF_MATCH, PAGING, Doc, MergePatch, Param
+from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.routing import Body, Replay, Route, bearer
 from service.store import quality as store
@@ -43,11 +35,19 @@ BASE = "/api/v1/quality/rules"
 DBT_RESULTS = "/api/v1/quality/results/dbt"
 STATUSES = ("unknown", "passing", "failing", "error")
 NEWEST = ["\uffff", "\uffff"]  # sorts after every [run_at, id]: the first page of a history
-
-
-def _one(rule: QualityRule, status: int = 200) -> Response:
-    location = f"{BASE}/{quote_segment(rule.id)}" if status == 201 else None
-    return versioned(rule, rule.version, status, location)
+RULES = Versioned(
+    base=BASE,
+    param="rule_id",
+    name="quality_rule",
+    tag="quality",
+    model=QualityRule,
+    fields=QualityRuleFields,
+    replace=QualityRuleReplace,
+    get=store.get,
+    put=never_creates(store.replace),
+    patch=store.patch,
+    delete=store.delete,
+)
 
 
 def _caps(request: Request) -> store.Caps:
@@ -78,44 +78,7 @@ async def list_rules(request: Request) -> Response:
 async def create_rule(request: Request) -> Response:
     fields = validate(QualityRuleFields, await read_json(request))
     rule = await store.create(deps.graph(request), fields, deps.actor(request))
-    return _one(rule, 201)
-
-
-async def get_rule(request: Request) -> Response:
-    return _one(await store.get(deps.graph(request), path_param(request, "rule_id")))
-
-
-async def put_rule(request: Request) -> Response:
-    rule_id = path_param(request, "rule_id")
-    body = validate(QualityRuleReplace, await read_json(request))
-    if body.id is not None and body.id != rule_id:
-        raise validation_error(("body", "id"), "id in the body differs from the id in the path")
-    fields = QualityRuleFields.model_validate(body.model_dump(include=set(store.WRITABLE)))
-    rule = await store.replace(
-        deps.graph(request), rule_id, fields, deps.if_match(request), deps.actor(request)
-    )
-    return _one(rule)
-
-
-async def patch_rule(request: Request) -> Response:
-    rule = await store.patch(
-        deps.graph(request),
-        path_param(request, "rule_id"),
-        await read_merge_patch(request, QualityRuleFields),
-        deps.if_match(request),
-        deps.actor(request),
-    )
-    return _one(rule)
-
-
-async def delete_rule(request: Request) -> Response:
-    await store.delete(
-        deps.graph(request),
-        path_param(request, "rule_id"),
-        deps.if_match(request),
-        deps.actor(request),
-    )
-    return Response(status_code=204)
+    return RULES.answer(rule, created=True)
 
 
 async def record_result(request: Request) -> Response:
@@ -182,7 +145,6 @@ async def upload_dbt_results(request: Request) -> Response:
     return json_response(summary)
 
 
-_RULE = BASE + "/{rule_id}"
 routes = [
     Route(BASE, list_rules, methods=["GET"], name="list_quality_rules", policy=bearer(Scope.READ)),
     Route(
@@ -192,27 +154,16 @@ routes = [
         name="create_quality_rule",
         policy=bearer(Scope.WRITE, replay=Replay.KEPT),
     ),
-    Route(_RULE, get_rule, methods=["GET"], name="get_quality_rule", policy=bearer(Scope.READ)),
-    Route(_RULE, put_rule, methods=["PUT"], name="put_quality_rule", policy=bearer(Scope.WRITE)),
+    *RULES.routes(),
     Route(
-        _RULE, patch_rule, methods=["PATCH"], name="patch_quality_rule", policy=bearer(Scope.WRITE)
-    ),
-    Route(
-        _RULE,
-        delete_rule,
-        methods=["DELETE"],
-        name="delete_quality_rule",
-        policy=bearer(Scope.WRITE),
-    ),
-    Route(
-        _RULE + "/results",
+        RULES.path + "/results",
         record_result,
         methods=["POST"],
         name="record_quality_result",
         policy=bearer(Scope.WRITE, replay=Replay.KEPT),
     ),
     Route(
-        _RULE + "/results",
+        RULES.path + "/results",
         list_results,
         methods=["GET"],
         name="list_quality_results",
@@ -227,7 +178,6 @@ routes = [
     ),
 ]
 
-_IF_MATCH = IF_MATCH
 docs = {
     "list_quality_rules": Doc(
         "List quality rules",
@@ -251,36 +201,19 @@ docs = {
         responses={201: QualityRule},
         errors=(413, 415, 422),
     ),
-    "get_quality_rule": Doc(
-        "Get a quality rule", "quality", responses={200: QualityRule}, errors=(404,)
-    ),
-    "put_quality_rule": Doc(
-        "Replace a quality rule's definition",
-        "quality",
-        description="Rule ids are made by the service (or are dbt unique_ids), so PUT never "
-        "creates: 404 for an unknown id. `status`, `last_result` and the other read-only fields "
-        "may be sent back as read and are ignored. An unchanged definition keeps its version.",
-        params=(_IF_MATCH,),
-        body=QualityRuleReplace,
-        responses={200: QualityRule},
-        errors=(404, 412, 415, 422),
-    ),
-    "patch_quality_rule": Doc(
-        "Change a quality rule (JSON Merge Patch)",
-        "quality",
-        description="Only the definition fields may be patched: " + ", ".join(store.WRITABLE),
-        params=(_IF_MATCH,),
-        body=MergePatch(QualityRuleFields),
-        body_media_types=(MERGE_PATCH_JSON, JSON),
-        responses={200: QualityRule},
-        errors=(404, 412, 415, 422),
-    ),
-    "delete_quality_rule": Doc(
-        "Delete a quality rule and its results",
-        "quality",
-        params=(_IF_MATCH,),
-        responses={204: "deleted"},
-        errors=(404, 412),
+    **RULES.docs(
+        get=Text("Get a quality rule"),
+        put=Text(
+            "Replace a quality rule's definition",
+            "Rule ids are made by the service (or are dbt unique_ids), so PUT never creates: "
+            "404 for an unknown id. `status`, `last_result` and the other read-only fields may "
+            "be sent back as read and are ignored. An unchanged definition keeps its version.",
+        ),
+        patch=Text(
+            "Change a quality rule (JSON Merge Patch)",
+            "Only the definition fields may be patched: " + ", ".join(store.WRITABLE),
+        ),
+        delete=Text("Delete a quality rule and its results"),
     ),
     "record_quality_result": Doc(
         "Record a result for a rule",

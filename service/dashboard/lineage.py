@@ -107,7 +107,10 @@ routes = [
         policy=signed_in(Scope.READ),
     ),
     session_json_route(
-        "/ui/assets/{asset_id}", assets_api.get_asset, name="ui_asset", policy=signed_in(Scope.READ)
+        "/ui/assets/{asset_id}",
+        assets_api.ASSETS.read_one,
+        name="ui_asset",
+        policy=signed_in(Scope.READ),
     ),
     session_json_route(
         "/ui/lineage/{asset_id}",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service import clock
-from service.domain import merge_patch, text_search
+from service.domain import text_search
 from service.domain.assets import (
     IDENTITY,
     dataset_ref,
@@ -23,9 +23,7 @@ from service.domain.preconditions import Expected
 from service.errors import Conflict, NotFound, PreconditionFailed, validation_error
 from service.graph import Graph, Tx
 from service.models.assets import Asset, AssetFields
-from service.models.validation import validate
-from service.store import identity, lineage, quality
-from service.store.locking import locked
+from service.store import identity, lineage, quality, versioned
 from service.store.outbox import emit
 
 
@@ -45,11 +43,12 @@ def _not_found(asset_id: str) -> NotFound:
     return NotFound(f"No asset with id {asset_id!r}.", code="asset_not_found")
 
 
+# `assets.get` finds an asset by a former id too; writes resolve it first.
+KIND = versioned.Kind("assets.get", "assets.lock", from_node, _not_found, identity.resolve)
+
+
 async def get(graph: Graph, asset_id: str) -> Asset:
-    rows = await graph.read("assets.get", id=asset_id)
-    if not rows:
-        raise _not_found(asset_id)
-    return from_node(rows[0]["asset"])
+    return await versioned.get(graph, KIND, asset_id)
 
 
 def _filters(where: AssetFilter) -> dict[str, Any]:
@@ -197,16 +196,13 @@ async def upsert(
 async def patch(
     graph: Graph, asset_id: str, document: dict[str, Any], expected: Expected | None, actor: str
 ) -> Asset:
-    """JSON Merge Patch applied to the current asset, then validated as a whole."""
+    """JSON Merge Patch applied to the current asset, then validated as a whole. The
+    patch may repeat the id as read, but not change it."""
     if "id" in document and document["id"] != asset_id:
         raise validation_error(("body", "id"), "id cannot change")
 
-    async def work(tx: Tx) -> Asset:
-        target = await identity.resolve(tx, asset_id)
-        current = await locked(tx, "assets.lock", target, expected, _not_found(asset_id))
-        patched = merge_patch.apply(writable_document(from_node(current)), document)
-        patched.pop("id", None)
-        fields = validate(AssetFields, patched)
+    async def change(tx: Tx, current: dict[str, Any], fields: AssetFields) -> Asset:
+        target = current["id"]
         if _unchanged(current, _wanted(target, fields, current)):
             return from_node(current)
         written, current = await _take_dataset(tx, target, fields, current, actor)
@@ -215,17 +211,19 @@ async def patch(
         emit(tx, "asset.created" if current.get("placeholder") else "asset.updated", asset, actor)
         return asset
 
-    return await graph.write_tx(work)
+    rest = {k: v for k, v in document.items() if k != "id"}
+    return await versioned.patch(
+        graph, KIND, asset_id, rest, expected, writable_document, AssetFields, change
+    )
 
 
 async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: str) -> None:
-    async def work(tx: Tx) -> None:
-        target = await identity.resolve(tx, asset_id)
-        await locked(tx, "assets.lock", target, expected, _not_found(asset_id))
+    async def change(tx: Tx, current: dict[str, Any]) -> None:
+        target = current["id"]
         rules = await quality.delete_for_asset(tx, target, actor)
         await lineage.delete_asset_columns(tx, target)
         await tx.run("assets.delete", id=target)
         gone = {"id": target, **({"quality_rules_deleted": rules} if rules else {})}
         emit(tx, "asset.deleted", gone, actor)
 
-    await graph.write_tx(work)
+    await versioned.write(graph, KIND, asset_id, expected, change)

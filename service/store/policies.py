@@ -13,11 +13,10 @@ from typing import Any
 import orjson
 
 from service import clock
-from service.domain import merge_patch
 from service.domain.policies import Finding, reconcile
 from service.domain.preconditions import Expected
 from service.domain.walks import Walk, flowing_into, lacking_tag
-from service.errors import NotFound, validation_error
+from service.errors import NotFound
 from service.graph import Graph, Tx
 from service.ids import new_id
 from service.models.policies import (
@@ -29,16 +28,20 @@ from service.models.policies import (
     Violation,
 )
 from service.models.validation import validate
-from service.store import audit
-from service.store.locking import locked
+from service.store import audit, versioned
 from service.store.outbox import Pending, emit, emit_many
 
-WRITABLE = ("name", "description", "kind", "enabled", "severity", "selector", "params")
+# What a client writes: a merge patch may name only these (`read_merge_patch` refuses
+# any other key against PolicyFields), so they are the model's fields, said once.
+WRITABLE = tuple(PolicyFields.model_fields)
 EVALUATOR = "system:policy-evaluator"
 
 
 def _not_found(policy_id: str) -> NotFound:
     return NotFound(f"No policy with id {policy_id!r}.", code="policy_not_found")
+
+
+KIND = versioned.Kind("policies.get", "policies.lock", Policy.from_node, _not_found)
 
 
 def checked(fields: PolicyFields) -> PolicyFields:
@@ -71,10 +74,7 @@ async def page(
 
 
 async def get(graph: Graph, policy_id: str) -> Policy:
-    rows = await graph.read("policies.get", id=policy_id)
-    if not rows:
-        raise _not_found(policy_id)
-    return Policy.from_node(rows[0]["policy"])
+    return await versioned.get(graph, KIND, policy_id)
 
 
 async def create(graph: Graph, fields: PolicyFields, actor: str) -> Policy:
@@ -110,10 +110,6 @@ def _audited(policy: Policy) -> dict[str, Any]:
     }
 
 
-async def _locked(tx: Tx, policy_id: str, expected: Expected | None) -> dict[str, Any]:
-    return await locked(tx, "policies.lock", policy_id, expected, _not_found(policy_id))
-
-
 async def _rewrite(tx: Tx, current: dict[str, Any], fields: PolicyFields, actor: str) -> Policy:
     wanted = {k: v for k, v in _definition(fields).items() if v is not None}
     kept = {"id", "version", "created_at", "updated_at", "evaluated_at"}
@@ -137,44 +133,41 @@ async def replace(
 ) -> Policy:
     fields = checked(fields)
 
-    async def work(tx: Tx) -> Policy:
-        return await _rewrite(tx, await _locked(tx, policy_id, expected), fields, actor)
+    async def change(tx: Tx, current: dict[str, Any]) -> Policy:
+        return await _rewrite(tx, current, fields, actor)
 
-    return await graph.write_tx(work)
+    return await versioned.write(graph, KIND, policy_id, expected, change)
+
+
+def _writable(policy: Policy) -> dict[str, Any]:
+    return policy.model_dump(mode="json", include=set(WRITABLE))
 
 
 async def patch(
     graph: Graph, policy_id: str, document: dict[str, Any], expected: Expected | None, actor: str
 ) -> Policy:
     """JSON Merge Patch over the definition, validated as a whole for the resulting kind."""
-    read_only = sorted(set(document) - set(WRITABLE))
-    if read_only:
-        raise validation_error(
-            ("body", read_only[0]),
-            "is read-only or unknown; a patch may change " + ", ".join(WRITABLE),
-        )
 
-    async def work(tx: Tx) -> Policy:
-        current = await _locked(tx, policy_id, expected)
-        before = Policy.from_node(current).model_dump(mode="json", include=set(WRITABLE))
-        fields = checked(validate(PolicyFields, merge_patch.apply(before, document)))
-        return await _rewrite(tx, current, fields, actor)
+    async def change(tx: Tx, current: dict[str, Any], fields: PolicyFields) -> Policy:
+        return await _rewrite(tx, current, checked(fields), actor)
 
-    return await graph.write_tx(work)
+    return await versioned.patch(
+        graph, KIND, policy_id, document, expected, _writable, PolicyFields, change
+    )
 
 
 async def delete(graph: Graph, policy_id: str, expected: Expected | None, actor: str) -> None:
     """The policy goes, and its open violations are announced as resolved."""
 
-    async def work(tx: Tx) -> None:
-        policy = Policy.from_node(await _locked(tx, policy_id, expected))
+    async def change(tx: Tx, current: dict[str, Any]) -> None:
+        policy = Policy.from_node(current)
         rows = await tx.run("policies.delete", id=policy_id)
         emit(tx, "policy.deleted", policy, actor)
         audit.record(tx, "policy.deleted", _audited(policy), actor)
         gone = [_finding(v) for v in rows[0]["violations"]] if rows else []
         emit_many(tx, _alerts("resolved", policy, gone), actor)
 
-    await graph.write_tx(work)
+    await versioned.write(graph, KIND, policy_id, expected, change)
 
 
 async def violations(

@@ -13,7 +13,6 @@ from typing import Any
 import orjson
 
 from service import clock
-from service.domain import merge_patch
 from service.domain.preconditions import Expected
 from service.domain.quality import ALERT_STATUS, outcome, params_problems
 from service.errors import NotFound, validation_error
@@ -25,12 +24,12 @@ from service.models.quality import (
     QualityRule,
     QualityRuleFields,
 )
-from service.models.validation import validate
-from service.store import identity
-from service.store.locking import locked
+from service.store import identity, versioned
 from service.store.outbox import Pending, emit, emit_many
 
-WRITABLE = ("asset_id", "column", "name", "type", "params", "severity", "enabled")
+# What a client writes: a merge patch may name only these (`read_merge_patch` refuses
+# any other key against QualityRuleFields), so they are the model's fields, said once.
+WRITABLE = tuple(QualityRuleFields.model_fields)
 STATE = ("status", "last_result", "last_run_at", "alerting", "origin")
 
 
@@ -69,6 +68,9 @@ def _not_found(rule_id: str) -> NotFound:
     return NotFound(f"No quality rule with id {rule_id!r}.", code="quality_rule_not_found")
 
 
+KIND = versioned.Kind("quality.get_rule", "quality.lock_rule", QualityRule.from_node, _not_found)
+
+
 def _unknown_asset(asset_id: str) -> Exception:
     return validation_error(("body", "asset_id"), f"no asset with id {asset_id!r}", "unknown_asset")
 
@@ -90,10 +92,7 @@ async def page(
 
 
 async def get(graph: Graph, rule_id: str) -> QualityRule:
-    rows = await graph.read("quality.get_rule", id=rule_id)
-    if not rows:
-        raise _not_found(rule_id)
-    return QualityRule.from_node(rows[0]["rule"])
+    return await versioned.get(graph, KIND, rule_id)
 
 
 def checked(fields: QualityRuleFields) -> QualityRuleFields:
@@ -136,10 +135,6 @@ async def create(graph: Graph, fields: QualityRuleFields, actor: str) -> Quality
     return await graph.write_tx(work)
 
 
-async def _locked(tx: Tx, rule_id: str, expected: Expected | None) -> dict[str, Any]:
-    return await locked(tx, "quality.lock_rule", rule_id, expected, _not_found(rule_id))
-
-
 async def _rewrite(
     tx: Tx, current: dict[str, Any], fields: QualityRuleFields, actor: str
 ) -> QualityRule:
@@ -168,10 +163,14 @@ async def _rewrite(
 async def replace(
     graph: Graph, rule_id: str, fields: QualityRuleFields, expected: Expected | None, actor: str
 ) -> QualityRule:
-    async def work(tx: Tx) -> QualityRule:
-        return await _rewrite(tx, await _locked(tx, rule_id, expected), checked(fields), actor)
+    async def change(tx: Tx, current: dict[str, Any]) -> QualityRule:
+        return await _rewrite(tx, current, checked(fields), actor)
 
-    return await graph.write_tx(work)
+    return await versioned.write(graph, KIND, rule_id, expected, change)
+
+
+def _writable(rule: QualityRule) -> dict[str, Any]:
+    return rule.model_dump(mode="json", include=set(WRITABLE))
 
 
 async def patch(
@@ -182,30 +181,21 @@ async def patch(
     actor: str,
 ) -> QualityRule:
     """JSON Merge Patch over the definition, validated as a whole; `params` merges too."""
-    read_only = sorted(set(document) - set(WRITABLE))
-    if read_only:
-        raise validation_error(
-            ("body", read_only[0]),
-            "is read-only or unknown; a patch may change " + ", ".join(WRITABLE),
-        )
 
-    async def work(tx: Tx) -> QualityRule:
-        current = await _locked(tx, rule_id, expected)
-        rule = QualityRule.from_node(current)
-        patched = merge_patch.apply(rule.model_dump(include=set(WRITABLE)), document)
-        fields = checked(validate(QualityRuleFields, patched))
-        return await _rewrite(tx, current, fields, actor)
+    async def change(tx: Tx, current: dict[str, Any], fields: QualityRuleFields) -> QualityRule:
+        return await _rewrite(tx, current, checked(fields), actor)
 
-    return await graph.write_tx(work)
+    return await versioned.patch(
+        graph, KIND, rule_id, document, expected, _writable, QualityRuleFields, change
+    )
 
 
 async def delete(graph: Graph, rule_id: str, expected: Expected | None, actor: str) -> None:
-    async def work(tx: Tx) -> None:
-        current = await _locked(tx, rule_id, expected)
+    async def change(tx: Tx, current: dict[str, Any]) -> None:
         await tx.run("quality.delete_rule", id=rule_id)
         emit(tx, "quality.rule.deleted", QualityRule.from_node(current), actor)
 
-    await graph.write_tx(work)
+    await versioned.write(graph, KIND, rule_id, expected, change)
 
 
 async def delete_for_asset(tx: Tx, asset_id: str, actor: str) -> list[str]:
