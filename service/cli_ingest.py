@@ -3,7 +3,9 @@ running service over its API, with a progress display and a summary.
 
 Every file is opened (and an OpenLineage file read and parsed) before anything is
 sent, so a missing or broken file fails the command before it changes the graph.
-A dbt artifact goes in one request, gzip-compressed when large. OpenLineage events
+A dbt artifact goes in one request, streamed from its file (a large one first
+gzip-compressed piece by piece into a temporary file), so the command's memory does
+not follow the file's size; the service spools it once and reads it as it streams. OpenLineage events
 go in batches of at most 10,000 events (the service's limit per request) and
 8 MiB (under its default body limit); a batch the service still finds too large
 is halved and sent again, which is safe because the service validates a whole
@@ -14,11 +16,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
+import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import tempfile
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import orjson
@@ -34,8 +40,8 @@ from service.cli_output import (
     run_results_summary,
     sql_summary,
 )
+from service.domain.decompress import GZIP_MAGIC
 
-GZIP_MAGIC = b"\x1f\x8b"
 GZIP_FROM = 64 * 1024
 PIECE = 256 * 1024
 MAX_EVENTS = 10_000
@@ -64,17 +70,53 @@ class Sender:
         if not gzipped and len(body) >= GZIP_FROM:
             self.bar.update(self.task, description=f"{self.name}: compressing")
             body, gzipped = gzip.compress(body, compresslevel=5), True
-        headers = {"Content-Type": "application/json", "Content-Length": str(len(body))}
+        return self._send(path, io.BytesIO(body), gzipped, params)
+
+    def post_file(
+        self, path: str, file: IO[bytes], params: Mapping[str, str] | None = None
+    ) -> httpx.Response:
+        """POST the file as it is read, never whole in memory: as it is when gzip or
+        small, else first gzip-compressed piece by piece into a temporary file, so the
+        request still states its length (which some proxies require)."""
+        gzipped = file.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+        size = file.seek(0, os.SEEK_END)
+        if gzipped or size < GZIP_FROM:
+            return self._send(path, file, gzipped, params)
+        self.bar.update(self.task, description=f"{self.name}: compressing")
+        file.seek(0)
+        with tempfile.TemporaryFile() as packed:
+            for piece in _compressed(iter(lambda: file.read(PIECE), b"")):
+                packed.write(piece)
+            return self._send(path, packed, True, params)
+
+    def _send(
+        self, path: str, file: IO[bytes], gzipped: bool, params: Mapping[str, str] | None
+    ) -> httpx.Response:
+        size = file.seek(0, os.SEEK_END)
+        file.seek(0)
+        headers = {"Content-Type": "application/json", "Content-Length": str(size)}
         if gzipped:
             headers["Content-Encoding"] = "gzip"
-        return self.client.post(path, content=self._pieces(body), params=params, headers=headers)
+        pieces = self._read(file, size)
+        return self.client.post(path, content=pieces, params=params, headers=headers)
 
-    def _pieces(self, body: bytes) -> Iterator[bytes]:
+    def _read(self, file: IO[bytes], size: int) -> Iterator[bytes]:
         self.bar.update(self.task, description=f"{self.name}: sending")
-        for start in range(0, len(body), PIECE):
-            yield body[start : start + PIECE]
-            self.bar.update(self.task, detail=f"{_mb(start + PIECE, len(body))} MB sent")
+        done = 0
+        while piece := file.read(PIECE):
+            yield piece
+            done += len(piece)
+            self.bar.update(self.task, detail=f"{_mb(done, size)} MB sent")
         self.bar.update(self.task, description=f"{self.name}: the service is working on it")
+
+
+def _compressed(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """The pieces as one gzip stream, compressed as they come."""
+    compressor = zlib.compressobj(5, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    for piece in pieces:
+        if out := compressor.compress(piece):
+            yield out
+    yield compressor.flush()
 
 
 def _mb(done: int, total: int) -> str:
@@ -120,21 +162,23 @@ def _artifact(
 ) -> tuple[Any, str]:
     name = Path(path).name
     task = bar.add_task(f"{name}: reading", total=None, detail="")
-    raw = Path(path).read_bytes()
-    if raw[:2] != GZIP_MAGIC and not re.match(rb"\s*\{", raw):
-        raise CliError(f"{path}: not a JSON object, so not a dbt {args.kind} file")
     sender = Sender(client, bar, task, name)
-    if args.kind == "manifest":
-        params = {"prune": "false" if args.no_prune else "true"}
-        if args.project:
-            params["project"] = args.project
-        if args.namespace:
-            params["namespace"] = args.namespace
-        answer = _answer(path, sender.post("/lineage/manifest", raw, params))
-        summary = manifest_summary(path, answer)
-    else:
-        answer = _answer(path, sender.post("/quality/results/dbt", raw))
-        summary = run_results_summary(path, answer)
+    with Path(path).open("rb") as file:
+        head = file.read(PIECE)
+        file.seek(0)
+        if head[:2] != GZIP_MAGIC and not re.match(rb"\s*\{", head):
+            raise CliError(f"{path}: not a JSON object, so not a dbt {args.kind} file")
+        if args.kind == "manifest":
+            params = {"prune": "false" if args.no_prune else "true"}
+            if args.project:
+                params["project"] = args.project
+            if args.namespace:
+                params["namespace"] = args.namespace
+            answer = _answer(path, sender.post_file("/lineage/manifest", file, params))
+            summary = manifest_summary(path, answer)
+        else:
+            answer = _answer(path, sender.post_file("/quality/results/dbt", file))
+            summary = run_results_summary(path, answer)
     bar.update(task, visible=False)
     return answer, summary
 

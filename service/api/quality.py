@@ -7,7 +7,7 @@ from starlette.responses import Response
 
 from service import clock
 from service.api import deps
-from service.api.uploads import parse_off_loop, parse_upload, read_upload
+from service.api.uploads import parse_off_loop, read_upload
 from service.api.versioned import Text, Versioned, never_creates
 from service.domain.access.scopes import Scope
 from service.domain.dbt.contents import ManifestError
@@ -30,6 +30,7 @@ from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.routing import Body, Replay, Route, bearer
 from service.store import quality as store
+from service.store.spool import parse_upload
 
 BASE = "/api/v1/quality/rules"
 DBT_RESULTS = "/api/v1/quality/results/dbt"
@@ -124,7 +125,7 @@ def _read_results(raw: bytes, limit: int, gzipped: bool) -> RunResults:
 async def upload_dbt_results(request: Request) -> Response:
     raw, gzipped = await read_upload(request, "run_results.json")
     limit = deps.settings(request).limits.max_manifest_bytes
-    run = await parse_off_loop(request, raw, gzipped, _read_results, raw, limit, gzipped)
+    run = await parse_off_loop(request, gzipped, _read_results, raw, limit, gzipped)
     source = f"dbt:{run.invocation_id}" if run.invocation_id else "dbt"
     entries = [
         store.Entry(

@@ -17,16 +17,16 @@ from starlette.responses import Response
 
 from service.api import deps
 from service.api import sql as sql_api
-from service.api.manifest import namespace_for, read_contents
-from service.api.uploads import parse_off_loop
+from service.api.uploads import inflation_budget
 from service.dashboard.render import html, page_route
 from service.domain.access.scopes import Scope
 from service.errors import Unprocessable, validation_error
 from service.models.sql import MAX_SQL_CHARS, SqlIngest
 from service.models.validation import validate
 from service.routing import Body, signed_in
-from service.store import manifest as manifest_store
+from service.store.manifest_upload import ManifestUpload, ingest_upload
 from service.store.sessions import Session
+from service.store.spool import spooled_file
 
 DIALECTS = (
     "snowflake",
@@ -78,25 +78,23 @@ async def form(request: Request, session: Session) -> Response:
 
 
 async def upload(request: Request, session: Session) -> Response:
+    """The form's file part, as Starlette spooled it, goes through the API's manifest
+    pipeline: never read into memory whole."""
     form_data = await request.form()
     sent = form_data.get("file")
     given = form_data.get("namespace")
     if not isinstance(sent, UploadFile) or not sent.filename:
         raise validation_error(("body", "file"), "choose a manifest.json file to upload", "missing")
-    raw = await sent.read()
-    limit = deps.settings(request).limits.max_manifest_bytes
-    contents = await parse_off_loop(
-        request, raw, False, read_contents, raw, limit, False, None, True
-    )
-    del raw
-    summary = await manifest_store.ingest(
-        deps.graph(request),
-        contents,
-        prune=True,
+    upload = ManifestUpload(
         actor=f"user:{session.user.id}",
-        namespace=namespace_for(
-            request, given.strip() or None if isinstance(given, str) else None, contents
-        ),
+        namespace=given.strip() or None if isinstance(given, str) else None,
+    )
+    summary = await ingest_upload(
+        deps.graph(request),
+        spooled_file(sent.file, False),
+        upload,
+        deps.settings(request),
+        inflation_budget(request),
     )
     return _page(request, session, summary=summary, filename=sent.filename)
 

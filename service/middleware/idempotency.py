@@ -10,9 +10,10 @@ scoped to the calling token. A repeat while the first is still running gets 409
 
 The body must be fingerprinted before the work starts (a reused key is refused
 before anything is done), so it is read first: hashed as it arrives and spooled to a
-temporary file past `SPOOL_IN_MEMORY_BYTES`, then handed on in chunks. A 200 MB dbt
-manifest sent with a key thus costs disk, not memory: the handler's streaming parse
-keeps its bound.
+temporary file past `SPOOL_IN_MEMORY_BYTES`, then handed on in chunks. The spool is
+also left in the request's state (`SPOOLED_BODY`), so an upload handler reads that file
+instead of spooling the body a second time. A 200 MB dbt manifest sent with a key thus
+costs disk once, not memory: the handler's streaming parse keeps its bound.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tempfile
-from typing import Any
+from typing import IO, Any
 
 import orjson
 from starlette.datastructures import Headers
@@ -38,6 +39,8 @@ _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 KEPT_HEADERS = ("content-type", "location", "etag")
 SPOOL_IN_MEMORY_BYTES = 1024 * 1024
 REPLAY_CHUNK_BYTES = 256 * 1024
+# The request state's key for the spooled body (a binary file at its start).
+SPOOLED_BODY = "spooled_body"
 
 
 class IdempotencyMiddleware:
@@ -73,6 +76,7 @@ class IdempotencyMiddleware:
                 # with the whole body is a first request, not a reused key.
                 await Response(status_code=CLIENT_CLOSED_REQUEST)(scope, receive, send)
                 return
+            scope.setdefault("state", {})[SPOOLED_BODY] = body.file
             graph = scope["state"]["graph"]
             scope_key = f"{owner}:{key}"
             claim = await _db(store.claim(graph, scope_key, body.digest))
@@ -139,6 +143,10 @@ class _SpooledBody:
 
     def __exit__(self, *exc: object) -> None:
         self._spool.close()
+
+    @property
+    def file(self) -> IO[bytes]:
+        return self._spool
 
     @property
     def digest(self) -> str:

@@ -83,9 +83,11 @@ async def merge_rows(
     were made sure of earlier in `tx`; one that another transaction deleted since then
     matches nothing, so the rows written are counted, and fewer than given starts the
     transaction again (the retry makes the endpoint anew)."""
-    counts = (await tx.run("lineage.merge_edges", edges=edges, origin=origin, now=now))[0]
-    _all_written(counts, edges)
-    merged = Merged(created=int(counts["created"] or 0), updated=int(counts["updated"] or 0))
+    merged = Merged()
+    if edges:
+        counts = (await tx.run("lineage.merge_edges", edges=edges, origin=origin, now=now))[0]
+        _all_written(counts, edges)
+        merged = Merged(created=int(counts["created"] or 0), updated=int(counts["updated"] or 0))
     if not columns:
         return merged
     mapped = (await tx.run("lineage.merge_columns", rows=columns, origin=origin, now=now))[0]
@@ -95,6 +97,25 @@ async def merge_rows(
         columns_created=int(mapped["created"] or 0),
         columns_updated=int(mapped["updated"] or 0),
     )
+
+
+async def merge_between_assets(
+    tx: Tx, edges: list[dict[str, Any]], columns: list[dict[str, Any]], origin: str, now: str
+) -> tuple[Merged, list[dict[str, Any]], list[dict[str, Any]], int]:
+    """Rows between asset ids the caller wrote or found in earlier transactions (a dbt
+    manifest's batches), so any end may have been deleted or merged since: each end is
+    made sure of as a bulk request's are (a placeholder for one deleted, the asset an
+    alias names now), then `merge_rows` counts what was written. (what was merged, the
+    edge and column rows as written, placeholders made)"""
+    ids = sorted({row[end] for row in (*edges, *columns) for end in ("source", "target")})
+    ends, made = await _ensure_endpoints(tx, ids, False, now)
+    edges, columns = _between_two(remap_rows(edges, ends)), _between_two(remap_rows(columns, ends))
+    return await merge_rows(tx, edges, columns, origin, now), edges, columns, made
+
+
+def _between_two(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows whose ends did not become one asset through a merge."""
+    return [row for row in rows if row["source"] != row["target"]]
 
 
 def _all_written(counts: Mapping[str, Any], rows: list[dict[str, Any]]) -> None:

@@ -2,15 +2,21 @@
 
 The manifest is read and validated whole before anything is written (bad input
 writes nothing). It is then written in batches, each its own transaction of at
-most BATCH_ROWS rows and about BATCH_BYTES of text: a 10,000-model manifest
-carries hundreds of MB of SQL, more than one Neo4j transaction should hold. The
-prune and the summary event come last, in one transaction. Every write is an
-idempotent upsert, so an upload cut short is completed by the next one.
+most BATCH_ROWS rows and about BATCH_BYTES of text, and at most the configured
+manifest timeout long: a 10,000-model manifest carries hundreds of MB of SQL, more
+than one Neo4j transaction should hold. The prune and the summary event come last,
+in one transaction. Every write is an idempotent upsert, so an upload cut short is
+completed by the next one.
+
+Edges and column mappings are written by `lineage.merge_between_assets`, the check
+bulk lineage has: an asset deleted after its batch was written is made anew as a
+placeholder (and said in the warnings), so no edge is counted that was not written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from service import clock
@@ -27,14 +33,13 @@ from service.models.manifest import (
     ManifestSummary,
     RuleCounts,
 )
-from service.store import identity
+from service.store import identity, lineage
 from service.store.outbox import emit
 
 BATCH_ROWS = 5_000
 # Each batch is packed whole by the driver before it is sent: 4 MiB of SQL keeps that
 # buffer small beside the manifest, at a few more (cheap) transactions.
 BATCH_BYTES = 4 * 1024 * 1024
-INGEST_TIMEOUT_S = 600.0
 T = TypeVar("T")
 
 
@@ -69,8 +74,18 @@ def asset_size(row: dict[str, Any]) -> int:
     )
 
 
-async def _write(graph: Graph, query: str, **params: Any) -> list[Any]:
-    return await graph.write_tx(lambda tx: tx.run(query, **params), timeout_s=INGEST_TIMEOUT_S)
+@dataclass(frozen=True)
+class _Writer:
+    """Write transactions of one upload, each allowed the manifest timeout."""
+
+    graph: Graph
+    timeout_s: float
+
+    async def tx(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+        return await self.graph.write_tx(work, timeout_s=self.timeout_s)
+
+    async def run(self, query: str, **params: Any) -> list[Any]:
+        return await self.tx(lambda tx: tx.run(query, **params))
 
 
 async def _existing(
@@ -107,13 +122,14 @@ async def _read_chunks(graph: Graph, items: list[str], read: Any) -> dict[str, A
 
 
 async def _settle_identity(
-    graph: Graph, contents: ManifestContents, namespace: str | None
+    writer: _Writer, contents: ManifestContents, namespace: str | None
 ) -> tuple[ManifestContents, dict[str, DatasetRef], list[str]]:
     """The manifest as it lands: sources whose table another asset holds, and nodes
     whose id is a former id, redirected to that asset; each remaining table's dataset.
     A model claiming a dataset that another model or an API asset holds: 409, nothing
     written."""
     datasets, warnings = asset_datasets(contents, namespace) if namespace else ({}, [])
+    graph = writer.graph
     aliases = await _read_chunks(graph, [a.id for a in contents.assets], identity.aliased)
     holders = await _read_chunks(graph, [r.key for r in datasets.values()], identity.holders)
     decision = decide({a.id: a for a in contents.assets}, datasets, holders, aliases)
@@ -136,13 +152,13 @@ async def _settle_identity(
         )
     fresh = sorted((a, h) for a, h in decision.redirects.items() if a not in aliases)
     if fresh:
-        await _write(graph, "identity.add_aliases", rows=[list(pair) for pair in fresh])
+        await writer.run("identity.add_aliases", rows=[list(pair) for pair in fresh])
     kept = {k: v for k, v in datasets.items() if k not in decision.redirects}
     return redirected(contents, decision.redirects), kept, warnings
 
 
 async def _write_assets(
-    graph: Graph, rows: list[dict[str, Any]], weak: set[str], actor: str, now: str
+    writer: _Writer, rows: list[dict[str, Any]], weak: set[str], actor: str, now: str
 ) -> int:
     """One batch of asset rows; first, in the same transaction, each weak holder of a
     row's dataset (a placeholder, another project's source) is merged into the row's
@@ -167,7 +183,55 @@ async def _write_assets(
         await tx.run("manifest.write_assets", rows=rows)
         return merged
 
-    return await graph.write_tx(work, timeout_s=INGEST_TIMEOUT_S)
+    return await writer.tx(work)
+
+
+@dataclass
+class _Lineage:
+    """Edge and column rows as written (ends made sure of), and what writing them did."""
+
+    edges: list[dict[str, Any]] = field(default_factory=list)
+    columns: list[dict[str, Any]] = field(default_factory=list)
+    created: int = 0
+    columns_created: int = 0
+    placeholders: int = 0
+
+    @property
+    def warnings(self) -> list[str]:
+        if not self.placeholders:
+            return []
+        return [
+            f"{self.placeholders} asset(s) of this manifest were deleted while it was being "
+            "written: they are placeholders now, which the next upload fills in again"
+        ]
+
+
+async def _write_lineage(
+    writer: _Writer, contents: ManifestContents, edges: list[dict[str, Any]], origin: str, now: str
+) -> _Lineage:
+    """The edges in batches, then the column mappings along the edges written, each
+    batch through the check that every row was written."""
+    done = _Lineage()
+    for chunk in batches(edges, edge_size):
+
+        async def edge_batch(tx: Tx, chunk: list[dict[str, Any]] = chunk) -> Any:
+            return await lineage.merge_between_assets(tx, chunk, [], origin, now)
+
+        merged, written, _, made = await writer.tx(edge_batch)
+        done.edges += written
+        done.created += merged.created
+        done.placeholders += made
+    pairs = {(e["source"], e["target"]) for e in edges}
+    for chunk in batches(plan_column_edges(contents, pairs), column_size):
+
+        async def column_batch(tx: Tx, chunk: list[dict[str, Any]] = chunk) -> Any:
+            return await lineage.merge_between_assets(tx, [], chunk, origin, now)
+
+        merged, _, written, made = await writer.tx(column_batch)
+        done.columns += written
+        done.columns_created += merged.columns_created
+        done.placeholders += made
+    return done
 
 
 async def ingest(
@@ -176,12 +240,16 @@ async def ingest(
     prune: bool,
     actor: str,
     namespace: str | None = None,
+    *,
+    timeout_s: float,
 ) -> ManifestSummary:
     """`namespace`: where the project's tables live (normalised), so that its models,
-    seeds, snapshots and sources hold their datasets; None: they hold none."""
+    seeds, snapshots and sources hold their datasets; None: they hold none.
+    `timeout_s`: how long each of the upload's transactions may run."""
+    writer = _Writer(graph, timeout_s)
     origin = f"dbt:{contents.project}"
     now = clock.now_iso()
-    contents, datasets, identity_warnings = await _settle_identity(graph, contents, namespace)
+    contents, datasets, identity_warnings = await _settle_identity(writer, contents, namespace)
     existing = await _existing(
         graph, "manifest.existing_assets", "asset", [a.id for a in contents.assets]
     )
@@ -189,36 +257,26 @@ async def ingest(
     assets = plan_assets(contents.assets, existing, now, datasets, weak)
     merged = 0
     for rows in batches(assets.rows, asset_size):
-        merged += await _write_assets(graph, rows, weak, actor, now)
+        merged += await _write_assets(writer, rows, weak, actor, now)
 
     present = assets.written_ids | set(existing)
-    edges = manifest_edges(contents, present)
-    created = 0
-    for chunk in batches(edges, edge_size):
-        result = await _write(graph, "lineage.merge_edges", edges=chunk, origin=origin, now=now)
-        created += int(result[0]["created"] or 0)
-
-    columns = plan_column_edges(contents, {(e["source"], e["target"]) for e in edges})
-    columns_created = 0
-    for chunk in batches(columns, column_size):
-        result = await _write(graph, "lineage.merge_columns", rows=chunk, origin=origin, now=now)
-        columns_created += int(result[0]["created"] or 0)
+    written = await _write_lineage(writer, contents, manifest_edges(contents, present), origin, now)
 
     existing_rules = await _existing(
         graph, "manifest.existing_rules", "rule", [r.id for r in contents.rules]
     )
     rules = plan_rules(contents.rules, existing_rules, present, origin, now)
     for rows in batches(rules.rows):
-        await _write(graph, "manifest.write_rules", rows=rows)
+        await writer.run("manifest.write_rules", rows=rows)
 
     async def finish(tx: Tx) -> ManifestSummary:
         removed = rules_removed = columns_removed = 0
         if prune:
-            keep = [f"{e['source']}\n{e['target']}" for e in edges]
+            keep = [f"{e['source']}\n{e['target']}" for e in written.edges]
             removed = int(
                 (await tx.run("manifest.prune_edges", origin=origin, keep=keep))[0]["removed"] or 0
             )
-            kept_columns = [f"{c['source_key']}\n{c['target_key']}" for c in columns]
+            kept_columns = [f"{c['source_key']}\n{c['target_key']}" for c in written.columns]
             pruned_columns = await tx.run(
                 "manifest.prune_columns", origin=origin, keep=kept_columns
             )
@@ -231,7 +289,11 @@ async def ingest(
             dbt_version=contents.dbt_version,
             dbt_schema_version=contents.schema_version,
             assets=AssetCounts(created=assets.created, updated=assets.updated, merged=merged),
-            edges=EdgeCounts(created=created, existing=len(edges) - created, removed=removed),
+            edges=EdgeCounts(
+                created=written.created,
+                existing=len(written.edges) - written.created,
+                removed=removed,
+            ),
             quality_rules=RuleCounts(
                 created=rules.created, updated=rules.updated, removed=rules_removed
             ),
@@ -241,12 +303,13 @@ async def ingest(
                 *identity_warnings,
                 *assets.warnings,
                 *rules.warnings,
+                *written.warnings,
             ],
             column_lineage=ColumnLineageSummary(
                 nodes=contents.column_lineage.nodes,
                 edges=EdgeCounts(
-                    created=columns_created,
-                    existing=len(columns) - columns_created,
+                    created=written.columns_created,
+                    existing=len(written.columns) - written.columns_created,
                     removed=columns_removed,
                 ),
                 skipped=contents.column_lineage.skipped,
@@ -258,16 +321,17 @@ async def ingest(
             merged
             + assets.created
             + assets.updated
-            + created
+            + written.created
+            + written.placeholders
             + removed
             + rules.created
             + rules.updated
             + rules_removed
-            + columns_created
+            + written.columns_created
             + columns_removed
         )
         if changed:
             emit(tx, "lineage.manifest.ingested", summary, actor)
         return summary
 
-    return await graph.write_tx(finish, timeout_s=INGEST_TIMEOUT_S)
+    return await writer.tx(finish)

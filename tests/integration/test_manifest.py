@@ -14,7 +14,7 @@ import httpx
 import neo4j
 import pytest
 
-from service.api.uploads import SPOOL_BYTES
+from service.store.spool import SPOOL_BYTES
 from tests.support.dbt_fixtures import (
     LINEAGE_TYPES,
     NEWEST,

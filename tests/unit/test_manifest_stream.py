@@ -19,12 +19,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from service.api.manifest import read_contents, read_document
 from service.domain.dbt.contents import ManifestContents
 from service.domain.dbt.slim import Unstreamable, slim_manifest
 from service.domain.dbt_manifest import ManifestError, read_manifest
 from service.domain.decompress import Corrupt, Gunzipping, TooLarge, gunzip
 from service.errors import PayloadTooLarge, Unprocessable
+from service.store.manifest_upload import read_contents, read_document
+from service.store.spool import Spooled, spooled_file
 from tests.unit.test_fuzz_parsers import EXAMPLES, FUZZ, MANIFESTS, json_objects, mutations
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -164,11 +165,15 @@ def test_what_the_streaming_parser_refuses_is_unstreamable(raw: bytes) -> None:
         slim_manifest(io.BytesIO(raw))
 
 
+def _spooled(raw: bytes, said_gzip: bool = False) -> Spooled:
+    return spooled_file(io.BytesIO(raw), said_gzip)
+
+
 def test_an_unstreamable_body_gets_the_whole_document_answer() -> None:
     big = b'{"nodes": {}, "metadata": {"project_name": "p", "x": 123456789012345678901234567890}}'
-    assert read_contents(big, 1 << 20, False, None, False).project == "p"
+    assert read_contents(_spooled(big), 1 << 20, None, False).project == "p"
     with pytest.raises(Unprocessable) as refused:
-        read_contents(b'{"nodes": {}', 1 << 20, False, None, False)
+        read_contents(_spooled(b'{"nodes": {}'), 1 << 20, None, False)
     assert "the body is not JSON" in str(refused.value.detail)
 
 
@@ -176,16 +181,16 @@ def test_a_gzip_body_is_inflated_as_it_is_read_and_bounded() -> None:
     raw = _bytes(REAL[0])
     streamed = slim_manifest(Gunzipping(io.BytesIO(gzip.compress(raw)), len(raw)))
     assert streamed == slim_manifest(io.BytesIO(raw))
-    assert read_contents(gzip.compress(raw), len(raw), False, None, False) == read_contents(
-        raw, len(raw), False, None, False
+    assert read_contents(_spooled(gzip.compress(raw)), len(raw), None, False) == read_contents(
+        _spooled(raw), len(raw), None, False
     )
     with pytest.raises(PayloadTooLarge):
-        read_document(io.BytesIO(gzip.compress(raw)), len(raw) - 1, True)
+        read_document(_spooled(gzip.compress(raw), True), len(raw) - 1)
     bomb = gzip.compress(b"[" + b" " * (8 << 20) + b"]")
     with pytest.raises(PayloadTooLarge):
-        read_document(io.BytesIO(bomb), 4 << 20, True)
+        read_document(_spooled(bomb, True), 4 << 20)
     with pytest.raises(Unprocessable) as damaged:
-        read_document(io.BytesIO(gzip.compress(raw)[:-100]), len(raw), True)
+        read_document(_spooled(gzip.compress(raw)[:-100], True), len(raw))
     assert "the gzip data is truncated" in str(damaged.value.detail)
 
 

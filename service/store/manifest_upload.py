@@ -1,0 +1,128 @@
+"""A dbt manifest upload from spooled bytes to the summary: the one path the API, the
+dashboard's Ingest page and the CLI (which posts to the API) share.
+
+The body was spooled once with its gzip decided once (`service.store.spool`); here it
+is parsed as it streams from the spool (inflating with a ceiling, so memory follows
+what is kept, not the size of the body), in a worker thread (within the process's
+inflation budget when gzip), then its namespace settled and `service.store.manifest`
+plans and writes it within the configured manifest timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from service.domain.datasets import DatasetNameError
+from service.domain.dbt.identity import upload_namespace
+from service.domain.dbt.slim import Unstreamable, slim_manifest
+from service.domain.dbt_manifest import ManifestContents, ManifestError, read_manifest
+from service.domain.decompress import Corrupt, TooLarge
+from service.errors import (
+    FieldError,
+    PayloadTooLarge,
+    Unavailable,
+    Unprocessable,
+    validation_error,
+)
+from service.graph import Graph
+from service.models.manifest import ManifestSummary
+from service.settings import Settings
+from service.store import manifest as store
+from service.store.spool import Spooled, parse_upload
+
+T = TypeVar("T")
+
+
+class Budget(Protocol):
+    """Runs CPU-bound work in a worker thread, a bounded number at once
+    (`service.api.uploads.InflationBudget`)."""
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+
+@dataclass(frozen=True)
+class ManifestUpload:
+    """What the sender asked for besides the bytes."""
+
+    actor: str
+    project: str | None = None
+    namespace: str | None = None  # None: the one configured for the manifest's adapter
+    prune: bool = True
+    column_lineage: bool = True
+
+
+async def ingest_upload(
+    graph: Graph, body: Spooled, upload: ManifestUpload, settings: Settings, budget: Budget
+) -> ManifestSummary:
+    """Parse, plan and write a spooled manifest: 413 past the manifest limit after
+    inflation, 422 for what is no manifest (nothing written), then the summary."""
+    limit = settings.limits.max_manifest_bytes
+    args = (body, limit, upload.project, upload.column_lineage)
+    if body.gzipped:
+        contents = await budget.run(read_contents, *args)
+    else:
+        contents = await asyncio.to_thread(read_contents, *args)
+    return await store.ingest(
+        graph,
+        contents,
+        prune=upload.prune,
+        actor=upload.actor,
+        namespace=namespace_for(upload.namespace, settings.dataset_namespaces, contents),
+        timeout_s=settings.limits.manifest_timeout_s,
+    )
+
+
+def read_contents(
+    body: Spooled, limit: int, project: str | None, column_lineage: bool
+) -> ManifestContents:
+    """CPU-bound: runs in a worker thread so the event loop keeps serving."""
+    document = read_document(body, limit)
+    try:
+        return read_manifest(document, project, column_lineage=column_lineage)
+    except ManifestError as exc:
+        raise invalid(exc.msg, exc.loc) from exc
+
+
+def read_document(body: Spooled, limit: int) -> Any:
+    """The manifest without what `read_manifest` never reads, parsed as the spool is
+    read. A body the streaming parser refuses is parsed whole, which decides the answer
+    (the error, or the document) exactly as the whole-document parser would."""
+    try:
+        return slim_manifest(body.inflated(limit))
+    except TooLarge as exc:
+        raise PayloadTooLarge(str(exc)) from exc
+    except Corrupt as exc:
+        raise invalid(str(exc)) from exc
+    except Unstreamable:
+        body.file.seek(0)
+        return parse_upload(body.file.read(), limit, body.gzipped, invalid)
+
+
+def invalid(msg: str, loc: tuple[str | int, ...] = ()) -> Unprocessable:
+    return Unprocessable(
+        f"Not a dbt manifest this service can read: {msg}",
+        code="invalid_manifest",
+        errors=[FieldError(("body", *loc), msg, "invalid_manifest")],
+    )
+
+
+def namespace_for(
+    given: str | None, configured: tuple[tuple[str, str], ...], contents: ManifestContents
+) -> str | None:
+    """The upload's `namespace`, else the one configured for its adapter: 422 when the
+    given one is no namespace; a configured one that is none is a setting to fix (503)."""
+    if given is not None:
+        try:
+            return upload_namespace(given, None, ())
+        except DatasetNameError as exc:
+            raise validation_error(("query", "namespace"), str(exc), "invalid_dataset") from exc
+    try:
+        return upload_namespace(None, contents.adapter, configured)
+    except DatasetNameError as exc:
+        raise Unavailable(
+            f"GOVERNANCE_DATASET_NAMESPACES holds no valid namespace for {contents.adapter}: {exc}",
+            code="misconfigured",
+        ) from exc
