@@ -84,6 +84,12 @@ export interface RequestSpec extends ConditionalOptions {
    */
   readOnly?: boolean;
   /**
+   * A POST that is idempotent by nature (what it writes is merged, as bulk edges
+   * and OpenLineage events are): retried like a GET, and given no automatic
+   * Idempotency-Key.
+   */
+  idempotent?: boolean;
+  /**
    * `false` for a POST whose answer the service never keeps for replay (it holds
    * a secret): no automatic Idempotency-Key, and never retried.
    */
@@ -847,7 +853,7 @@ export declare class Webhooks {
   /** One page of the delivery log. */
   listDeliveries(id: string, params?: PageParams, options?: RequestOptions): APIPromise<Page<Delivery>>;
   /** Every delivery, following `next_cursor`. */
-  deliveries(id: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<Delivery, void, undefined>;
+  iterateDeliveries(id: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<Delivery, void, undefined>;
   /** `verifyWebhook`, at hand on the client. */
   verify<T = GovernanceEvent>(
     secret: string,
@@ -962,7 +968,7 @@ export declare class Policies {
   /** One page of open violations, with `evaluated_at`. */
   listViolations(id: string, params?: PageParams, options?: RequestOptions): APIPromise<Violations>;
   /** Every open violation, following `next_cursor`. */
-  violations(id: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<Violation, void, undefined>;
+  iterateViolations(id: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<Violation, void, undefined>;
   /** Evaluates every enabled policy now. */
   evaluate(options?: RequestOptions): APIPromise<EvaluationSummary>;
 }
@@ -1080,7 +1086,7 @@ export declare class Quality {
   /** One page of results, newest first. */
   listResults(ruleId: string, params?: PageParams, options?: RequestOptions): APIPromise<Page<QualityResult>>;
   /** Every kept result, newest first. */
-  results(ruleId: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<QualityResult, void, undefined>;
+  iterateResults(ruleId: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<QualityResult, void, undefined>;
   /**
    * A dbt `run_results.json` (file path, bytes, or the parsed object), gzipped on
    * the way. Retried like other POSTs; timeout 600 s by default.

@@ -24,7 +24,7 @@ import { Webhooks } from './resources/webhooks.js';
 import { parseRetryAfter, retryDelayMs, shouldRetry } from './retry.js';
 import { buildQuery, normalizeBaseURL } from './url.js';
 
-export const VERSION = '0.2.0';
+export const VERSION = '0.3.0';
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 2;
 /** Where a service started with `make run` listens. */
@@ -180,9 +180,9 @@ export class GovernanceClient {
     const maxRetries = spec.maxRetries ?? this.maxRetries;
     const headers = this._headers(spec, method, maxRetries);
     // A POST whose answer the service never keeps for replay (it holds a secret)
-    // is not safe to repeat even with a key; a POST that only reads always is.
+    // is not safe to repeat even with a key; one idempotent by nature always is.
     const repeatable =
-      spec.readOnly === true || (spec.replayable !== false && headers.has('idempotency-key'));
+      idempotentPost(spec) || (spec.replayable !== false && headers.has('idempotency-key'));
     const body =
       spec.body === undefined
         ? undefined
@@ -262,9 +262,21 @@ export class GovernanceClient {
   }
 }
 
-/** Whether a POST gets a random Idempotency-Key of the client's own. */
+/**
+ * A POST that may be repeated as it is: it only reads (a query), or what it
+ * writes is merged (bulk edges, OpenLineage events), so a second one changes nothing.
+ */
+function idempotentPost(spec) {
+  return spec.readOnly === true || spec.idempotent === true;
+}
+
+/**
+ * Whether a POST gets a random Idempotency-Key of the client's own: not one
+ * idempotent by nature (the service would store its answer for replay, an extra
+ * round trip to its database), nor one that is never replayed.
+ */
 function autoKey(spec) {
-  return spec.replayable !== false && !spec.readOnly;
+  return spec.replayable !== false && !idempotentPost(spec);
 }
 
 function decode(answer, responseType = 'json') {

@@ -1,6 +1,7 @@
 // The request machinery against a scripted fetch: no network.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 import {
@@ -14,6 +15,7 @@ import {
   ServerError,
   TimeoutError,
   UnavailableError,
+  VERSION,
   ValidationError,
   retryDelayMs,
 } from '../index.js';
@@ -320,7 +322,18 @@ describe('paging and bulk', () => {
     assert.deepEqual(seen, [[0, 3], [1, 3], [2, 1]]);
     assert.deepEqual(calls.map((c) => JSON.parse(c.body).length), [3, 3, 1]);
     assert.ok(calls.every((c) => c.url.search === '?strict=true'));
-    assert.equal(new Set(calls.map((c) => c.headers.get('idempotency-key'))).size, 3);
+    // Edges are merged, so the requests go without an Idempotency-Key.
+    assert.ok(calls.every((c) => c.headers.get('idempotency-key') === null));
+  });
+
+  test('bulk is retried without an Idempotency-Key, as the service merges edges', async () => {
+    const { fetch, calls } = scripted(problem(503, 'neo4j_unavailable'), json(200, { received: 1 }));
+    const { client: c } = client(fetch);
+    assert.deepEqual(await c.lineage.bulk([{ source: 'a', target: 'b' }]), { received: 1 });
+    assert.equal(calls.length, 2);
+    assert.deepEqual(calls.map((x) => x.headers.get('idempotency-key')), [null, null]);
+    await c.lineage.bulk([{ source: 'a', target: 'b' }], { idempotencyKey: 'k-7' });
+    assert.equal(calls[2].headers.get('idempotency-key'), 'k-7');
   });
 
   test('pushBulk of nothing sends nothing; bad options are refused', async () => {
@@ -416,3 +429,13 @@ function restore(name, value) {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
 }
+
+describe('version', () => {
+  test('VERSION is the package version, and every request says it', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    assert.equal(VERSION, pkg.version);
+    const { fetch, calls } = scripted(json(200, {}));
+    await client(fetch).client.info();
+    assert.match(calls[0].headers.get('user-agent'), new RegExp(`^governance-client-js/${pkg.version} node/`));
+  });
+});

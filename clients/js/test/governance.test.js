@@ -64,11 +64,11 @@ describe('policies', () => {
     const { fetch, calls } = scripted(json(200, page(['a', 'b'], 'c1')), json(200, page(['c'], null)));
     const { client: c } = client(fetch);
     const seen = [];
-    for await (const v of c.policies.violations('pol/1', { limit: 2 })) seen.push(v.asset_id);
+    for await (const v of c.policies.iterateViolations('pol/1', { limit: 2 })) seen.push(v.asset_id);
     assert.deepEqual(seen, ['a', 'b', 'c']);
     assert.equal(calls[0].url.pathname, '/api/v1/policies/pol%2F1/violations');
     assert.equal(calls[1].url.search, '?limit=2&cursor=c1');
-    assert.throws(() => c.policies.violations(''), TypeError);
+    assert.throws(() => c.policies.iterateViolations(''), TypeError);
   });
 
   test('evaluate posts nothing, with a key, and is retried with the same key', async () => {
@@ -142,7 +142,7 @@ describe('quality', () => {
       json(200, { items: [{ id: 'r1' }], next_cursor: null }),
     );
     const seen = [];
-    for await (const r of client(fetch).client.quality.results('qr_1', { limit: 2 })) seen.push(r.id);
+    for await (const r of client(fetch).client.quality.iterateResults('qr_1', { limit: 2 })) seen.push(r.id);
     assert.deepEqual(seen, ['r3', 'r2', 'r1']);
     assert.equal(calls[1].url.search, '?limit=2&cursor=c1');
   });

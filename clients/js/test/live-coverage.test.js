@@ -1,14 +1,11 @@
 // Against a running service (GOVERNANCE_URL, admin GOVERNANCE_TOKEN): every
 // operation of its OpenAPI document is served by the member operations.json
 // names, which sends the documented method and path; then the probes, /me and users.
+// (The README's quick start is run as written by scripts/check-readme.mjs.)
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { promisify } from 'node:util';
 
 import { ConflictError, GovernanceClient, NotFoundError, ValidationError } from '../index.js';
 import { liveSuite } from './live-support.js';
@@ -112,32 +109,6 @@ function liveTests({ baseURL, token }) {
         assert.equal(seen.token.token, undefined);
       } finally {
         await client.tokens.revoke(made.id);
-      }
-    });
-  });
-
-  describe('README', () => {
-    test('the quick start runs as written', async () => {
-      const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-      const section = readme.slice(readme.indexOf('## Quick start'));
-      const code = section.slice(section.indexOf('```js') + 5, section.indexOf('```', section.indexOf('```js') + 5));
-      assert.ok(code.split('\n').length <= 15, 'at most 15 lines');
-      assert.ok(code.includes("'http://127.0.0.1:8080'"), 'it targets make run');
-      const script = code
-        .replace("'@governance/client'", JSON.stringify(new URL('../index.js', import.meta.url).href))
-        .replace("'http://127.0.0.1:8080'", JSON.stringify(baseURL));
-      const dir = mkdtempSync(path.join(tmpdir(), 'governance-js-'));
-      try {
-        writeFileSync(path.join(dir, 'quickstart.mjs'), script);
-        const { stdout } = await promisify(execFile)(process.execPath, ['quickstart.mjs'], {
-          cwd: dir,
-          env: { ...process.env, GOVERNANCE_TOKEN: token },
-          timeout: 60_000,
-        });
-        assert.deepEqual(stdout.trim().split('\n').slice(0, 2), ['0 model.orders', '1 raw.orders']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-        for (const id of ['model.orders', 'raw.orders']) await client.assets.delete(id).catch(() => undefined);
       }
     });
   });

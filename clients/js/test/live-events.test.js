@@ -161,7 +161,7 @@ function liveTests({ baseURL, token }) {
         assert.equal(real.headers['webhook-id'], event.id);
 
         const delivery = await eventually(async () => {
-          for await (const d of client.webhooks.deliveries(shown.id)) {
+          for await (const d of client.webhooks.iterateDeliveries(shown.id)) {
             if (d.event_id === event.id && d.state === 'delivered') return d;
           }
           return null;

@@ -77,7 +77,7 @@ function liveTests({ baseURL, token }) {
       assert.deepEqual([policy.kind, policy.severity, policy.enabled, policy.version], ['require_owner', 'high', true, 1]);
 
       assert.equal((await evaluationOf(policy.id)).violations, 1);
-      const found = await all(client.policies.violations(policy.id));
+      const found = await all(client.policies.iterateViolations(policy.id));
       assert.deepEqual(found.map((v) => v.asset_id), [orders]);
       assert.ok(found[0].reason);
       const page = await client.policies.listViolations(policy.id, { limit: 1 });
@@ -89,7 +89,7 @@ function liveTests({ baseURL, token }) {
       // The service also evaluates in the background after a change, so which
       // evaluation resolved the violation is not told; the outcome is.
       assert.equal((await evaluationOf(policy.id)).violations, 0);
-      assert.deepEqual(await all(client.policies.violations(policy.id)), []);
+      assert.deepEqual(await all(client.policies.iterateViolations(policy.id)), []);
     });
 
     test('get, list, patch, replace and delete, guarded by ifMatch', async () => {
@@ -161,7 +161,7 @@ function liveTests({ baseURL, token }) {
       const failing = await client.quality.list({ asset_id: asset, status: 'failing' });
       assert.deepEqual(failing.items.map((r) => r.id), [rule.id]);
 
-      const history = await all(client.quality.results(rule.id, { limit: 1 }));
+      const history = await all(client.quality.iterateResults(rule.id, { limit: 1 }));
       assert.deepEqual(history.map((r) => [r.id, r.status]), [[failed.id, 'fail'], [passed.id, 'pass']]);
       assert.deepEqual([history[0].observed_value, history[0].message], [3, '3 null rows']);
 

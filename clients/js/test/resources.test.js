@@ -50,7 +50,7 @@ describe('webhooks', () => {
     const { client: c } = client(fetch);
     assert.deepEqual((await c.webhooks.list({ limit: 1 })).items, [HOOK]);
     const ids = [];
-    for await (const d of c.webhooks.deliveries('whk_1', { limit: 1 })) ids.push(d.id);
+    for await (const d of c.webhooks.iterateDeliveries('whk_1', { limit: 1 })) ids.push(d.id);
     assert.deepEqual(ids, ['d1', 'd2']);
     assert.deepEqual(calls.map((x) => x.url.pathname + x.url.search), [
       '/api/v1/webhooks?limit=1',
@@ -175,7 +175,14 @@ describe('column lineage and OpenLineage', () => {
     assert.equal(calls[0].url.pathname, '/api/v1/lineage/openlineage');
     assert.deepEqual(sent(calls[0]), event);
     assert.equal(sent(calls[1]).length, 2);
-    assert.ok(calls[0].headers.get('idempotency-key'));
+    assert.equal(calls[0].headers.get('idempotency-key'), null);
+  });
+
+  test('openLineage is retried without an Idempotency-Key, as events converge', async () => {
+    const { fetch, calls } = scripted(problem(503, 'neo4j_unavailable'), json(200, RESULT));
+    const { client: c } = client(fetch);
+    assert.deepEqual(await c.lineage.openLineage([{ eventType: 'COMPLETE' }]), RESULT);
+    assert.deepEqual(calls.map((x) => x.headers.get('idempotency-key')), [null, null]);
   });
 
   test('pushOpenLineage chunks to the limit and sums every count', async () => {

@@ -130,7 +130,7 @@ export async function usage(): Promise<void> {
   for await (const p of client.policies.iterate({ kind: 'require_owner', enabled: true })) void p.evaluated_at;
   const evaluation: EvaluationSummary = await client.policies.evaluate();
   void evaluation.policies.map((p) => p.opened + p.resolved);
-  for await (const v of client.policies.violations(policy.id, { limit: 100 })) {
+  for await (const v of client.policies.iterateViolations(policy.id, { limit: 100 })) {
     const violation: Violation = v;
     void [violation.asset_id, violation.path?.join(' -> ')];
   }
@@ -142,7 +142,7 @@ export async function usage(): Promise<void> {
   const result: QualityResult = await client.quality.recordResult(rule.id, { status: 'fail', observed_value: 3, run_at: new Date() });
   await client.quality.recordResult(rule.id, 'pass');
   void result.recorded_at;
-  for await (const r of client.quality.results(rule.id)) void r.status;
+  for await (const r of client.quality.iterateResults(rule.id)) void r.status;
   for await (const r of client.quality.iterate({ status: 'failing', asset_id: 'a' })) void r.last_result;
   await client.quality.replace(rule.id, { asset_id: 'a', name: 'n', type: 'unique' }, { ifMatch: 1 });
   await client.quality.patch(rule.id, { column: null });
@@ -183,7 +183,7 @@ export async function usage(): Promise<void> {
   void updated.failing_since;
   const tried: WebhookTestResult = await client.webhooks.test(hook.id, { requestId: 'trace-1' });
   void [tried.delivered, tried.status];
-  for await (const d of client.webhooks.deliveries(hook.id)) {
+  for await (const d of client.webhooks.iterateDeliveries(hook.id)) {
     const delivery: Delivery = d;
     void [delivery.state, delivery.attempts];
   }

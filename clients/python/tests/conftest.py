@@ -71,7 +71,7 @@ def prefix(client: Client) -> Iterator[str]:
     """A unique id prefix; every asset under it is deleted after the test."""
     value = f"pyclient-{uuid.uuid4().hex[:12]}"
     yield value
-    for asset in list(client.assets.iter(q=value, page_size=500)):
+    for asset in list(client.assets.iter(q=value, limit=500)):
         if asset["id"].startswith(value):
             with contextlib.suppress(NotFoundError):
                 client.assets.delete(asset["id"])

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from scripted import Script, ok, problem
+from scripted import Script, ok, problem, refuse
 
 from governance_client import AsyncClient, Client, ConflictError, UnavailableError
 
@@ -90,7 +90,7 @@ def test_users_page_and_the_last_admin_is_a_conflict(make: Callable[..., Client]
         problem(409, "last_admin"),
     )
     client = make(script)
-    assert [u["id"] for u in client.users.iter(page_size=1)] == ["usr_1"]
+    assert [u["id"] for u in client.users.iter(limit=1)] == ["usr_1"]
     with pytest.raises(ConflictError) as caught:
         client.users.delete("usr_admin")
     assert caught.value.code == "last_admin"
@@ -127,7 +127,7 @@ def test_webhook_operations_on_the_wire(make: Callable[..., Client]) -> None:
     assert client.webhooks.get("whk_1") == HOOK
     client.webhooks.patch("whk_1", {"enabled": False, "description": None})
     assert client.webhooks.test("whk_1") == result
-    assert [d["id"] for d in client.webhooks.deliveries("whk_1", page_size=1)] == [
+    assert [d["id"] for d in client.webhooks.iter_deliveries("whk_1", limit=1)] == [
         "dlv_1",
         "dlv_2",
     ]
@@ -191,7 +191,14 @@ def test_one_run_event_is_sent_as_an_object(make: Callable[..., Client]) -> None
     request = script.requests[0]
     assert (request.method, request.url.path) == ("POST", "/api/v1/lineage/openlineage")
     assert body_of(request) == run_event(1)
-    assert request.headers["idempotency-key"]
+    assert "idempotency-key" not in request.headers  # events converge: no key needed
+
+
+def test_run_events_are_retried_without_a_key(make: Callable[..., Client]) -> None:
+    script = Script(problem(503, "neo4j_unavailable"), refuse, ok(RUN))
+    assert make(script).lineage.ingest_openlineage([run_event(1)]) == RUN
+    assert len(script.requests) == 3
+    assert all("idempotency-key" not in r.headers for r in script.requests)
 
 
 def test_many_run_events_are_chunked_and_added_up(make: Callable[..., Client]) -> None:

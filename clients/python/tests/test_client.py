@@ -198,7 +198,7 @@ def test_iter_follows_next_cursor(make: Callable[..., Client]) -> None:
         ok({"items": [{"id": "a"}, {"id": "b"}], "next_cursor": "c1"}),
         ok({"items": [{"id": "c"}], "next_cursor": None}),
     )
-    ids = [a["id"] for a in make(script).assets.iter(q="x", page_size=2)]
+    ids = [a["id"] for a in make(script).assets.iter(q="x", limit=2)]
     assert ids == ["a", "b", "c"]
     assert [dict(r.url.params) for r in script.requests] == [
         {"q": "x", "limit": "2"},
@@ -295,8 +295,24 @@ def test_events_iter_follows_next_cursor(make: Callable[..., Client]) -> None:
     seqs = [e["seq"] for e in make(script).events.iter(types=["asset.*"])]
     assert seqs == [1, 2, 3]
     assert [dict(r.url.params) for r in script.requests] == [
-        {"after": "0", "types": "asset.*"},
+        {"types": "asset.*"},
         {"types": "asset.*", "cursor": "c1"},
+    ]
+
+
+def test_an_iterator_starts_at_the_cursor_given_and_sends_after_only_without_one(
+    make: Callable[..., Client],
+) -> None:
+    script = Script(
+        ok({"items": [{"seq": 3}], "next_cursor": "c2"}),
+        ok({"items": [{"seq": 4}], "next_cursor": None}),
+    )
+    events = make(script).events
+    seqs = [e["seq"] for e in events.iter(after=7, types="asset.*", limit=1, cursor="c1")]
+    assert seqs == [3, 4]
+    assert [dict(r.url.params) for r in script.requests] == [
+        {"types": "asset.*", "limit": "1", "cursor": "c1"},
+        {"types": "asset.*", "limit": "1", "cursor": "c2"},
     ]
 
 
@@ -458,6 +474,16 @@ def test_each_call_gets_a_fresh_idempotency_key(make: Callable[..., Client]) -> 
     client.lineage.add_edge("a", "b")
     first, second = (r.headers["idempotency-key"] for r in script.requests)
     assert first != second
+
+
+def test_a_bulk_push_is_retried_without_a_key_as_edges_are_merged(
+    make: Callable[..., Client],
+) -> None:
+    script = Script(refuse, problem(503, "neo4j_unavailable"), ok({"received": 1}))
+    assert make(script).lineage.bulk([("a", "b")]) == {"received": 1}
+    assert len(script.requests) == 3
+    assert all("idempotency-key" not in r.headers for r in script.requests)
+    assert len({r.content for r in script.requests}) == 1
 
 
 def test_a_given_idempotency_key_is_used(make: Callable[..., Client]) -> None:

@@ -54,7 +54,7 @@ def test_policy_list_filters_and_pages(make: Callable[..., Client]) -> None:
         ok({"items": [{"id": "pol_1"}], "next_cursor": "c1"}),
         ok({"items": [{"id": "pol_2"}], "next_cursor": None}),
     )
-    policies = make(script).policies.iter(kind="tag_propagation", enabled=False, page_size=1)
+    policies = make(script).policies.iter(kind="tag_propagation", enabled=False, limit=1)
     assert [p["id"] for p in policies] == ["pol_1", "pol_2"]
     assert [dict(r.url.params) for r in script.requests] == [
         {"kind": "tag_propagation", "enabled": "false", "limit": "1"},
@@ -97,7 +97,7 @@ def test_violations_follow_next_cursor_over_the_violations_list(
     }
     second = {**first, "violations": [{"asset_id": "b", "reason": "no owner"}], "next_cursor": None}
     script = Script(ok(first), ok(second))
-    violations = make(script).policies.violations("pol/1", page_size=1)
+    violations = make(script).policies.iter_violations("pol/1", limit=1)
     assert script.requests == []
     assert [v["asset_id"] for v in violations] == ["a", "b"]
     assert [r.url.raw_path for r in script.requests] == [
@@ -203,7 +203,7 @@ def test_results_page_newest_first(make: Callable[..., Client]) -> None:
         ok({"items": [{"id": "r3"}, {"id": "r2"}], "next_cursor": "c1"}),
         ok({"items": [{"id": "r1"}], "next_cursor": None}),
     )
-    assert [r["id"] for r in make(script).quality.results("qr_1", page_size=2)] == [
+    assert [r["id"] for r in make(script).quality.iter_results("qr_1", limit=2)] == [
         "r3",
         "r2",
         "r1",
@@ -388,10 +388,10 @@ async def test_async_policies_quality_and_query() -> None:
         created = await client.policies.create("owners", kind="require_owner")
         assert created["id"] == "pol_1"
         assert (await client.policies.evaluate())["policies"] == []
-        assert [v["asset_id"] async for v in client.policies.violations("pol_1")] == ["a"]
+        assert [v["asset_id"] async for v in client.policies.iter_violations("pol_1")] == ["a"]
         now = datetime.now(UTC)
         await client.quality.record_result("qr_1", "fail", observed_value=3, run_at=now)
-        assert [r["id"] async for r in client.quality.results("qr_1")] == ["r1"]
+        assert [r["id"] async for r in client.quality.iter_results("qr_1")] == ["r1"]
         assert (await client.quality.upload_dbt_results({"results": []}))["failed"] == ["test.a"]
         assert [n["id"] async for n in client.query.iter(DOWNSTREAM)] == ["x", "y"]
         assert (await client.query.cypher("RETURN 1 AS n"))["rows"] == [[1]]

@@ -4,7 +4,6 @@ every test works under its own unique id prefix and removes what it made."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from pathlib import Path
 
@@ -27,23 +26,6 @@ MANIFEST = (
 )
 
 pytestmark = pytest.mark.live
-
-
-README = Path(__file__).resolve().parents[1] / "README.md"
-
-
-def test_the_readme_quick_start_runs_as_written(
-    url: str, prefix: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    text = README.read_text(encoding="utf-8")
-    code = text.split("```python\n", 1)[1].split("```", 1)[0]
-    code = code.replace('"http://127.0.0.1:8080"', repr(url))
-    code = code.replace('"dgs_..."', repr(os.environ["GOVERNANCE_TOKEN"]))
-    for asset_id in ("raw.orders", "mart.revenue"):  # under this test's prefix
-        code = code.replace(f'"{asset_id}"', repr(f"{prefix}.{asset_id}"))
-    exec(compile(code, str(README), "exec"), {})  # noqa: S102 (our own README)
-    lines = capsys.readouterr().out.splitlines()
-    assert lines == [f"0 {prefix}.mart.revenue", f"1 {prefix}.raw.orders"]
 
 
 def test_service_info_and_openapi_need_no_token(url: str) -> None:
@@ -174,7 +156,7 @@ def test_paging_goes_through_every_page(client: Client, prefix: str) -> None:
     first = client.assets.list(q=prefix, limit=2)
     assert [a["id"] for a in first["items"]] == ids[:2]
     assert first["next_cursor"]
-    assert [a["id"] for a in client.assets.iter(q=prefix, page_size=2)] == ids
+    assert [a["id"] for a in client.assets.iter(q=prefix, limit=2)] == ids
 
 
 def test_every_tag_given_must_match(client: Client, prefix: str) -> None:
@@ -193,7 +175,7 @@ def test_push_bulk_chunks_and_repeats_safely(client: Client, prefix: str) -> Non
     again = client.lineage.push_bulk(iter(edges), chunk_size=3)
     assert again == {"received": 7, "created": 0, "existing": 7, "assets_created": 0}
 
-    listed = list(client.lineage.iter_edges(source=hub, page_size=2))
+    listed = list(client.lineage.iter_edges(source=hub, limit=2))
     assert [e["target"] for e in listed] == [target for _, target, _ in edges]
     assert listed[0]["transformation"] == "select 0"
     assert listed[0]["origins"] == ["api"]
@@ -256,7 +238,7 @@ def test_tokens_are_created_used_and_revoked(client: Client, url: str, prefix: s
     meta = client.tokens.get(created["id"])
     assert "token" not in meta
     assert meta["revoked_at"] is None
-    assert created["id"] in {t["id"] for t in client.tokens.iter(page_size=100)}
+    assert created["id"] in {t["id"] for t in client.tokens.iter(limit=100)}
 
     with Client(base_url=url, token=secret, max_retries=0) as reader:
         reader.assets.list(limit=1)
@@ -289,8 +271,8 @@ async def test_the_async_client_does_the_same(url: str, prefix: str) -> None:
             [(asset_id, f"{prefix}/async:{i}") for i in range(5)], chunk_size=2
         )
         assert (total["received"], total["created"]) == (5, 5)
-        assert len([e async for e in client.lineage.iter_edges(source=asset_id, page_size=2)]) == 5
-        ids = [a["id"] async for a in client.assets.iter(q=prefix, page_size=2)]
+        assert len([e async for e in client.lineage.iter_edges(source=asset_id, limit=2)]) == 5
+        ids = [a["id"] async for a in client.assets.iter(q=prefix, limit=2)]
         assert len(ids) == 6
         graph = await client.lineage.downstream(asset_id, depth=1)
         assert len(graph["nodes"]) == 6
@@ -314,7 +296,7 @@ def test_a_dbt_manifest_is_ingested_once_and_announced(client: Client) -> None:
     # edges may exist already; the edges with this project's origin are ours.
     edges = first["edges"]["created"] + first["edges"]["existing"]
     assert edges > 0
-    assert len(list(client.lineage.iter_edges(origin=f"dbt:{project}", page_size=100))) == edges
+    assert len(list(client.lineage.iter_edges(origin=f"dbt:{project}", limit=100))) == edges
     assert isinstance(first["warnings"], list)
 
     second = client.lineage.upload_manifest(MANIFEST.read_bytes(), project=project)

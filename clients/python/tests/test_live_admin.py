@@ -53,7 +53,7 @@ def test_a_user_is_created_changed_listed_and_deleted(client: Client, prefix: st
 
         patched = client.users.patch(user["id"], {"role": "editor", "display_name": None})
         assert (patched["role"], patched["display_name"]) == ("editor", None)
-        assert user["id"] in {u["id"] for u in client.users.iter(page_size=100)}
+        assert user["id"] in {u["id"] for u in client.users.iter(limit=100)}
         client.users.delete(user["id"])
         with pytest.raises(NotFoundError):
             client.users.get(user["id"])

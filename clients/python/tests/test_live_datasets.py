@@ -43,7 +43,7 @@ def test_an_asset_holds_a_dataset_found_by_any_spelling(client: Client, prefix: 
         "items": [],
         "next_cursor": None,
     }
-    in_namespace = client.assets.iter(dataset_namespace=namespace.upper(), page_size=1)
+    in_namespace = client.assets.iter(dataset_namespace=namespace.upper(), limit=1)
     assert [a["id"] for a in in_namespace] == [f"{prefix}.customers", f"{prefix}.orders"]
 
     released = client.assets.patch(f"{prefix}.customers", {"dataset": None})

@@ -128,7 +128,7 @@ def test_a_webhook_delivers_signed_events_that_verify(
     envelope = _delivered(receiver, secret, asset_id)
     assert envelope["type"] == "asset.created"
     assert envelope["data"]["name"] == "hooked"
-    deliveries = list(client.webhooks.deliveries(hook["id"], page_size=1))
+    deliveries = list(client.webhooks.iter_deliveries(hook["id"], limit=1))
     mine = [d for d in deliveries if d["event_id"] == envelope["id"]]
     assert mine
     assert mine[0]["event_type"] == "asset.created"
@@ -151,7 +151,7 @@ def test_a_webhook_is_listed_patched_and_deleted(
     hook = client.webhooks.create(receiver.url, description=prefix)
     webhooks.append(hook["id"])
     assert hook["types"] == ["*"]
-    assert hook["id"] in {h["id"] for h in client.webhooks.iter(page_size=100)}
+    assert hook["id"] in {h["id"] for h in client.webhooks.iter(limit=100)}
 
     patched = client.webhooks.patch(
         hook["id"], {"enabled": False, "types": ["policy.*"], "description": None}

@@ -93,7 +93,7 @@ def test_a_missing_owner_is_a_violation_until_fixed(
     )
 
     assert _evaluation_of(client, policy["id"])["violations"] == 1
-    found = list(client.policies.violations(policy["id"]))
+    found = list(client.policies.iter_violations(policy["id"]))
     assert [v["asset_id"] for v in found] == [orders]
     assert found[0]["reason"]
     page = client.policies.list_violations(policy["id"], limit=1)
@@ -104,7 +104,7 @@ def test_a_missing_owner_is_a_violation_until_fixed(
     # The service also evaluates in the background after a change, so which of the two
     # evaluations opened or resolved the violation is not told; the outcome is.
     assert _evaluation_of(client, policy["id"])["violations"] == 0
-    assert list(client.policies.violations(policy["id"])) == []
+    assert list(client.policies.iter_violations(policy["id"])) == []
 
 
 def test_a_policy_is_read_changed_and_deleted_with_if_match(
@@ -190,7 +190,7 @@ def test_a_failing_result_turns_the_rule_failing_and_stays_in_history(
     ]
     assert client.quality.list(asset_id=asset, status="passing")["items"] == []
 
-    history = list(client.quality.results(rule["id"], page_size=1))
+    history = list(client.quality.iter_results(rule["id"], limit=1))
     assert [r["id"] for r in history] == [failed["id"], passed["id"]]
     assert [r["status"] for r in history] == ["fail", "pass"]
     assert (history[0]["observed_value"], history[0]["message"]) == (3, "3 null rows")
@@ -339,7 +339,7 @@ async def test_the_async_client_governs_too(url: str, prefix: str, client: Clien
         try:
             summary = await gov.policies.evaluate()
             assert policy["id"] in [p["policy_id"] for p in summary["policies"]]
-            found = gov.policies.violations(policy["id"], page_size=2)
+            found = gov.policies.iter_violations(policy["id"], limit=2)
             assert [v["asset_id"] async for v in found] == sorted([root, *downstream])
             assert [p["id"] async for p in gov.policies.iter(kind="require_description")]
         finally:
@@ -348,7 +348,7 @@ async def test_the_async_client_governs_too(url: str, prefix: str, client: Clien
         rule = await gov.quality.create(root, name="rows", type="row_count", params={"min": 1})
         await gov.quality.record_result(rule["id"], "error", message="warehouse down")
         assert (await gov.quality.get(rule["id"]))["status"] == "error"
-        assert [r["status"] async for r in gov.quality.results(rule["id"])] == ["error"]
+        assert [r["status"] async for r in gov.quality.iter_results(rule["id"])] == ["error"]
         assert rule["id"] in [r["id"] async for r in gov.quality.iter(asset_id=root)]
 
         body = {"start": {"ids": [root]}, "traverse": {"direction": "downstream"}, "limit": 2}

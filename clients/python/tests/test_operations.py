@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import inspect
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import governance_client
 from governance_client import AsyncClient, Client
+from governance_client._base import USER_AGENT
 
 OPERATIONS_FILE = Path(__file__).resolve().parents[1] / "operations.json"
 OPERATIONS: dict[str, Any] = json.loads(OPERATIONS_FILE.read_text(encoding="utf-8"))
@@ -45,3 +48,39 @@ def test_each_operation_is_a_method_of_the_client(
     member = resolve(client, path)
     assert inspect.ismethod(member), f"{operation}: {path} is not a method"
     assert "options" in inspect.signature(member).parameters, f"{path} takes no options="
+
+
+def _resources(client: Client | AsyncClient) -> dict[str, object]:
+    return {name: value for name, value in vars(client).items() if not name.startswith("_")}
+
+
+@pytest.mark.parametrize("make", [Client, AsyncClient], ids=["Client", "AsyncClient"])
+def test_every_list_has_an_iterator_taking_the_same_arguments(make: Any) -> None:
+    """One paging shape: ``list[_x]`` answers one page, ``iter[_x]`` every item from
+    there on, both with ``limit`` (the page size) and ``cursor``."""
+    client = make(base_url="http://gov.test", token="t")
+    pairs = [
+        (
+            f"{name}.{member}",
+            getattr(resource, member),
+            getattr(resource, "iter" + member[4:], None),
+        )
+        for name, resource in _resources(client).items()
+        for member in dir(resource)
+        if member == "list" or member.startswith("list_")
+    ]
+    assert len(pairs) == 11  # assets, edges, events, webhooks, deliveries, policies,
+    # violations, quality rules, results, tokens, users
+    for name, lister, iterator in pairs:
+        assert iterator is not None, f"{name} has no iterator twin"
+        listed = list(inspect.signature(lister).parameters)
+        assert list(inspect.signature(iterator).parameters) == listed, name
+        assert {"limit", "cursor", "options"} <= set(listed), name
+        assert "page_size" not in listed
+
+
+def test_the_version_is_the_project_s_and_the_user_agent_says_it() -> None:
+    project = tomllib.loads((OPERATIONS_FILE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    version = project["project"]["version"]
+    assert governance_client.__version__ == version
+    assert f"governance-client-python/{version}" == USER_AGENT

@@ -12,7 +12,13 @@ import httpx
 import pytest
 from scripted import Script, problem
 
-from governance_client import AsyncClient, AuthenticationError, Client, UnavailableError
+from governance_client import (
+    AsyncClient,
+    AuthenticationError,
+    Client,
+    StreamConnection,
+    UnavailableError,
+)
 from governance_client._sse import Message, SSEParser
 
 HELLO = b"retry: 2000\n: connected\n\n"
@@ -138,6 +144,31 @@ def test_per_call_options_go_with_every_connection(make: Callable[..., Client]) 
     assert [r.headers["x-tenant"] for r in script.requests] == ["t1", "t1"]
 
 
+def test_on_connect_is_told_of_every_connection_before_its_events(
+    make: Callable[..., Client],
+) -> None:
+    script = Script(
+        stream(HELLO, frame(5), drop=True),
+        problem(503, "neo4j_unavailable"),
+        stream(HELLO, frame(6)),
+    )
+    told: list[tuple[StreamConnection, int]] = []
+    seen: list[int] = []
+
+    def on_connect(connection: StreamConnection) -> None:
+        told.append((connection, len(seen)))
+
+    with make(script).events.stream(after=4, on_connect=on_connect) as events:
+        assert told == [(StreamConnection(reconnect=False, last_event_id=4), 0)]
+        seen.extend(next(events)["seq"] for _ in range(2))
+    assert seen == [5, 6]
+    # The failed attempt in between connected nothing, so it is not told.
+    assert told == [
+        (StreamConnection(reconnect=False, last_event_id=4), 0),
+        (StreamConnection(reconnect=True, last_event_id=5), 1),
+    ]
+
+
 # -- the asyncio stream ------------------------------------------------------------
 
 
@@ -179,3 +210,19 @@ async def test_the_async_stream_resumes_too() -> None:
     assert seqs == [1, 2]
     assert sleeps == [2.0]
     assert script.requests[1].headers["last-event-id"] == "1"
+
+
+@pytest.mark.anyio
+async def test_the_async_stream_tells_on_connect_too() -> None:
+    async def sleep(seconds: float) -> None:
+        pass
+
+    told: list[StreamConnection] = []
+    script = Script(astream(frame(1), drop=True), astream(frame(2)))
+    async with AsyncClient(
+        base_url="http://gov.test", token="t", transport=httpx.MockTransport(script), sleep=sleep
+    ) as client:
+        events = client.events.stream(on_connect=told.append)
+        assert [(await anext(events))["seq"], (await anext(events))["seq"]] == [1, 2]
+        await events.aclose()
+    assert told == [StreamConnection(False, None), StreamConnection(True, 1)]

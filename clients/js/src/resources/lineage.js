@@ -41,7 +41,9 @@ export class Lineage {
 
   /**
    * `POST /lineage/bulk`: 1-10,000 edges in one atomic request. For more, use
-   * `pushBulk`. Answers `{received, created, existing, assets_created}`.
+   * `pushBulk`. Answers `{received, created, existing, assets_created}`. The
+   * service merges edges, so a repeat writes nothing new: it is retried with no
+   * Idempotency-Key unless `idempotencyKey` gives one.
    */
   bulk(edges, options = {}) {
     const { strict, ...rest } = options;
@@ -51,6 +53,7 @@ export class Lineage {
       path: '/lineage/bulk',
       query: { strict },
       body: edges,
+      idempotent: true,
     });
   }
 
@@ -71,11 +74,17 @@ export class Lineage {
    * 10,000, written in one transaction. COMPLETE events give edges (origin
    * `openlineage:<job namespace>/<job name>`) and column mappings from the
    * `columnLineage` facet; every event records its run's state. For more events,
-   * use `pushOpenLineage`. Events that arrive twice converge, so it is retried
-   * like other POSTs.
+   * use `pushOpenLineage`. Events that arrive twice converge, so it is retried,
+   * with no Idempotency-Key unless `idempotencyKey` gives one.
    */
   openLineage(events, options = {}) {
-    return this._client.request({ ...options, method: 'POST', path: '/lineage/openlineage', body: events });
+    return this._client.request({
+      ...options,
+      method: 'POST',
+      path: '/lineage/openlineage',
+      body: events,
+      idempotent: true,
+    });
   }
 
   /**
@@ -100,7 +109,7 @@ export class Lineage {
   async _push(items, options, zero, send) {
     const { chunkSize = MAX_BULK_EDGES, onChunk, ...rest } = options;
     if (rest.idempotencyKey !== undefined) {
-      throw new TypeError('a push sends several requests and gives each its own Idempotency-Key');
+      throw new TypeError('a push sends several requests: give an idempotencyKey to each single request instead');
     }
     const total = { ...zero, requests: 0 };
     for await (const chunk of chunksOf(items, chunkSize)) {

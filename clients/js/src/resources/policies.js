@@ -32,7 +32,7 @@ export class Policies extends MutableCollection {
   }
 
   /** Every open violation of the policy, page after page: `for await (const v of ...)`. */
-  violations(id, params = {}, options = {}) {
+  iterateViolations(id, params = {}, options = {}) {
     this._path(id); // an empty id fails now, not at the first iteration
     return walk(
       this._client,

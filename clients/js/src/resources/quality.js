@@ -47,7 +47,7 @@ export class Quality extends MutableCollection {
   }
 
   /** The rule's kept history, newest first, page after page. */
-  results(ruleId, params = {}, options = {}) {
+  iterateResults(ruleId, params = {}, options = {}) {
     this._path(ruleId); // an empty id fails now, not at the first iteration
     return walk(this._client, (query) => this.listResults(ruleId, query, options), params);
   }

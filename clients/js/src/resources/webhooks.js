@@ -40,7 +40,7 @@ export class Webhooks extends MutableCollection {
   }
 
   /** Every delivery of the webhook, page after page. */
-  deliveries(id, params = {}, options = {}) {
+  iterateDeliveries(id, params = {}, options = {}) {
     this._path(id); // an empty id fails now, not at the first iteration
     return walk(this._client, (query) => this.listDeliveries(id, query, options), params);
   }

@@ -39,6 +39,7 @@ from governance_client._errors import (
     WebhookVerificationError,
 )
 from governance_client._response import APIResponse
+from governance_client._sse import StreamConnection
 from governance_client._sync.admin import Tokens, Users
 from governance_client._sync.catalog import Assets, Lineage
 from governance_client._sync.client import Client
@@ -170,6 +171,7 @@ __all__ = [
     "SqlResult",
     "SqlStatement",
     "SqlStatementCounts",
+    "StreamConnection",
     "Token",
     "TokenCreated",
     "Tokens",

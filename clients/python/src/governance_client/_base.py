@@ -121,10 +121,10 @@ class BaseClient:
         retry_after: float | None,
     ) -> float | None:
         """Seconds to wait before trying ``request`` again, or None to give up now.
-        A ``safe`` call only reads, so repeating it is harmless without a key."""
+        An ``idempotent`` call may be repeated without a key."""
         if attempt >= self._max_retries(call):
             return None
-        repeatable = call.safe or "idempotency-key" in request.headers
+        repeatable = call.idempotent or "idempotency-key" in request.headers
         if not should_retry(request.method, status, repeatable):
             return None
         return backoff_delay(attempt, retry_after, rand=self._rand)

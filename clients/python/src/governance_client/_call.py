@@ -58,9 +58,11 @@ class Call(Generic[T]):
     idempotency_key: str | None = None
     # A POST the client may retry: it gets an Idempotency-Key made for it.
     auto_idempotency_key: bool = False
-    # A POST that only reads (a query): retried like a GET, with no key, so that the
-    # service does not store its answer for replay.
-    safe: bool = False
+    # A POST that is idempotent by nature: it only reads (a query), or what it writes
+    # is merged (bulk edges, OpenLineage events), so a repeat changes nothing. Retried
+    # like a GET, with no key of the client's: the service would store a keyed answer
+    # for replay, an extra round trip to its database on every such request.
+    idempotent: bool = False
     authenticated: bool = True
     # The path is under the service's root (``/healthz``), not under ``/api/v1``.
     root: bool = False

@@ -251,6 +251,7 @@ def add_edge(
 
 
 def bulk(edges: Iterable[EdgeLike], strict: bool, idempotency_key: str | None) -> Call[BulkResult]:
+    # The service merges edges, so a repeat writes nothing new: retried without a key.
     return Call(
         "POST",
         "/lineage/bulk",
@@ -258,16 +259,14 @@ def bulk(edges: Iterable[EdgeLike], strict: bool, idempotency_key: str | None) -
         params=query(strict=True if strict else None),
         body=dump([edge_payload(e) for e in edges]),
         idempotency_key=idempotency_key,
-        auto_idempotency_key=True,
+        idempotent=True,
     )
 
 
-def openlineage(
-    events: Mapping[str, Any] | Sequence[Mapping[str, Any]], idempotency_key: str | None
-) -> Call[OpenLineageResult]:
-    # Events arriving twice converge to the same graph, so it may be retried.
+def openlineage(events: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Call[OpenLineageResult]:
+    # Events arriving twice converge to the same graph: retried without a key.
     body = dict(events) if isinstance(events, Mapping) else [dict(e) for e in events]
-    return create("/lineage/openlineage", body, idempotency_key)
+    return Call("POST", "/lineage/openlineage", json_body, body=dump(body), idempotent=True)
 
 
 def list_edges(

@@ -193,7 +193,7 @@ def run_query(body: Mapping[str, Any], cursor: str | None = None) -> Call[QueryR
     sent = dict(body)
     if cursor is not None:
         sent["cursor"] = cursor
-    return Call("POST", "/query", json_body, body=dump(sent), safe=True)
+    return Call("POST", "/query", json_body, body=dump(sent), idempotent=True)
 
 
 def paged_part(body: Mapping[str, Any]) -> str:
@@ -218,4 +218,4 @@ def cypher(
     body = fields(
         query=text, parameters=None if parameters is None else dict(parameters), limit=limit
     )
-    return Call("POST", "/query/cypher", json_body, body=dump(body), safe=True)
+    return Call("POST", "/query/cypher", json_body, body=dump(body), idempotent=True)

@@ -18,6 +18,17 @@ class Message:
     id: str | None
 
 
+@dataclass(frozen=True)
+class StreamConnection:
+    """What an event stream's ``on_connect`` is told each time it connects:
+    ``reconnect`` is False for the first connection and True for every later one;
+    ``last_event_id`` is the ``seq`` it resumed after (sent as ``Last-Event-ID``),
+    None when it started from the present."""
+
+    reconnect: bool
+    last_event_id: int | None
+
+
 class SSEParser:
     def __init__(self) -> None:
         self.last_id: str | None = None

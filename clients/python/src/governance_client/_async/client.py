@@ -1,5 +1,5 @@
-"""The client object: construction, the service-level operations, and how one
-request is sent and retried."""
+"""The client object: construction, the resources, the service-level operations
+and ``with_raw_response``. How a request is sent and retried is ``AsyncSender``'s."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from functools import cached_property
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 import httpx
 
@@ -16,17 +16,25 @@ from governance_client._async.admin import AsyncTokens, AsyncUsers
 from governance_client._async.catalog import AsyncAssets, AsyncLineage
 from governance_client._async.events import AsyncEvents, AsyncWebhooks
 from governance_client._async.governance import AsyncPolicies, AsyncQuality, AsyncQuery
-from governance_client._async.raw import AsyncRawResponses
-from governance_client._base import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, BaseClient
-from governance_client._call import Call, RequestOptions
-from governance_client._errors import error_from_response
-from governance_client._response import record
+from governance_client._async.raw import (
+    AsyncAssetsWithRawResponse,
+    AsyncEventsWithRawResponse,
+    AsyncLineageWithRawResponse,
+    AsyncPoliciesWithRawResponse,
+    AsyncQualityWithRawResponse,
+    AsyncQueryWithRawResponse,
+    AsyncTokensWithRawResponse,
+    AsyncUsersWithRawResponse,
+    AsyncWebhooksWithRawResponse,
+    raw,
+)
+from governance_client._async.sender import AsyncSender
+from governance_client._base import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
+from governance_client._call import RequestOptions
 from governance_client.types import Health, Me, ServiceInfo
 
-T = TypeVar("T")
 
-
-class AsyncClient(BaseClient):
+class AsyncClient(AsyncSender):
     """A client for the Data Governance Service.
 
     ``base_url`` and ``token`` default to the ``GOVERNANCE_URL`` and
@@ -59,11 +67,11 @@ class AsyncClient(BaseClient):
             token=token,
             timeout=timeout,
             max_retries=max_retries,
+            transport=transport,
             headers=headers,
+            sleep=sleep,
             rand=rand,
         )
-        self._http = httpx.AsyncClient(timeout=timeout, transport=transport, follow_redirects=False)
-        self._sleep = sleep
         self.assets = AsyncAssets(self)
         self.lineage = AsyncLineage(self)
         self.events = AsyncEvents(self)
@@ -122,34 +130,24 @@ class AsyncClient(BaseClient):
         the command line). Any valid token may ask."""
         return await self._call(calls.me(), options)
 
-    async def _call(self, call: Call[T], options: RequestOptions | None = None) -> T:
-        response = await self._send(call.with_options(options))
-        record(response)
-        return call.parse(response)
 
-    async def _send(self, call: Call[Any], *, stream: bool = False) -> httpx.Response:
-        """The successful answer to ``call``, retried as the policy allows. With
-        ``stream`` the body is left unread, for the caller to read and close."""
-        request = self._build_request(self._http, call)
-        attempt = 0
-        while True:
-            try:
-                response = await self._http.send(request, stream=stream)
-            except httpx.TransportError as exc:
-                error, delay = self._transport_failure(call, exc, request, attempt)
-                if delay is None:
-                    raise error from exc
-            else:
-                if response.is_success:
-                    return response
-                if stream:
-                    await response.aread()
-                    await response.aclose()
-                failure = error_from_response(response)
-                delay = self._retry_delay(
-                    call, request, attempt, response.status_code, failure.retry_after
-                )
-                if delay is None:
-                    raise failure
-            await self._sleep(delay)
-            attempt += 1
+class AsyncRawResponses:
+    """``client.with_raw_response``: the client's operations that send one request,
+    each answering an ``APIResponse``."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self.info = raw(client.info)
+        self.openapi = raw(client.openapi)
+        self.health = raw(client.health)
+        self.readiness = raw(client.readiness)
+        self.metrics = raw(client.metrics)
+        self.me = raw(client.me)
+        self.assets = AsyncAssetsWithRawResponse(client.assets)
+        self.lineage = AsyncLineageWithRawResponse(client.lineage)
+        self.events = AsyncEventsWithRawResponse(client.events)
+        self.webhooks = AsyncWebhooksWithRawResponse(client.webhooks)
+        self.policies = AsyncPoliciesWithRawResponse(client.policies)
+        self.quality = AsyncQualityWithRawResponse(client.quality)
+        self.query = AsyncQueryWithRawResponse(client.query)
+        self.tokens = AsyncTokensWithRawResponse(client.tokens)
+        self.users = AsyncUsersWithRawResponse(client.users)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -14,7 +14,7 @@ from governance_client import _calls as calls
 from governance_client._async.paging import paginate
 from governance_client._async.resource import AsyncPaged, AsyncResource
 from governance_client._call import RequestOptions
-from governance_client._sse import Message, SSEParser
+from governance_client._sse import Message, SSEParser, StreamConnection
 from governance_client.types import (
     Delivery,
     Event,
@@ -25,10 +25,12 @@ from governance_client.types import (
 )
 
 if TYPE_CHECKING:
-    from governance_client._async.client import AsyncClient
+    from governance_client._async.sender import AsyncSender
 
 DEFAULT_RECONNECT_S = 1.0
 """How long to wait before reconnecting until the service says (``retry:``)."""
+
+OnConnect = Callable[[StreamConnection], object]
 
 
 class AsyncEvents(AsyncResource):
@@ -54,21 +56,24 @@ class AsyncEvents(AsyncResource):
     def iter(
         self,
         *,
-        after: int = 0,
+        after: int | None = None,
         types: str | Sequence[str] | None = None,
-        page_size: int | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
         options: RequestOptions | None = None,
     ) -> AsyncIterator[Event]:
-        """Every event after ``after`` up to the newest, page after page. The cursor
-        carries the position, so ``after`` goes with the first request only."""
+        """Every event after ``after`` up to the newest, page after page (``limit``
+        events each). A cursor carries the position, so ``after`` goes with the
+        first request only, and not at all when ``cursor`` is given."""
         return paginate(
-            lambda cursor: self.list(
-                after=None if cursor else after,
+            lambda at: self.list(
+                after=None if at else after,
                 types=types,
-                limit=page_size,
-                cursor=cursor,
+                limit=limit,
+                cursor=at,
                 options=options,
-            )
+            ),
+            cursor,
         )
 
     def stream(
@@ -76,12 +81,18 @@ class AsyncEvents(AsyncResource):
         *,
         after: int | None = None,
         types: str | Sequence[str] | None = None,
+        on_connect: OnConnect | None = None,
         options: RequestOptions | None = None,
     ) -> AsyncEventStream:
         """The live events (``GET /events/stream``), as they happen, for as long as
         the loop runs; ``after``: first replay the events after that ``seq``. Use it
-        in a ``with`` block, which connects on entering and disconnects on leaving."""
-        return AsyncEventStream(self._client, types=types, after=after, options=options)
+        in a ``with`` block, which connects on entering and disconnects on leaving.
+        ``on_connect`` is called with a ``StreamConnection`` each time a connection
+        is made, the first and every reconnection, before its first event (a plain
+        function, which should return at once)."""
+        return AsyncEventStream(
+            self._client, types=types, after=after, on_connect=on_connect, options=options
+        )
 
 
 class AsyncEventStream:
@@ -92,21 +103,24 @@ class AsyncEventStream:
     the service's ``retry:`` field says and connects again with ``Last-Event-ID``,
     and the service replays what was missed: no gap and no duplicate. Heartbeats
     and comments are skipped. ``last_event_id`` is the ``seq`` of the last event
-    returned; ``connections`` counts the connections made. A failure to connect is
-    retried like any request, then raised.
+    returned; ``connections`` counts the connections made, and ``on_connect`` (if
+    given) is called as each is made. A failure to connect is retried like any
+    request, then raised.
     """
 
     def __init__(
         self,
-        client: AsyncClient,
+        client: AsyncSender,
         *,
         types: str | Sequence[str] | None,
         after: int | None,
         options: RequestOptions | None,
+        on_connect: OnConnect | None,
     ) -> None:
         self._client = client
         self._types = types
         self._options = options
+        self._on_connect = on_connect
         self.last_event_id = after
         self.connections = 0
         self._parser = SSEParser()
@@ -162,6 +176,8 @@ class AsyncEventStream:
         self._lines = self._response.aiter_lines()
         self._parser.reset()
         self.connections += 1
+        if self._on_connect is not None:
+            self._on_connect(StreamConnection(self.connections > 1, self.last_event_id))
 
     async def _next_line(self) -> str | None:
         """The next line, or None when the connection ended or broke."""
@@ -240,10 +256,15 @@ class AsyncWebhooks(AsyncPaged[Webhook]):
         call = admin.list_deliveries(id, limit=limit, cursor=cursor)
         return await self._client._call(call, options)
 
-    def deliveries(
-        self, id: str, *, page_size: int | None = None, options: RequestOptions | None = None
+    def iter_deliveries(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> AsyncIterator[Delivery]:
         """The whole delivery log of the webhook, page after page."""
         return paginate(
-            lambda cursor: self.list_deliveries(id, limit=page_size, cursor=cursor, options=options)
+            lambda at: self.list_deliveries(id, limit=limit, cursor=at, options=options), cursor
         )

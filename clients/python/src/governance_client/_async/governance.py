@@ -58,14 +58,16 @@ class AsyncPolicies(AsyncVersioned[Policy]):
         *,
         kind: PolicyKind | str | None = None,
         enabled: bool | None = None,
-        page_size: int | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
         options: RequestOptions | None = None,
     ) -> AsyncIterator[Policy]:
         """Every matching policy, fetching page after page as the loop goes on."""
         return paginate(
-            lambda cursor: self.list(
-                kind=kind, enabled=enabled, limit=page_size, cursor=cursor, options=options
-            )
+            lambda at: self.list(
+                kind=kind, enabled=enabled, limit=limit, cursor=at, options=options
+            ),
+            cursor,
         )
 
     async def create(
@@ -134,16 +136,21 @@ class AsyncPolicies(AsyncVersioned[Policy]):
         call = calls.list_violations(id, limit=limit, cursor=cursor)
         return await self._client._call(call, options)
 
-    def violations(
-        self, id: str, *, page_size: int | None = None, options: RequestOptions | None = None
+    def iter_violations(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> AsyncIterator[Violation]:
         """Every open violation of the policy, fetching page after page."""
 
-        async def fetch(cursor: str | None) -> Page[Violation]:
-            page = await self.list_violations(id, limit=page_size, cursor=cursor, options=options)
+        async def fetch(at: str | None) -> Page[Violation]:
+            page = await self.list_violations(id, limit=limit, cursor=at, options=options)
             return {"items": page["violations"], "next_cursor": page["next_cursor"]}
 
-        return paginate(fetch)
+        return paginate(fetch, cursor)
 
     async def evaluate(
         self, *, idempotency_key: str | None = None, options: RequestOptions | None = None
@@ -182,19 +189,21 @@ class AsyncQuality(AsyncVersioned[QualityRule]):
         asset_id: str | None = None,
         status: RuleStatus | str | None = None,
         type: RuleType | str | None = None,
-        page_size: int | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
         options: RequestOptions | None = None,
     ) -> AsyncIterator[QualityRule]:
         """Every matching rule, fetching page after page as the loop goes on."""
         return paginate(
-            lambda cursor: self.list(
+            lambda at: self.list(
                 asset_id=asset_id,
                 status=status,
                 type=type,
-                limit=page_size,
-                cursor=cursor,
+                limit=limit,
+                cursor=at,
                 options=options,
-            )
+            ),
+            cursor,
         )
 
     async def create(
@@ -285,14 +294,17 @@ class AsyncQuality(AsyncVersioned[QualityRule]):
         call = calls.list_results(rule_id, limit=limit, cursor=cursor)
         return await self._client._call(call, options)
 
-    def results(
-        self, rule_id: str, *, page_size: int | None = None, options: RequestOptions | None = None
+    def iter_results(
+        self,
+        rule_id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> AsyncIterator[QualityResult]:
         """The rule's whole kept history, newest first, page after page."""
         return paginate(
-            lambda cursor: self.list_results(
-                rule_id, limit=page_size, cursor=cursor, options=options
-            )
+            lambda at: self.list_results(rule_id, limit=limit, cursor=at, options=options), cursor
         )
 
     async def upload_dbt_results(

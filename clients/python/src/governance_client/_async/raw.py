@@ -1,6 +1,7 @@
 """``client.with_raw_response``: every operation that sends one request, answering
 an ``APIResponse`` (status, headers, and ``parse()`` for the usual value) instead
-of the value alone. Iterators and streams are not here: they span many answers."""
+of the value alone. Iterators and streams are not here: they span many answers.
+The client gathers these wrappers into its ``with_raw_response``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from governance_client._response import APIResponse, answer, recording
 if TYPE_CHECKING:
     from governance_client._async.admin import AsyncTokens, AsyncUsers
     from governance_client._async.catalog import AsyncAssets, AsyncLineage
-    from governance_client._async.client import AsyncClient
     from governance_client._async.events import AsyncEvents, AsyncWebhooks
     from governance_client._async.governance import AsyncPolicies, AsyncQuality, AsyncQuery
 
@@ -31,25 +31,6 @@ def raw(operation: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[APIRespon
         return answer(value, seen)
 
     return call
-
-
-class AsyncRawResponses:
-    def __init__(self, client: AsyncClient) -> None:
-        self.info = raw(client.info)
-        self.openapi = raw(client.openapi)
-        self.health = raw(client.health)
-        self.readiness = raw(client.readiness)
-        self.metrics = raw(client.metrics)
-        self.me = raw(client.me)
-        self.assets = AsyncAssetsWithRawResponse(client.assets)
-        self.lineage = AsyncLineageWithRawResponse(client.lineage)
-        self.events = AsyncEventsWithRawResponse(client.events)
-        self.webhooks = AsyncWebhooksWithRawResponse(client.webhooks)
-        self.policies = AsyncPoliciesWithRawResponse(client.policies)
-        self.quality = AsyncQualityWithRawResponse(client.quality)
-        self.query = AsyncQueryWithRawResponse(client.query)
-        self.tokens = AsyncTokensWithRawResponse(client.tokens)
-        self.users = AsyncUsersWithRawResponse(client.users)
 
 
 class AsyncAssetsWithRawResponse:

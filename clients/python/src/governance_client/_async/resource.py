@@ -1,4 +1,5 @@
-"""What resources have in common: plain paged collections (``list``, ``iter``), and
+"""What resources have in common: plain paged collections (``list``, ``iter``: see
+``paging``), and
 items with a ``version`` that a write may check with ``If-Match`` (``get``,
 ``patch``, ``delete``)."""
 
@@ -12,7 +13,7 @@ from governance_client._call import RequestOptions, delete, get, item_path, merg
 from governance_client.types import Page
 
 if TYPE_CHECKING:
-    from governance_client._async.client import AsyncClient
+    from governance_client._async.sender import AsyncSender
 
 T = TypeVar("T")
 
@@ -21,7 +22,7 @@ class AsyncResource:
     path: ClassVar[str]
     """Where the resource lives, under ``/api/v1``."""
 
-    def __init__(self, client: AsyncClient) -> None:
+    def __init__(self, client: AsyncSender) -> None:
         self._client = client
 
 
@@ -42,10 +43,14 @@ class AsyncPaged(AsyncResource, Generic[T]):
         return page
 
     def iter(
-        self, *, page_size: int | None = None, options: RequestOptions | None = None
+        self,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> AsyncIterator[T]:
-        """Every item, fetching page after page as the loop goes on."""
-        return paginate(lambda cursor: self.list(limit=page_size, cursor=cursor, options=options))
+        """Every item, fetching page after page (``limit`` items each) as the loop goes on."""
+        return paginate(lambda at: self.list(limit=limit, cursor=at, options=options), cursor)
 
 
 class AsyncVersioned(AsyncResource, Generic[T]):

@@ -95,12 +95,14 @@ class Assets(Versioned[Asset]):
         placeholder: bool | None = None,
         dataset_namespace: str | None = None,
         dataset_name: str | None = None,
-        page_size: int | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
         options: RequestOptions | None = None,
     ) -> Iterator[Asset]:
-        """Every matching asset, fetching page after page as the loop goes on."""
+        """Every matching asset, fetching page after page (``limit`` assets each) as
+        the loop goes on; ``cursor``: start at that page."""
         return paginate(
-            lambda cursor: self.list(
+            lambda at: self.list(
                 type=type,
                 platform=platform,
                 tags=tags,
@@ -109,10 +111,11 @@ class Assets(Versioned[Asset]):
                 placeholder=placeholder,
                 dataset_namespace=dataset_namespace,
                 dataset_name=dataset_name,
-                limit=page_size,
-                cursor=cursor,
+                limit=limit,
+                cursor=at,
                 options=options,
-            )
+            ),
+            cursor,
         )
 
     def create(
@@ -218,7 +221,9 @@ class Lineage(Resource):
     ) -> BulkResult:
         """Write 1 to 10,000 edges in one atomic request: mappings ``{"source",
         "target", "transformation"?, "columns"?}`` or tuples ``(source, target[,
-        transformation])``, each end an asset id or a dataset. See ``push_bulk`` for more."""
+        transformation])``, each end an asset id or a dataset. See ``push_bulk`` for more.
+        The service merges edges, so a repeat writes nothing new: it is retried with
+        no Idempotency-Key unless you give one."""
         return self._client._call(calls.bulk(edges, strict, idempotency_key), options)
 
     def push_bulk(
@@ -250,13 +255,13 @@ class Lineage(Resource):
         become edges with origin ``openlineage:<job namespace>/<job name>`` between
         datasets ``<namespace>/<name>``, with their column lineage and schemas; the
         other event types record the run's state. Events sent twice converge, so it
-        is retried."""
+        is retried, with no Idempotency-Key unless ``options`` gives one."""
         if isinstance(events, Mapping):
-            return self._client._call(calls.openlineage(events, None), options)
+            return self._client._call(calls.openlineage(events), options)
         size = calls.check_chunk_size(chunk_size, MAX_OPENLINEAGE_EVENTS)
         total = EMPTY_OPENLINEAGE_RESULT
         for index, chunk in enumerate(chunked(events, size)):
-            call = calls.openlineage(chunk, None)
+            call = calls.openlineage(chunk)
             part = self._client._call(call, chunk_options(options, index))
             total = calls.add_counts(total, part)
         return total
@@ -356,19 +361,22 @@ class Lineage(Resource):
         source: str | None = None,
         target: str | None = None,
         origin: str | None = None,
-        page_size: int | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
         options: RequestOptions | None = None,
     ) -> Iterator[Edge]:
-        """Every matching edge, fetching page after page as the loop goes on."""
+        """Every matching edge, fetching page after page (``limit`` edges each) as
+        the loop goes on; ``cursor``: start at that page."""
         return paginate(
-            lambda cursor: self.list_edges(
+            lambda at: self.list_edges(
                 source=source,
                 target=target,
                 origin=origin,
-                limit=page_size,
-                cursor=cursor,
+                limit=limit,
+                cursor=at,
                 options=options,
-            )
+            ),
+            cursor,
         )
 
     def delete_edge(

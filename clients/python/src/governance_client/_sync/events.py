@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -16,7 +16,7 @@ from governance_client import _calls as calls
 from governance_client._sync.paging import paginate
 from governance_client._sync.resource import Paged, Resource
 from governance_client._call import RequestOptions
-from governance_client._sse import Message, SSEParser
+from governance_client._sse import Message, SSEParser, StreamConnection
 from governance_client.types import (
     Delivery,
     Event,
@@ -27,10 +27,12 @@ from governance_client.types import (
 )
 
 if TYPE_CHECKING:
-    from governance_client._sync.client import Client
+    from governance_client._sync.sender import Sender
 
 DEFAULT_RECONNECT_S = 1.0
 """How long to wait before reconnecting until the service says (``retry:``)."""
+
+OnConnect = Callable[[StreamConnection], object]
 
 
 class Events(Resource):
@@ -56,21 +58,24 @@ class Events(Resource):
     def iter(
         self,
         *,
-        after: int = 0,
+        after: int | None = None,
         types: str | Sequence[str] | None = None,
-        page_size: int | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
         options: RequestOptions | None = None,
     ) -> Iterator[Event]:
-        """Every event after ``after`` up to the newest, page after page. The cursor
-        carries the position, so ``after`` goes with the first request only."""
+        """Every event after ``after`` up to the newest, page after page (``limit``
+        events each). A cursor carries the position, so ``after`` goes with the
+        first request only, and not at all when ``cursor`` is given."""
         return paginate(
-            lambda cursor: self.list(
-                after=None if cursor else after,
+            lambda at: self.list(
+                after=None if at else after,
                 types=types,
-                limit=page_size,
-                cursor=cursor,
+                limit=limit,
+                cursor=at,
                 options=options,
-            )
+            ),
+            cursor,
         )
 
     def stream(
@@ -78,12 +83,18 @@ class Events(Resource):
         *,
         after: int | None = None,
         types: str | Sequence[str] | None = None,
+        on_connect: OnConnect | None = None,
         options: RequestOptions | None = None,
     ) -> EventStream:
         """The live events (``GET /events/stream``), as they happen, for as long as
         the loop runs; ``after``: first replay the events after that ``seq``. Use it
-        in a ``with`` block, which connects on entering and disconnects on leaving."""
-        return EventStream(self._client, types=types, after=after, options=options)
+        in a ``with`` block, which connects on entering and disconnects on leaving.
+        ``on_connect`` is called with a ``StreamConnection`` each time a connection
+        is made, the first and every reconnection, before its first event (a plain
+        function, which should return at once)."""
+        return EventStream(
+            self._client, types=types, after=after, on_connect=on_connect, options=options
+        )
 
 
 class EventStream:
@@ -94,21 +105,24 @@ class EventStream:
     the service's ``retry:`` field says and connects again with ``Last-Event-ID``,
     and the service replays what was missed: no gap and no duplicate. Heartbeats
     and comments are skipped. ``last_event_id`` is the ``seq`` of the last event
-    returned; ``connections`` counts the connections made. A failure to connect is
-    retried like any request, then raised.
+    returned; ``connections`` counts the connections made, and ``on_connect`` (if
+    given) is called as each is made. A failure to connect is retried like any
+    request, then raised.
     """
 
     def __init__(
         self,
-        client: Client,
+        client: Sender,
         *,
         types: str | Sequence[str] | None,
         after: int | None,
         options: RequestOptions | None,
+        on_connect: OnConnect | None,
     ) -> None:
         self._client = client
         self._types = types
         self._options = options
+        self._on_connect = on_connect
         self.last_event_id = after
         self.connections = 0
         self._parser = SSEParser()
@@ -164,6 +178,8 @@ class EventStream:
         self._lines = self._response.iter_lines()
         self._parser.reset()
         self.connections += 1
+        if self._on_connect is not None:
+            self._on_connect(StreamConnection(self.connections > 1, self.last_event_id))
 
     def _next_line(self) -> str | None:
         """The next line, or None when the connection ended or broke."""
@@ -242,10 +258,15 @@ class Webhooks(Paged[Webhook]):
         call = admin.list_deliveries(id, limit=limit, cursor=cursor)
         return self._client._call(call, options)
 
-    def deliveries(
-        self, id: str, *, page_size: int | None = None, options: RequestOptions | None = None
+    def iter_deliveries(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> Iterator[Delivery]:
         """The whole delivery log of the webhook, page after page."""
         return paginate(
-            lambda cursor: self.list_deliveries(id, limit=page_size, cursor=cursor, options=options)
+            lambda at: self.list_deliveries(id, limit=limit, cursor=at, options=options), cursor
         )

@@ -60,14 +60,16 @@ class Policies(Versioned[Policy]):
         *,
         kind: PolicyKind | str | None = None,
         enabled: bool | None = None,
-        page_size: int | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
         options: RequestOptions | None = None,
     ) -> Iterator[Policy]:
         """Every matching policy, fetching page after page as the loop goes on."""
         return paginate(
-            lambda cursor: self.list(
-                kind=kind, enabled=enabled, limit=page_size, cursor=cursor, options=options
-            )
+            lambda at: self.list(
+                kind=kind, enabled=enabled, limit=limit, cursor=at, options=options
+            ),
+            cursor,
         )
 
     def create(
@@ -136,16 +138,21 @@ class Policies(Versioned[Policy]):
         call = calls.list_violations(id, limit=limit, cursor=cursor)
         return self._client._call(call, options)
 
-    def violations(
-        self, id: str, *, page_size: int | None = None, options: RequestOptions | None = None
+    def iter_violations(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> Iterator[Violation]:
         """Every open violation of the policy, fetching page after page."""
 
-        def fetch(cursor: str | None) -> Page[Violation]:
-            page = self.list_violations(id, limit=page_size, cursor=cursor, options=options)
+        def fetch(at: str | None) -> Page[Violation]:
+            page = self.list_violations(id, limit=limit, cursor=at, options=options)
             return {"items": page["violations"], "next_cursor": page["next_cursor"]}
 
-        return paginate(fetch)
+        return paginate(fetch, cursor)
 
     def evaluate(
         self, *, idempotency_key: str | None = None, options: RequestOptions | None = None
@@ -184,19 +191,21 @@ class Quality(Versioned[QualityRule]):
         asset_id: str | None = None,
         status: RuleStatus | str | None = None,
         type: RuleType | str | None = None,
-        page_size: int | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
         options: RequestOptions | None = None,
     ) -> Iterator[QualityRule]:
         """Every matching rule, fetching page after page as the loop goes on."""
         return paginate(
-            lambda cursor: self.list(
+            lambda at: self.list(
                 asset_id=asset_id,
                 status=status,
                 type=type,
-                limit=page_size,
-                cursor=cursor,
+                limit=limit,
+                cursor=at,
                 options=options,
-            )
+            ),
+            cursor,
         )
 
     def create(
@@ -287,14 +296,17 @@ class Quality(Versioned[QualityRule]):
         call = calls.list_results(rule_id, limit=limit, cursor=cursor)
         return self._client._call(call, options)
 
-    def results(
-        self, rule_id: str, *, page_size: int | None = None, options: RequestOptions | None = None
+    def iter_results(
+        self,
+        rule_id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
     ) -> Iterator[QualityResult]:
         """The rule's whole kept history, newest first, page after page."""
         return paginate(
-            lambda cursor: self.list_results(
-                rule_id, limit=page_size, cursor=cursor, options=options
-            )
+            lambda at: self.list_results(rule_id, limit=limit, cursor=at, options=options), cursor
         )
 
     def upload_dbt_results(

@@ -2,7 +2,8 @@
 # change the source in _async/ and run the script again.
 """``client.with_raw_response``: every operation that sends one request, answering
 an ``APIResponse`` (status, headers, and ``parse()`` for the usual value) instead
-of the value alone. Iterators and streams are not here: they span many answers."""
+of the value alone. Iterators and streams are not here: they span many answers.
+The client gathers these wrappers into its ``with_raw_response``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from governance_client._response import APIResponse, answer, recording
 if TYPE_CHECKING:
     from governance_client._sync.admin import Tokens, Users
     from governance_client._sync.catalog import Assets, Lineage
-    from governance_client._sync.client import Client
     from governance_client._sync.events import Events, Webhooks
     from governance_client._sync.governance import Policies, Quality, Query
 
@@ -33,25 +33,6 @@ def raw(operation: Callable[P, T]) -> Callable[P, APIResponse[T]]:
         return answer(value, seen)
 
     return call
-
-
-class RawResponses:
-    def __init__(self, client: Client) -> None:
-        self.info = raw(client.info)
-        self.openapi = raw(client.openapi)
-        self.health = raw(client.health)
-        self.readiness = raw(client.readiness)
-        self.metrics = raw(client.metrics)
-        self.me = raw(client.me)
-        self.assets = AssetsWithRawResponse(client.assets)
-        self.lineage = LineageWithRawResponse(client.lineage)
-        self.events = EventsWithRawResponse(client.events)
-        self.webhooks = WebhooksWithRawResponse(client.webhooks)
-        self.policies = PoliciesWithRawResponse(client.policies)
-        self.quality = QualityWithRawResponse(client.quality)
-        self.query = QueryWithRawResponse(client.query)
-        self.tokens = TokensWithRawResponse(client.tokens)
-        self.users = UsersWithRawResponse(client.users)
 
 
 class AssetsWithRawResponse:
