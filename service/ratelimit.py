@@ -1,4 +1,5 @@
-"""In-process limits: a token bucket per API token, and a failure window per client.
+"""In-process limits: a token bucket per API token, a failure window per client, and
+the dashboard's sign-in throttle built from two such windows.
 
 Per process on purpose: the limits protect this process and Neo4j behind it
 without a shared store; with N processes a token may reach N times the rate.
@@ -10,6 +11,8 @@ import math
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
+
+from service.settings import RateLimit
 
 MAX_TRACKED = 10_000
 
@@ -89,3 +92,18 @@ class FailureWindow:
         self._failures.move_to_end(client)
         if len(self._failures) > MAX_TRACKED:
             self._failures.popitem(last=False)
+
+
+class SignInThrottle:
+    """Failed sign-ins in the last minute, per username and per client address."""
+
+    def __init__(self, limits: RateLimit) -> None:
+        self.per_user = FailureWindow(limits.sign_in_failures_per_minute)
+        self.per_client = FailureWindow(limits.auth_failures_per_minute)
+
+    def wait(self, username: str, client: str) -> int:
+        return max(self.per_user.blocked_for(username.lower()), self.per_client.blocked_for(client))
+
+    def failed(self, username: str, client: str) -> None:
+        self.per_user.record(username.lower())
+        self.per_client.record(client)

@@ -6,6 +6,7 @@ from typing import Any
 
 from starlette.requests import Request
 
+from service import state
 from service.domain.access.principal import Principal
 from service.domain.preconditions import Expected, parse_if_match
 from service.graph import Graph
@@ -14,13 +15,11 @@ from service.settings import Settings
 
 
 def graph(request: Request) -> Graph:
-    g: Graph = request.state.graph
-    return g
+    return state.of(request).graph
 
 
 def settings(request: Request) -> Settings:
-    s: Settings = request.state.settings
-    return s
+    return state.of(request).settings
 
 
 def principal(request: Request) -> Principal:

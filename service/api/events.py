@@ -11,12 +11,12 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from service import clock
+from service import clock, state
 from service.api import deps
 from service.domain.access.scopes import Scope
 from service.domain.event_types import EVENT_TYPES, TypeFilter, parse_patterns
 from service.errors import validation_error
-from service.events.broker import Broker, Subscription
+from service.events.broker import Subscription
 from service.events.sse import EventStreamResponse
 from service.graph import Graph
 from service.models.events import Event, EventPage
@@ -90,7 +90,7 @@ async def event_stream(request: Request, liveness: Liveness, *, audit: bool) -> 
     header = request.headers.get("last-event-id")
     resume_after = _after(request, header)
     types = _types(request, audit)
-    broker: Broker = request.state.broker
+    broker = state.of(request).broker
     await broker.ready()
     settings = deps.settings(request).events
     subscription = broker.subscribe()  # before the replay, so nothing falls between

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import hmac
-from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.requests import Request
 from starlette.responses import Response
 
-from service import __version__
+from service import __version__, state
 from service.api import deps
 from service.driver_errors import from_driver_error
 from service.errors import Unauthenticated, Unavailable
-from service.events.broker import Broker
 from service.events.progress import progress
 from service.http import json_response
 from service.models.common import ResponseModel
@@ -38,7 +36,7 @@ async def service_info(request: Request) -> Response:
 
 
 async def openapi(request: Request) -> Response:
-    document: dict[str, Any] = request.state.openapi
+    document = state.of(request).openapi
     return json_response(document)
 
 
@@ -47,7 +45,7 @@ async def healthz(request: Request) -> Response:
 
 
 async def readyz(request: Request) -> Response:
-    if not request.state.readiness.schema_applied:
+    if not state.of(request).readiness.schema_applied:
         raise Unavailable(code="schema_not_applied", headers={"Retry-After": "2"})
     try:
         await deps.graph(request).ping()
@@ -63,8 +61,8 @@ async def metrics(request: Request) -> Response:
     """The outbox positions are read from Neo4j now; when it cannot answer, the other
     series are still served and the outbox gauges keep their last values."""
     _check_scraper(request)
-    observed = request.state.metrics
-    broker: Broker = request.state.broker
+    observed = state.of(request).metrics
+    broker = state.of(request).broker
     try:
         seen = await progress(deps.graph(request), broker)
     except Exception as exc:

@@ -7,7 +7,6 @@ concurrent ones cannot add up past the memory."""
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -15,47 +14,15 @@ from typing import Any, TypeVar
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
 
-from service.errors import Unavailable, UnsupportedMediaType, validation_error
+from service import state
+from service.errors import UnsupportedMediaType, validation_error
 from service.http import content_codings, media_type
 from service.middleware.idempotency import SPOOLED_BODY
+from service.store.inflation import InflationBudget
 from service.store.spool import Spooled, is_gzip, spool, spooled_file
 
 UPLOAD_TYPES = ("application/json", "application/gzip", "application/octet-stream")
 T = TypeVar("T")
-
-
-class InflationBudget:
-    """At most `slots` gzip uploads inflate and parse at once in this process. A run
-    results upload may take up to the manifest limit (256 MiB) and more again as parsed
-    JSON, a manifest (which streams) about its compiled SQL, so six at once would
-    otherwise take gigabytes. Others wait their turn for up to `wait_s` seconds, then
-    are refused with 503 `server_busy`. A turn ends when the worker
-    thread ends, even if the request was abandoned meanwhile."""
-
-    def __init__(self, slots: int, wait_s: float) -> None:
-        self._slots = asyncio.Semaphore(max(1, slots))
-        self.wait_s = wait_s
-        self.running = 0
-        self.peak = 0  # most turns ever held at once (for tests and operators)
-
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        try:
-            async with asyncio.timeout(self.wait_s):
-                await self._slots.acquire()
-        except TimeoutError:
-            raise Unavailable(
-                code="server_busy",
-                headers={"Retry-After": str(max(1, math.ceil(self.wait_s)))},
-            ) from None
-        self.running += 1
-        self.peak = max(self.peak, self.running)
-        work = asyncio.ensure_future(asyncio.to_thread(fn, *args))
-        work.add_done_callback(self._release)
-        return await asyncio.shield(work)
-
-    def _release(self, _: object) -> None:
-        self.running -= 1
-        self._slots.release()
 
 
 async def parse_off_loop(request: Request, gzipped: bool, fn: Callable[..., T], *args: Any) -> T:
@@ -68,8 +35,7 @@ async def parse_off_loop(request: Request, gzipped: bool, fn: Callable[..., T], 
 
 def inflation_budget(request: Request) -> InflationBudget:
     """The process's budget, made by the app's lifespan."""
-    budget: InflationBudget = request.state.inflation
-    return budget
+    return state.of(request).inflation
 
 
 async def read_upload(request: Request, what: str) -> tuple[bytes, bool]:

@@ -9,12 +9,11 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from service import clock
+from service import clock, state
 from service.api import deps
 from service.domain import webhook_signing as signing
 from service.domain.access.scopes import Scope
 from service.domain.secret_box import SecretBox, box_for
-from service.events.delivery import Deliverer
 from service.http import (
     created_with_secret,
     json_response,
@@ -105,7 +104,7 @@ async def test_webhook(request: Request) -> Response:
             "data": {"message": "test delivery"},
         }
     )
-    deliverer: Deliverer = request.state.deliverer
+    deliverer = state.of(request).deliverer
     started = time.perf_counter()
     outcome = await deliverer.post(
         url, signing.headers(secret, event_id, int(time.time()), body), body

@@ -17,8 +17,8 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import request_clock
+from service import state as app_state
 from service.auth.known_tokens import KnownTokens
-from service.auth.ratelimit import FailureWindow, TokenBuckets
 from service.domain.access import tokens as token_format
 from service.driver_errors import from_driver_error
 from service.errors import (
@@ -30,6 +30,7 @@ from service.errors import (
     invalid_token,
 )
 from service.http import Header, appending, problem_response
+from service.ratelimit import FailureWindow, TokenBuckets
 from service.routing import Access, Policy, policy_of
 from service.settings import RateLimit
 from service.store import tokens as token_store
@@ -122,7 +123,7 @@ class AuthMiddleware:
 
     async def _look_up(self, state: dict[str, Any], secret: str) -> Any:
         try:
-            return await token_store.authenticate(state["graph"], secret)
+            return await token_store.authenticate(app_state.among(state).graph, secret)
         except Exception as exc:
             mapped = from_driver_error(exc)
             if mapped is None:
@@ -135,7 +136,7 @@ class AuthMiddleware:
         async def touch() -> None:
             request_clock.detach()
             try:
-                await token_store.touch(state["graph"], token_id)
+                await token_store.touch(app_state.among(state).graph, token_id)
             except Exception:  # a missed touch is harmless; the next request retries
                 log.warning("could not record token use", exc_info=True)
 

@@ -15,34 +15,18 @@ import secrets
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from service import state
 from service.api import deps
-from service.auth.ratelimit import FailureWindow
 from service.dashboard import guard
 from service.dashboard.render import error_page, html
 from service.domain.access import sessions as rules
 from service.routing import PUBLIC, Route
-from service.settings import RateLimit
 from service.store import sessions
 from service.store import users as user_store
 
 LOGIN_CSRF_COOKIE = "gov_login_csrf"
 WRONG = "Invalid username or password."
 MAX_FIELD = 256
-
-
-class SignInThrottle:
-    """Failed sign-ins in the last minute, per username and per client address."""
-
-    def __init__(self, limits: RateLimit) -> None:
-        self.per_user = FailureWindow(limits.sign_in_failures_per_minute)
-        self.per_client = FailureWindow(limits.auth_failures_per_minute)
-
-    def wait(self, username: str, client: str) -> int:
-        return max(self.per_user.blocked_for(username.lower()), self.per_client.blocked_for(client))
-
-    def failed(self, username: str, client: str) -> None:
-        self.per_user.record(username.lower())
-        self.per_client.record(client)
 
 
 def safe_next(target: str | None) -> str:
@@ -88,7 +72,7 @@ async def sign_in(request: Request) -> Response:
     sent, cookie = str(form.get("csrf_token") or ""), request.cookies.get(LOGIN_CSRF_COOKIE, "")
     if not sent or not cookie or not hmac.compare_digest(sent, cookie):
         return error_page(request, None, 403, "The sign-in form expired. Reload it and try again.")
-    throttle: SignInThrottle = request.state.signin_throttle
+    throttle = state.of(request).signin_throttle
     client = request.client.host if request.client else "unknown"
     wait = throttle.wait(username, client)
     if wait:

@@ -28,6 +28,7 @@ from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from service import state
 from service.driver_errors import from_driver_error
 from service.errors import Conflict, ServiceError, Unprocessable, validation_error
 from service.http import CLIENT_CLOSED_REQUEST, problem_response
@@ -77,7 +78,7 @@ class IdempotencyMiddleware:
                 await Response(status_code=CLIENT_CLOSED_REQUEST)(scope, receive, send)
                 return
             scope.setdefault("state", {})[SPOOLED_BODY] = body.file
-            graph = scope["state"]["graph"]
+            graph = state.in_scope(scope).graph
             scope_key = f"{owner}:{key}"
             claim = await _db(store.claim(graph, scope_key, body.digest))
             if not claim.fresh:

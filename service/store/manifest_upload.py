@@ -38,7 +38,7 @@ T = TypeVar("T")
 
 class Budget(Protocol):
     """Runs CPU-bound work in a worker thread, a bounded number at once
-    (`service.api.uploads.InflationBudget`)."""
+    (`service.store.inflation.InflationBudget`)."""
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T: ...
 

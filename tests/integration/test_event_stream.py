@@ -136,7 +136,7 @@ def test_a_reader_that_falls_behind_is_disconnected(
         with httpx.Client(base_url=server.url + "/api/v1", headers=headers) as client:
             for i in range(EVENTS):
                 _asset(client, f"big{i}", description="x" * 60_000)
-        follower: Broker = server.app_state["broker"]
+        follower: Broker = server.app_state.broker
         newest = newest_event(driver)
         eventually(lambda: follower.last_seq >= newest, what="the follower passed the last events")
         sock.settimeout(10)

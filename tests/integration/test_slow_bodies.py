@@ -96,5 +96,5 @@ def test_concurrent_gzip_uploads_inflate_one_at_a_time(strict: LiveServer, token
     with ThreadPoolExecutor(max_workers=4) as pool:
         answers = list(pool.map(upload, range(4)))
     assert [a.status_code for a in answers] == [200] * 4, [a.text for a in answers]
-    budget = strict.app_state["inflation"]
+    budget = strict.app_state.inflation
     assert budget.peak == 1 and budget.running == 0

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import socket
 import threading
-from typing import Any
 
 import httpx
 import uvicorn
 from starlette.applications import Starlette
 
 from service.server_protocol import UVICORN_HTTP
+from service.state import AppState, among
 from tests.support.waiting import eventually
 
 
@@ -45,11 +45,10 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     @property
-    def app_state(self) -> dict[str, Any]:
+    def app_state(self) -> AppState:
         """What the app's lifespan made (the graph, the event broker, ...), for tests
         that wait on the service's own progress."""
-        state: dict[str, Any] = self._server.lifespan.state
-        return state
+        return among(self._server.lifespan.state)
 
     def start(self, timeout: float = 60.0) -> LiveServer:
         """Start serving and return once the service is ready."""

@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from service.api.uploads import InflationBudget
 from service.errors import Unavailable
+from service.store.inflation import InflationBudget
 
 
 def test_never_more_turns_than_slots_and_every_one_runs() -> None:

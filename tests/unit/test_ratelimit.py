@@ -1,4 +1,4 @@
-from service.auth.ratelimit import FailureWindow, TokenBuckets
+from service.ratelimit import FailureWindow, TokenBuckets
 
 
 def test_a_burst_is_allowed_then_refused_then_refilled() -> None:
