@@ -108,6 +108,8 @@ bench: install browser $(BENCH_STAMP)
 	$(BIN)/python -m bench.processes
 	$(BIN)/python -m bench.dashboard
 	$(BIN)/python -m bench.crosstool
+	$(BIN)/python -m bench.webhooks
+	$(BIN)/python -m bench.clients
 	$(BIN)/python -m bench.report
 
 bench-dashboard: install browser

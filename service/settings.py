@@ -246,18 +246,21 @@ class WebhookSettings(BaseModel):
         10,
         "Most delivery attempts one webhook may have under way at once; its other due "
         "deliveries wait their turn, and other webhooks' deliveries go out meanwhile.",
+        ge=1,
     )
     breaker_failures: int = env(
         "GOVERNANCE_WEBHOOK_BREAKER_FAILURES",
         5,
         "Failed attempts in a row (an error answer, a refused connection, a timeout) "
         "after which a webhook gets no attempt for `GOVERNANCE_WEBHOOK_BREAKER_COOLDOWN`.",
+        ge=1,
     )
     breaker_cooldown_s: float = env(
         "GOVERNANCE_WEBHOOK_BREAKER_COOLDOWN",
         30.0,
         "Seconds a webhook whose attempts kept failing is left alone before one attempt "
         "probes it: a success resumes its deliveries, a failure pauses it again.",
+        ge=0,
     )
     secret_keys: SecretKeys = env(
         "GOVERNANCE_SECRET_KEY",

@@ -17,6 +17,11 @@ from service.domain.webhook_retry import parse_retry_after
 from service.domain.webhook_targets import TargetRefused, address_allowed, check_url
 
 MAX_RESPONSE_BYTES = 64 * 1024
+# Attempts the dispatcher keeps under way, every receiver together. The pool holds
+# more connections than that (the rest serve `POST /webhooks/{id}/test`), so an
+# attempt never waits for a connection that another receiver's attempt holds.
+MAX_IN_FLIGHT = 100
+MAX_CONNECTIONS = MAX_IN_FLIGHT + 20
 
 
 @dataclass(frozen=True)
@@ -76,7 +81,7 @@ class Deliverer:
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=ssl.create_default_context(),
             network_backend=GuardedBackend(allow_private),
-            max_connections=50,
+            max_connections=MAX_CONNECTIONS,
             keepalive_expiry=30,
         )
 

@@ -7,39 +7,45 @@ pending survives a restart (even a kill -9); each attempt is claimed in Neo4j
 before it is sent, so no attempt goes out twice. Delivery is at least once: a
 crash after sending but before recording repeats that attempt, with the same
 `webhook-id`, so receivers drop the duplicate.
+
+Each receiver is kept apart from the others. Attempts run as tasks of their own,
+and the loop goes on claiming while they are under way, so a receiver that is slow
+to answer holds nothing but its own attempts. A claim takes due deliveries in turns
+across webhooks, each up to what `ReceiverGate` allows it (a limit of attempts
+under way, a circuit breaker), so a webhook with a long backlog cannot crowd the
+others out.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import orjson
 
 from service import clock
-from service.domain import webhook_signing as signing
 from service.domain.event_types import parse_patterns
-from service.domain.secret_box import SecretUnreadable, box_for
-from service.domain.webhook_retry import next_delay
-from service.events.delivery import Deliverer, Outcome
+from service.domain.secret_box import box_for
+from service.domain.webhook_receivers import ReceiverGate
+from service.events.attempt import Attempts
+from service.events.delivery import MAX_IN_FLIGHT, Deliverer
 from service.events.lease import Lease
-from service.graph import Graph, Tx
+from service.graph import Graph
 from service.ids import new_id
 from service.metrics import Metrics
 from service.settings import WebhookSettings
 from service.store import events as event_store
-from service.store import webhooks as webhook_store
-from service.store.outbox import emit
 
 log = logging.getLogger(__name__)
 LEASE = "webhook-dispatcher"
 FAN_OUT_BATCH = 500
-DELIVERY_BATCH = 20
-CLAIM_S = 60.0
-ACTOR = "system:webhooks"
+# A claim outlives its attempt's request by this much, to cover signing and recording:
+# an attempt still under way is never claimed again.
+CLAIM_MARGIN_S = 45.0
 
 
 class Dispatcher:
@@ -48,28 +54,45 @@ class Dispatcher:
     ) -> None:
         self.graph = graph
         self.settings = settings
-        self.deliverer = deliverer
-        self.metrics = metrics
         self.lease = Lease(graph, LEASE, settings.lease_ttl_s)
-        self.box = box_for(settings.secret_keys)
+        self.attempts = Attempts(graph, settings, deliverer, metrics, box_for(settings.secret_keys))
+        self.gate = ReceiverGate(
+            settings.max_in_flight_per_receiver,
+            settings.breaker_failures,
+            settings.breaker_cooldown_s,
+        )
+        self._under_way: set[asyncio.Task[None]] = set()
+        self._ended = asyncio.Event()  # an attempt ended: its receiver has room again
+        self._after = ""  # the webhook the last full claim stopped at: the next starts after it
 
     @property
     def leading(self) -> bool:
         return self.lease.held
 
     async def run(self) -> None:
-        while True:
-            busy = False
-            try:
-                if await self.lease.take():
-                    busy = await self._fan_out() | await self._deliver_due()
-            except Exception:
-                log.warning("webhook dispatch round failed", exc_info=True)
-            if not busy:
-                await asyncio.sleep(self.settings.poll_interval_s)
+        try:
+            while True:
+                busy = False
+                self._ended.clear()
+                try:
+                    if await self.lease.take():
+                        busy = await self._fan_out()
+                        await self._claim_due()
+                except Exception:
+                    log.warning("webhook dispatch round failed", exc_info=True)
+                if not busy:
+                    await self._rest()
+        finally:
+            await self._abandon()
 
     async def release(self) -> None:
         await self.lease.release()
+
+    async def _rest(self) -> None:
+        """Until an attempt ends or the poll interval passes."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.settings.poll_interval_s):
+                await self._ended.wait()
 
     async def _fan_out(self) -> bool:
         cursor_rows = await self.graph.read("leases.cursor", name=LEASE)
@@ -111,84 +134,60 @@ class Dispatcher:
         )
         return len(events) == FAN_OUT_BATCH
 
-    async def _deliver_due(self) -> bool:
+    async def _claim_due(self) -> None:
+        limit = MAX_IN_FLIGHT - self.gate.in_flight
+        if limit <= 0:
+            return
         now = clock.now()
         rows = await self.graph.write(
             "webhooks.claim_due",
             now=clock.format_time(now),
-            claim_until=clock.format_time(now + timedelta(seconds=CLAIM_S)),
+            claim_until=clock.format_time(
+                now + timedelta(seconds=self.settings.timeout_s + CLAIM_MARGIN_S)
+            ),
             holder=self.lease.holder,
-            limit=DELIVERY_BATCH,
+            room=self.gate.room(time.monotonic()),
+            max_per_webhook=self.gate.max_in_flight,
+            after=self._after,
+            limit=limit,
         )
-        await asyncio.gather(*(self._attempt(r["delivery"], r["webhook"]) for r in rows))
-        return len(rows) == DELIVERY_BATCH
+        if len(rows) == limit:
+            self._after = rows[-1]["webhook"]["id"]
+        for row in rows:
+            self._start(row["delivery"], row["webhook"])
+
+    def _start(self, delivery: dict[str, Any], webhook: dict[str, Any]) -> None:
+        self.gate.started(webhook["id"])
+        task = asyncio.create_task(self._attempt(delivery, webhook), name="webhook-attempt")
+        self._under_way.add(task)
+        task.add_done_callback(self._under_way.discard)
 
     async def _attempt(self, delivery: dict[str, Any], webhook: dict[str, Any]) -> None:
-        if not webhook.get("enabled"):
-            await self._record(delivery, "cancelled", None, Outcome(None, "webhook disabled", None))
-            return
-        body = delivery["payload"].encode()
+        ok: bool | None = None
         try:
-            secret = await webhook_store.signing_secret(self.graph, self.box, webhook)
-        except SecretUnreadable as exc:  # the keys are wrong: retried, so a fixed key heals it
-            log.error("webhook %s: %s", webhook["id"], exc.detail)
-            await self._retry_or_fail(delivery, Outcome(None, exc.detail, None))
-            return
-        headers = signing.headers(secret, delivery["event_id"], int(time.time()), body)
-        outcome = await self.deliverer.post(webhook["url"], headers, body)
-        self.metrics.webhook_lag.observe(_age(delivery["payload"]))
-        if outcome.ok:
-            await self._record(delivery, "delivered", None, outcome)
-        elif outcome.status == 410:
-            await self._record(delivery, "failed", None, outcome)
-            await self._disable(webhook["id"], "the receiver answered 410 Gone")
-            return
-        else:
-            await self._retry_or_fail(delivery, outcome)
-        await self._health(webhook["id"], outcome.ok)
-
-    async def _retry_or_fail(self, delivery: dict[str, Any], outcome: Outcome) -> None:
-        attempts = int(delivery["attempts"]) + 1
-        delay = next_delay(attempts, self.settings.retry_schedule, outcome.retry_after_s)
-        when = None if delay is None else clock.format_time(clock.now() + timedelta(seconds=delay))
-        await self._record(delivery, "failed" if delay is None else "pending", when, outcome)
-
-    async def _record(
-        self, delivery: dict[str, Any], state: str, next_at: str | None, outcome: Outcome
-    ) -> None:
-        self.metrics.webhook_deliveries.labels("retrying" if state == "pending" else state).inc()
-        await self.graph.write(
-            "webhooks.record_attempt",
-            id=delivery["id"],
-            state=state,
-            next_attempt_at=next_at,
-            status=outcome.status,
-            error=outcome.error,
-            now=clock.now_iso(),
-        )
-
-    async def _health(self, webhook_id: str, ok: bool) -> None:
-        rows = await self.graph.write("webhooks.health", id=webhook_id, ok=ok, now=clock.now_iso())
-        failing_since = rows[0]["webhook"].get("failing_since") if rows else None
-        if failing_since:
-            horizon = clock.format_time(
-                clock.now() - timedelta(seconds=self.settings.disable_after_s)
+            ok = await self.attempts.make(delivery, webhook)
+        except Exception:  # its claim expires, and the attempt is made again
+            log.warning(
+                "webhook %s: the attempt at delivery %s did not complete",
+                webhook["id"],
+                delivery["id"],
+                exc_info=True,
             )
-            if failing_since <= horizon:
-                await self._disable(webhook_id, "deliveries failed for too long")
+        finally:
+            if self.gate.finished(webhook["id"], ok, time.monotonic()):
+                log.warning(
+                    "webhook %s: %d attempts failed in a row; it gets one probe every %g s "
+                    "until one succeeds",
+                    webhook["id"],
+                    self.gate.failures,
+                    self.gate.cooldown_s,
+                )
+            self._ended.set()
 
-    async def _disable(self, webhook_id: str, reason: str) -> None:
-        async def work(tx: Tx) -> None:
-            rows = await tx.run(
-                "webhooks.disable", id=webhook_id, reason=reason, now=clock.now_iso()
-            )
-            if rows and rows[0]["disabled"]:
-                emit(tx, "webhook.disabled", {"webhook_id": webhook_id, "reason": reason}, ACTOR)
-
-        await self.graph.write_tx(work)
-
-
-def _age(payload: str) -> float:
-    """Seconds since the event a delivery carries happened."""
-    occurred = datetime.fromisoformat(orjson.loads(payload)["occurred_at"])
-    return max(0.0, (clock.now() - occurred).total_seconds())
+    async def _abandon(self) -> None:
+        """Stop the attempts under way (on shutdown): each one's claim expires and
+        whoever dispatches then makes it again."""
+        tasks = list(self._under_way)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
