@@ -4,9 +4,11 @@ Every route carries a `Doc` keyed by its name; `build` refuses a route without
 one, so an undocumented operation fails start-up and the test suite, not a user.
 Security, the required scope and the `Idempotency-Key` header come from the
 route's declared policy (`service.routing`), the same one the middleware enforce.
-Bounds and defaults that are configured (a lineage read's `depth`, a page's `limit`)
-are written `Configured("max_lineage_depth")` and filled from the app's `Limits` when
-the document is built, so it states what this deployment enforces.
+Bounds and defaults that are configured (a lineage read's `depth`, a page's `limit`,
+a query body's `max_depth`) are written `Configured("max_lineage_depth")`, in a
+parameter here or through a model's `ConfiguredMaximum` (`service.models.configured`),
+and filled from the app's `Limits` when the document is built, so it states what this
+deployment enforces.
 """
 
 from __future__ import annotations
@@ -23,22 +25,12 @@ from starlette.routing import BaseRoute, Route
 
 from service.ids import MAX_ID_LENGTH
 from service.models.common import ASSET_ID_MARK, DATASET_ID_PART_MARK
+from service.models.configured import Configured as Configured
 from service.models.datasets import MAX_DATASET_PART
 from service.routing import Access, Policy, Replay, declared
 from service.settings import Limits
 
 PROBLEM = "application/problem+json"
-
-
-@dataclass(frozen=True)
-class Configured:
-    """A number in a schema that is the app's `Limits.<field>`, filled in by `build`."""
-
-    field: str
-
-    def __post_init__(self) -> None:
-        if self.field not in Limits.model_fields:
-            raise ValueError(f"Limits has no field {self.field!r}")
 
 
 def configured_integer(maximum: str, default: str) -> dict[str, Any]:
@@ -133,6 +125,7 @@ class _Schemas:
         if not isinstance(model, type):
             return self.configured(model)
         schema = _shared_ids(model.model_json_schema(ref_template="#/components/schemas/{model}"))
+        schema = self.configured(schema)  # a body's configured bounds (`ConfiguredMaximum`)
         self.components.update(schema.pop("$defs", {}))
         self.components[model.__name__] = schema
         return {"$ref": f"#/components/schemas/{model.__name__}"}

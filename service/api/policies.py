@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -9,6 +12,7 @@ from service import clock
 from service.api import deps
 from service.api.versioned import Text, Versioned, never_creates
 from service.domain.access.scopes import Scope
+from service.errors import validation_error
 from service.http import json_response, path_param, read_json
 from service.models.policies import (
     KINDS,
@@ -23,9 +27,24 @@ from service.models.validation import validate
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.routing import Replay, Route, bearer
+from service.settings import Limits
 from service.store import policies as store
 
 BASE = "/api/v1/policies"
+
+
+def _walk_within_limits(limits: Limits, document: Mapping[str, Any]) -> None:
+    """A write may ask a policy to walk at most as deep as the deployment does: a
+    `params.max_depth` above GOVERNANCE_MAX_LINEAGE_DEPTH is 422 at it (the model holds
+    it to a positive integer; evaluation walks no deeper either way)."""
+    params = document.get("params")
+    depth = params.get("max_depth") if isinstance(params, dict) else None
+    most = limits.max_lineage_depth
+    if isinstance(depth, int | float) and depth > most:
+        loc = ("body", "params", "max_depth")
+        raise validation_error(loc, f"max_depth must be at most {most}", "out_of_range")
+
+
 # Each write is announced (`policy.*`); the evaluator re-evaluates from those events.
 POLICIES = Versioned(
     base=BASE,
@@ -39,6 +58,7 @@ POLICIES = Versioned(
     put=never_creates(store.replace),
     patch=store.patch,
     delete=store.delete,
+    within_limits=_walk_within_limits,
 )
 
 
@@ -55,7 +75,9 @@ async def list_policies(request: Request) -> Response:
 
 
 async def create_policy(request: Request) -> Response:
-    fields = validate(PolicyFields, await read_json(request))
+    document = await read_json(request)
+    fields = validate(PolicyFields, document)
+    _walk_within_limits(deps.settings(request).limits, document)
     policy = await store.create(deps.graph(request), fields, deps.actor(request))
     return POLICIES.answer(policy, created=True)
 
@@ -121,7 +143,8 @@ _KINDS_HELP = (
     "Kinds: `require_owner` and `require_description` (params `{}`), `require_quality_rule` "
     "(`{types?}`), `tag_propagation` (`{tag, max_depth?}`: every governed asset downstream of "
     "an asset with the tag must carry it), `restricted_flow` (`{to: selector, max_depth?}`: no "
-    "governed asset may flow into a `to` asset within max_depth hops). The selector governs "
+    "governed asset may flow into a `to` asset within max_depth hops). `max_depth` is at most "
+    "GOVERNANCE_MAX_LINEAGE_DEPTH, and absent it is that depth. The selector governs "
     "assets by `type`, `platform` (a value or a list: any of), `tags` (all of) and "
     "`id_prefix`; placeholders are never governed. Invalid kind, selector or params: 422 "
     "naming the field. After a change, policies are re-evaluated in the background."

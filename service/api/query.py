@@ -102,12 +102,14 @@ docs = {
             "(its intermediate assets). `distance` is the fewest hops from any start "
             "asset; a start asset is returned only when another start reaches it, or "
             "with `min_depth` 0. Traversals cost what they reach, never the number of "
-            "paths. Pages: `limit` 1-10,000 (default 100) items, ordered by (distance, "
+            "paths. Depths are at most GOVERNANCE_MAX_LINEAGE_DEPTH (the schema's "
+            "maximum). Pages: `limit` items (default 100, at most "
+            "GOVERNANCE_MAX_LINEAGE_NODES), ordered by (distance, "
             "id) for nodes and graphs, (source, target) for edges; pass `next_cursor` "
             "back as `cursor` with the same query. A path query enumerates at most "
-            "10,000 paths (`truncated` says when more exist). A malformed query is 422 "
-            "with the field in `errors[].loc`; past the query timeout, 422 query_timeout; "
-            "out of Neo4j memory, 422 query_too_large."
+            "as many paths as `limit`'s maximum (`truncated` says when more exist). A "
+            "malformed query is 422 with the field in `errors[].loc`; past the query "
+            "timeout, 422 query_timeout; out of Neo4j memory, 422 query_too_large."
         ),
         body=Query,
         responses={200: QueryResult},
@@ -118,7 +120,8 @@ docs = {
         "query",
         description=(
             "Runs in a READ transaction with the query timeout, keeping at most `limit` "
-            "rows (1-10,000, default 1,000; then `truncated`). Neo4j's plan (EXPLAIN) must "
+            "rows (default 1,000, at most GOVERNANCE_MAX_LINEAGE_NODES; then "
+            "`truncated`). Neo4j's plan (EXPLAIN) must "
             "be a read (query type r) with no LOAD CSV, no SHOW/TERMINATE or "
             "administration command, no CALL IN TRANSACTIONS, and only the procedures "
             "db.labels, db.relationshipTypes, db.propertyKeys, db.schema.visualization, "

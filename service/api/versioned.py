@@ -8,7 +8,7 @@ a policy's audit, a rule's asset) stays in each resource's store.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -33,6 +33,7 @@ from service.http import (
 from service.models.validation import validate
 from service.openapi import Doc, MergePatch, Param
 from service.routing import Route, bearer
+from service.settings import Limits
 
 IF_MATCH = Param(
     "If-Match",
@@ -70,6 +71,13 @@ Get = Callable[[Graph, str], Awaitable[V]]
 Put = Callable[[Graph, str, F, Expected | None, str], Awaitable[tuple[V, bool]]]
 Patch = Callable[[Graph, str, dict[str, Any], Expected | None, str], Awaitable[V]]
 Delete = Callable[[Graph, str, Expected | None, str], Awaitable[None]]
+# Holds a write's document (a PUT body, a PATCH document) to what the deployment's
+# limits allow, raising a 422 at the field; the models know no configured number.
+WithinLimits = Callable[[Limits, Mapping[str, Any]], None]
+
+
+def _unlimited(limits: Limits, document: Mapping[str, Any]) -> None:
+    """No field of the resource is bounded by configuration."""
 
 
 def never_creates(
@@ -111,6 +119,7 @@ class Versioned(Generic[V, F]):
     patch_also: tuple[str, ...] = ()  # keys a patch may repeat as read
     put_creates: bool = False
     write_errors: tuple[int, ...] = ()  # beyond 404, 412, 415 and 422
+    within_limits: WithinLimits = _unlimited
 
     @property
     def path(self) -> str:
@@ -132,9 +141,11 @@ class Versioned(Generic[V, F]):
     async def put_one(self, request: Request) -> Response:
         item_id = path_param(request, self.param)
         expected = deps.if_match(request)
-        body = validate(self.replace, await read_json(request))
+        document = await read_json(request)
+        body = validate(self.replace, document)
         if getattr(body, "id", None) not in (None, item_id):
             raise validation_error(("body", "id"), "id in the body differs from the id in the path")
+        self.within_limits(deps.settings(request).limits, document)
         item, created = await self.put(
             deps.graph(request), item_id, body, expected, deps.actor(request)
         )
@@ -144,6 +155,7 @@ class Versioned(Generic[V, F]):
         item_id = path_param(request, self.param)
         expected = deps.if_match(request)
         document = await read_merge_patch(request, self.fields, also=self.patch_also)
+        self.within_limits(deps.settings(request).limits, document)
         item = await self.patch(
             deps.graph(request), item_id, document, expected, deps.actor(request)
         )

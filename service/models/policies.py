@@ -1,5 +1,9 @@
 """Policy bodies. Each kind's `params` has its own model; the
-handler validates `params` against the kind named in the same body."""
+handler validates `params` against the kind named in the same body.
+
+A lineage kind's `max_depth` is at most the deployment's deepest walk
+(`ConfiguredMaximum`; the policies handlers refuse more) and, absent, is that depth:
+it is not stored, and each evaluation walks as deep as the service then allows."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from pydantic import AfterValidator, ConfigDict, Field, StringConstraints
 
 from service.models.assets import Tag, Tags
 from service.models.common import INTEGRAL, ResponseModel, StrictModel
+from service.models.configured import Configured, ConfiguredMaximum
 from service.models.quality import RuleType
 
 Kind = Literal[
@@ -23,7 +28,21 @@ KINDS: tuple[str, ...] = get_args(Kind)
 Severity = Literal["low", "medium", "high", "critical"]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 OneOrMany = Text | Annotated[list[Text], Field(min_length=1, max_length=100)]
-Depth = Annotated[int, Field(ge=1, le=50), INTEGRAL]
+Depth = Annotated[int, Field(ge=1), ConfiguredMaximum("max_lineage_depth"), INTEGRAL]
+
+
+def _deepest(schema: dict[str, Any]) -> None:
+    schema["default"] = Configured("max_lineage_depth")
+
+
+def _max_depth(description: str) -> Any:
+    """An optional `max_depth`: absent (or null) is the deployment's, and is not stored."""
+    return Field(
+        default=None,
+        exclude_if=lambda depth: depth is None,
+        json_schema_extra=_deepest,
+        description=f"{description} (default: GOVERNANCE_MAX_LINEAGE_DEPTH)",
+    )
 
 
 class Selector(StrictModel):
@@ -61,12 +80,12 @@ class RequireQualityRuleParams(StrictModel):
 
 class TagPropagationParams(StrictModel):
     tag: Annotated[Tag, AfterValidator(str.lower)] = Field(description="compared lower-cased")
-    max_depth: Depth = Field(default=50, description="how far downstream the tag must reach")
+    max_depth: Depth | None = _max_depth("how far downstream the tag must reach")
 
 
 class RestrictedFlowParams(StrictModel):
     to: Selector = Field(description="the assets governed assets must not flow into")
-    max_depth: Depth = Field(default=50, description="hops within which a flow is a violation")
+    max_depth: Depth | None = _max_depth("hops within which a flow is a violation")
 
 
 PARAMS: dict[str, type[StrictModel]] = {

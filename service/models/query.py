@@ -4,6 +4,9 @@ endpoint, requests and answers.
 The language is strict: an unknown key or a wrong type is a 422 naming the field.
 Rules that tie fields together (start or path, depth ranges, configured limits) are
 the compiler's (`service.domain.query.check`), so that each error still names one field.
+A depth or page size is at most what the deployment is configured with
+(`ConfiguredMaximum`): the schema says so, the compiler (or the Cypher handler) refuses
+more.
 """
 
 from __future__ import annotations
@@ -20,13 +23,12 @@ from pydantic import (
 )
 
 from service.models.common import INTEGRAL, AssetId, ResponseModel, StrictModel
+from service.models.configured import ConfiguredMaximum
 
 Direction = Literal["upstream", "downstream", "both"]
 ReturnForm = Literal["nodes", "edges", "graph", "paths", "count"]
 MAX_CHOICES = 100
 MAX_START_IDS = 1_000
-MAX_DEPTH = 50
-MAX_LIMIT = 10_000
 MAX_CYPHER_CHARS = 100_000
 PropertyValue = str | int | float | bool
 
@@ -57,7 +59,10 @@ AnyOfLower = Annotated[
 ]
 AnyOfValue = Annotated[list[PropertyValue], _LISTED, _CHOICES, _one_or_many(_SCALAR_SCHEMA)]
 PropertyKey = Annotated[str, StringConstraints(min_length=1, max_length=128)]
-Depth = Annotated[int, Field(ge=1, le=MAX_DEPTH), INTEGRAL]
+DEEPEST = ConfiguredMaximum("max_lineage_depth")
+Depth = Annotated[int, Field(ge=1), DEEPEST, INTEGRAL]
+# Items in a page, rows of a Cypher answer.
+Limit = Annotated[int, Field(ge=1), ConfiguredMaximum("max_lineage_nodes"), INTEGRAL]
 
 
 class Filter(StrictModel):
@@ -109,7 +114,7 @@ class Traverse(StrictModel):
     direction: Direction = Field(
         "both", description="`both` walks upstream and downstream (never zig-zag)"
     )
-    min_depth: Annotated[int, Field(ge=0, le=MAX_DEPTH), INTEGRAL] = Field(
+    min_depth: Annotated[int, Field(ge=0), DEEPEST, INTEGRAL] = Field(
         1, description="0 adds the start assets themselves at distance 0"
     )
     max_depth: Depth = 5
@@ -165,9 +170,7 @@ class Query(StrictModel):
     return_: ReturnForm | None = Field(
         None, alias="return", description="default: paths for a path query, else nodes"
     )
-    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT), INTEGRAL] = Field(
-        100, description="items per page (nodes, edges or paths)"
-    )
+    limit: Limit = Field(100, description="items per page (nodes, edges or paths)")
     cursor: Annotated[str, StringConstraints(min_length=1, max_length=4096)] | None = Field(
         None, description="`next_cursor` of the previous page"
     )
@@ -205,9 +208,7 @@ class QueryResult(ResponseModel):
 class CypherQuery(StrictModel):
     query: Annotated[str, StringConstraints(min_length=1, max_length=MAX_CYPHER_CHARS)]
     parameters: dict[str, Any] = Field(default_factory=dict)
-    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT), INTEGRAL] = Field(
-        1_000, description="most rows returned; then truncated=true"
-    )
+    limit: Limit = Field(1_000, description="most rows returned; then truncated=true")
 
 
 class CypherResult(ResponseModel):

@@ -52,6 +52,21 @@ def test_page_sizes_and_the_bulk_ceiling_follow_the_configured_limits() -> None:
     assert bulk["content"]["application/json"]["schema"]["maxItems"] == 9
 
 
+def test_query_and_policy_bodies_document_the_configured_bounds() -> None:
+    limits = Limits(max_lineage_depth=60, max_lineage_nodes=300, default_lineage_nodes=40)
+    schemas = openapi_document(limits)["components"]["schemas"]
+    for model in ("Query", "CypherQuery"):
+        assert schemas[model]["properties"]["limit"]["maximum"] == 300, model
+    walk = schemas["Traverse"]["properties"]
+    assert (walk["min_depth"]["maximum"], walk["max_depth"]["maximum"]) == (60, 60)
+    assert schemas["PathQuery"]["properties"]["max_depth"]["maximum"] == 60
+    for model in ("PolicyFields", "PolicyReplace"):
+        for variant in schemas[model]["oneOf"]:
+            depth = variant["properties"]["params"].get("properties", {}).get("max_depth")
+            if depth is not None:  # the lineage kinds: at most, and absent, the deepest walk
+                assert (depth["anyOf"][0]["maximum"], depth["default"]) == (60, 60), variant
+
+
 def test_the_defaults_document_the_declared_defaults() -> None:
     document = openapi_document(Settings.from_env({}).limits)
     depth = _param(document, "/api/v1/lineage/{asset_id}", "depth")
