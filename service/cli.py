@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import socket
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from service import __version__, cli_database
 from service.cli_database import resolved_settings
@@ -52,15 +53,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _log_long_work() -> None:
-    """The local Neo4j's download and start take a while: say so on standard error."""
-    import logging
+    """The local Neo4j's download and start take a while: say so on standard error.
+    Once per process however often `main` runs (tests call it in-process), and to the
+    standard error of the moment each line is written."""
+    from service.logs import CLI_PROGRESS
 
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("governance: %(message)s"))
-    local = logging.getLogger("service.localdb")
-    local.addHandler(handler)
+    local = logging.getLogger(CLI_PROGRESS)
+    if not any(isinstance(h, _ToStderr) for h in local.handlers):
+        handler = _ToStderr()
+        handler.setFormatter(logging.Formatter("governance: %(message)s"))
+        local.addHandler(handler)
     local.setLevel(logging.INFO)
     local.propagate = False
+
+
+class _ToStderr(logging.StreamHandler[TextIO]):
+    """Writes to `sys.stderr` as it is when a record comes, not when it was made."""
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _: TextIO) -> None:
+        """StreamHandler sets it; the property above always answers."""
 
 
 def _parser() -> argparse.ArgumentParser:

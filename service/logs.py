@@ -32,6 +32,8 @@ request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 # (the Neo4j driver's debug lines would show query parameters).
 OURS = ("service", "uvicorn")
 UVICORN = ("uvicorn", "uvicorn.error", "uvicorn.asgi")
+# The logger whose lines a non-serving command shows on standard error by itself.
+CLI_PROGRESS = "service.localdb"
 
 
 def configure(
@@ -47,7 +49,9 @@ def configure(
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(logging.WARNING)
-    for name in UVICORN:  # undo whatever an earlier uvicorn set-up did in this process
+    # Undo whatever an earlier set-up in this process did: uvicorn's own, and the
+    # command line's progress lines for the local Neo4j (`service.cli`).
+    for name in (*UVICORN, CLI_PROGRESS):
         logger = logging.getLogger(name)
         logger.handlers, logger.propagate = [], True
         logger.setLevel(logging.NOTSET)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -16,9 +18,11 @@ from pydantic import SecretStr
 from service import cypher
 from service.app import create_app
 from service.graph import Graph
+from service.localdb.runtime import SERVER_MAIN_CLASS
 from service.models.tokens import TokenCreate
 from service.settings import EventSettings, PolicySettings, RateLimit, Settings, WebhookSettings
 from service.store import tokens as token_store
+from tests.support import procfs
 from tests.support.neo4j_server import Neo4jTarget, neo4j_for_tests
 from tests.support.server import LiveServer
 
@@ -45,6 +49,26 @@ WEBHOOKS_FOR_TESTS = WebhookSettings(
     lease_ttl_s=2.0,
     secret_keys=(SecretStr(TEST_SECRET_KEY),),
 )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """After every fixture's teardown, no child of this process is left running or
+    unreaped: whatever a test or fixture starts, it stops and waits for. (Such a child
+    makes Popen warn when it is collected, in a later test or at exit.) The local Neo4j
+    that GOVERNANCE_KEEP_TEST_NEO4J keeps running is the one child allowed."""
+    if not sys.platform.startswith("linux"):
+        return
+    kept = os.environ.get("GOVERNANCE_KEEP_TEST_NEO4J")
+    left = [procfs.describe(pid) for pid in sorted(procfs.children(os.getpid()))]
+    left = [line for line in left if not (kept and f" {SERVER_MAIN_CLASS} " in f" {line} ")]
+    if left:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_sep("=", "child processes left behind by the session", red=True)
+            for line in left:
+                reporter.write_line(line, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(scope="session")

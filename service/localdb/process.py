@@ -132,9 +132,26 @@ def write_pid(pid_file: Path, pid: int) -> None:
     os.replace(tmp, pid_file)
 
 
+def _running(pid: int, main_class: str, home: Path) -> bool:
+    """Whether ``pid`` still has to be stopped: a child of ours until it is reaped.
+
+    For our own child, waitpid is the truth, not /proc: once the JVM's main thread
+    has exited /proc shows a zombie while its other threads still run or exit, and
+    a child taken for gone then was never reaped (Popen warned at exit that it was
+    still running).
+    """
+    proc = _children.get(pid)
+    if proc is None:
+        return is_server_process(pid, main_class, home)
+    if proc.poll() is None:
+        return True
+    del _children[pid]
+    return False
+
+
 def _wait_until_gone(pid: int, main_class: str, home: Path, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
-    while is_server_process(pid, main_class, home):
+    while _running(pid, main_class, home):
         if time.monotonic() >= deadline:
             return False
         time.sleep(_POLL_SECONDS)
@@ -142,9 +159,12 @@ def _wait_until_gone(pid: int, main_class: str, home: Path, timeout: float) -> b
 
 
 def terminate(pid: int, main_class: str, home: Path, timeout: float) -> None:
-    """SIGTERM (Neo4j checkpoints and shuts down cleanly), then SIGKILL after ``timeout``."""
+    """SIGTERM (Neo4j checkpoints and shuts down cleanly), then SIGKILL after ``timeout``.
+
+    Returns once the server is gone and, if this Python process spawned it, reaped.
+    """
     for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, _KILL_GRACE_SECONDS)):
-        if not is_server_process(pid, main_class, home):
+        if not _running(pid, main_class, home):
             return
         if sig == signal.SIGKILL:
             log.warning("Neo4j process %d ignored SIGTERM for %.0fs; sending SIGKILL", pid, timeout)

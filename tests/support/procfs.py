@@ -52,3 +52,14 @@ def environment(pid: int) -> dict[str, str]:
     raw = Path(f"/proc/{pid}/environ").read_bytes()
     pairs = (entry.decode().partition("=") for entry in raw.split(b"\0") if entry)
     return {name: value for name, _, value in pairs}
+
+
+def describe(pid: int) -> str:
+    """`pid`, its state letter (Z: ended, not reaped) and its command line, for a report."""
+    try:
+        name, _, rest = Path(f"/proc/{pid}/stat").read_text().rpartition(")")
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return f"{pid} (ended meanwhile)"
+    command = raw.rstrip(b"\0").replace(b"\0", b" ").decode(errors="replace")
+    return f"{pid} [{rest.split()[0]}] {command or name.partition('(')[2]}"
