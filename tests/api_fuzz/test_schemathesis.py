@@ -3,17 +3,23 @@ its OpenAPI document says, and does the document say what the service does?
 
 The `st run` command line drives it, with its coverage, fuzzing and stateful phases
 and every default check (schemathesis.toml beside this file lists the few narrow
-exceptions and why). It runs as its own admin token, made for the run. Bounded:
-a fixed number of examples per operation, one seed, and a deadline for the whole
-run; GOVERNANCE_FUZZ_EXAMPLES, GOVERNANCE_FUZZ_SEED and GOVERNANCE_FUZZ_DEADLINE_S
-change them (`make fuzz-api`).
+exceptions and why). It runs as its own admin token, made for the run. Bounded by
+its work, not by the clock: a fixed number of examples per operation and one seed
+(GOVERNANCE_FUZZ_EXAMPLES, GOVERNANCE_FUZZ_SEED; `make fuzz-api`). How long that
+takes depends on the machine (about 3 minutes on 2 idle cores, over 10 on a busy
+one), so no deadline is set on the whole run; a run that has stopped making progress
+is caught instead: schemathesis appends an event to its NDJSON report as it goes
+(flushed at each), and a report that has not grown for GOVERNANCE_FUZZ_STALL_S
+(300 s; the longest gap seen on a loaded machine was 65 s) ends the run as a failure.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,7 +34,8 @@ CONFIG = Path(__file__).with_name("schemathesis.toml")
 REPORTS = ROOT / ".cache" / "fuzz-api"
 EXAMPLES = int(os.environ.get("GOVERNANCE_FUZZ_EXAMPLES", "10"))
 SEED = int(os.environ.get("GOVERNANCE_FUZZ_SEED", "20261124"))
-DEADLINE_S = float(os.environ.get("GOVERNANCE_FUZZ_DEADLINE_S", "600"))
+STALL_S = float(os.environ.get("GOVERNANCE_FUZZ_STALL_S", "300"))
+LOOK_EVERY_S = 5.0
 
 
 @pytest.mark.slow
@@ -55,25 +62,39 @@ def test_the_api_keeps_to_its_openapi_document(
         "--report-dir",
         str(REPORTS),
     ]
-    try:
-        run = subprocess.run(
-            command,
-            cwd=ROOT,  # where the hooks module (tests.api_fuzz.hooks) imports from
-            # schemathesis.toml and hooks.py read them
-            env={**os.environ, "GOVERNANCE_FUZZ_TOKEN": token, "GOVERNANCE_FUZZ_URL": live.url},
-            capture_output=True,
-            text=True,
-            timeout=DEADLINE_S,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        out = exc.stdout or ""
-        partial = out.decode(errors="replace") if isinstance(out, bytes) else out
-        pytest.fail(f"schemathesis ran past {DEADLINE_S:.0f} s:\n{partial[-30_000:]}")
-    REPORTS.mkdir(parents=True, exist_ok=True)
-    (REPORTS / "st-run.txt").write_text(run.stdout + run.stderr)
-    summary = run.stdout[run.stdout.rfind("SUMMARY") - 40 :] if "SUMMARY" in run.stdout else ""
+    if REPORTS.exists():
+        shutil.rmtree(REPORTS)
+    REPORTS.mkdir(parents=True)
+    output = REPORTS / "st-run.txt"
+    env = {**os.environ, "GOVERNANCE_FUZZ_TOKEN": token, "GOVERNANCE_FUZZ_URL": live.url}
+    with output.open("w") as out:
+        # cwd: where the hooks module (tests.api_fuzz.hooks) imports from; the
+        # environment: what schemathesis.toml and hooks.py read.
+        run = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            stalled = _wait_while_progressing(run)
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+    text = output.read_text()
+    assert not stalled, f"schemathesis made no progress for {STALL_S:.0f} s:\n{text[-30_000:]}"
+    summary = text[text.rfind("SUMMARY") - 40 :] if "SUMMARY" in text else ""
     print(summary)
-    assert run.returncode == 0, (
-        f"{run.stdout[-30_000:]}\n{run.stderr[-5_000:]}\n(all of it: {REPORTS / 'st-run.txt'})"
-    )
+    assert run.returncode == 0, f"{text[-30_000:]}\n(all of it: {output})"
+
+
+def _wait_while_progressing(run: subprocess.Popen[bytes]) -> bool:
+    """Wait for `run` to end; True if its NDJSON report stopped growing first."""
+    size, grew_at = -1, time.monotonic()
+    while True:
+        try:
+            run.wait(timeout=LOOK_EVERY_S)
+            return False
+        except subprocess.TimeoutExpired:
+            pass
+        now_size = sum(report.stat().st_size for report in REPORTS.glob("*.ndjson"))
+        if now_size != size:
+            size, grew_at = now_size, time.monotonic()
+        elif time.monotonic() - grew_at > STALL_S:
+            return True
