@@ -28,7 +28,6 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from bench.common import (
@@ -36,6 +35,7 @@ from bench.common import (
     SUMMARIES,
     Figure,
     Service,
+    bench_neo4j,
     clear_graph,
     driver_for,
     environment,
@@ -54,34 +54,10 @@ RESULTS = Path(__file__).parent / "RESULTS-clients.md"
 LANGUAGE_TIMEOUT_S = 1800
 
 
-@contextlib.contextmanager
-def clients_neo4j() -> Iterator[Neo4jTarget]:
-    """NEO4J_URI if set; else a local instance with the tests' sizing (the graph here
-    is small), named by GOVERNANCE_BENCH_NEO4J_NAME/PORT so as not to meet another's."""
-    if os.environ.get("NEO4J_URI"):
-        yield Neo4jTarget(
-            os.environ["NEO4J_URI"],
-            os.environ.get("NEO4J_USERNAME", "neo4j"),
-            os.environ.get("NEO4J_PASSWORD", ""),
-            os.environ.get("NEO4J_DATABASE", "neo4j"),
-            "NEO4J_URI",
-        )
-        return
-    from service.localdb import LocalNeo4j, default_cache_dir
-
-    server = LocalNeo4j(
-        default_cache_dir(),
-        name=os.environ.get("GOVERNANCE_BENCH_NEO4J_NAME", "bench-clients"),
-        bolt_port=int(os.environ.get("GOVERNANCE_BENCH_NEO4J_PORT", "17694")),
-        heap="1g",
-        pagecache="512m",
-    )
-    info = server.start()
-    try:
-        yield Neo4jTarget(info.uri, info.username, info.password, "neo4j", "local")
-    finally:
-        if not os.environ.get("GOVERNANCE_KEEP_TEST_NEO4J"):
-            server.stop()
+def clients_neo4j() -> contextlib.AbstractContextManager[Neo4jTarget]:
+    """NEO4J_URI if set; else a small local instance of its own (the graph here is
+    small), named by GOVERNANCE_BENCH_NEO4J_NAME/PORT so as not to meet another's."""
+    return bench_neo4j("bench-clients", 17694, memory="1g")
 
 
 def tree_edges(root: str, fanout: int, depth: int) -> list[dict[str, str]]:

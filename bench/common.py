@@ -36,9 +36,12 @@ BENCH_PORT = 17695
 
 
 @contextlib.contextmanager
-def bench_neo4j() -> Iterator[Neo4jTarget]:
-    """NEO4J_URI if set, else a local instance of its own with room for 100k assets
-    (GOVERNANCE_BENCH_NEO4J_NAME/PORT pick another, to run two benchmarks at once)."""
+def bench_neo4j(
+    name: str = BENCH_INSTANCE, port: int = BENCH_PORT, memory: str = "2g"
+) -> Iterator[Neo4jTarget]:
+    """NEO4J_URI if set, else a local instance of its own, by default with room for
+    100k assets (GOVERNANCE_BENCH_NEO4J_NAME/PORT pick another, to run two benchmarks
+    at once)."""
     if os.environ.get("NEO4J_URI"):
         yield Neo4jTarget(
             os.environ["NEO4J_URI"],
@@ -48,7 +51,7 @@ def bench_neo4j() -> Iterator[Neo4jTarget]:
             "NEO4J_URI",
         )
         return
-    server = bench_server()
+    server = bench_server(name, port, memory)
     info = server.start()
     try:
         yield Neo4jTarget(info.uri, info.username, info.password, "neo4j", "local")
@@ -57,17 +60,20 @@ def bench_neo4j() -> Iterator[Neo4jTarget]:
             server.stop()
 
 
-def bench_server() -> LocalNeo4j:
+def bench_server(
+    name: str = BENCH_INSTANCE, port: int = BENCH_PORT, memory: str = "2g"
+) -> LocalNeo4j:
     """The local instance benchmarks run on (GOVERNANCE_BENCH_NEO4J_NAME/PORT pick
-    another), with room for a million assets."""
+    another); `memory` is its heap and its page cache each (2g: room for a million
+    assets)."""
     from service.localdb import LocalNeo4j, default_cache_dir
 
     return LocalNeo4j(
         default_cache_dir(),
-        name=os.environ.get("GOVERNANCE_BENCH_NEO4J_NAME", BENCH_INSTANCE),
-        bolt_port=int(os.environ.get("GOVERNANCE_BENCH_NEO4J_PORT", BENCH_PORT)),
-        heap="2g",
-        pagecache="2g",
+        name=os.environ.get("GOVERNANCE_BENCH_NEO4J_NAME", name),
+        bolt_port=int(os.environ.get("GOVERNANCE_BENCH_NEO4J_PORT", port)),
+        heap=memory,
+        pagecache=memory,
     )
 
 
