@@ -25,7 +25,7 @@ from playwright.sync_api import Page, sync_playwright
 from bench.common import Figure, bench_neo4j, environment, running_service, write_summary
 from tests.e2e.conftest import CHROMIUM_FLAGS, chromium_path
 
-PASSWORD = "benchmark-password-1"  # noqa: S105 (a throwaway user of the bench's own Neo4j)
+PASSWORD = "a-timing-run-phrase-1"  # noqa: S105 (a throwaway user of the bench's own Neo4j)
 READY_PROBE = """
 window.__lineageReady = null;
 new MutationObserver(() => {

@@ -59,10 +59,17 @@ def _local(settings: Settings) -> LocalNeo4j:
 
 
 def token_create(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
     from service.models.tokens import TokenCreate
     from service.store import tokens
 
-    request = TokenCreate(name=args.name, scopes=args.scope, expires_in_days=args.expires_in_days)
+    try:
+        request = TokenCreate(
+            name=args.name, scopes=args.scope, expires_in_days=args.expires_in_days
+        )
+    except ValidationError as exc:  # a name with control or bidi characters
+        raise ValueError(_first_problem(exc)) from exc
 
     async def create(graph: Graph) -> str:
         made = await tokens.create(graph, request, created_by=_cli_actor())
@@ -111,7 +118,7 @@ def on_database(work: Callable[[Graph], Awaitable[str]]) -> str:
 def user_create(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from service.errors import Conflict
+    from service.errors import Conflict, Unprocessable
     from service.models.users import UserCreate
     from service.store import users
 
@@ -128,7 +135,7 @@ def user_create(args: argparse.Namespace) -> int:
     async def create(graph: Graph) -> str:
         try:
             made = await users.create(graph, request, actor=_cli_actor())
-        except Conflict as exc:
+        except (Conflict, Unprocessable) as exc:
             raise ValueError(exc.detail) from exc
         return f"created {made.username} ({made.role}), id {made.id}"
 
@@ -139,6 +146,7 @@ def user_create(args: argparse.Namespace) -> int:
 def user_set_password(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
+    from service.errors import Unprocessable
     from service.models.users import UserPatch
     from service.store import users
 
@@ -151,7 +159,10 @@ def user_set_password(args: argparse.Namespace) -> int:
         found = await users.find_by_username(graph, args.username)
         if found is None:
             raise ValueError(f"no user named {args.username!r}")
-        await users.update(graph, found.id, patch, frozenset(), actor=_cli_actor())
+        try:
+            await users.update(graph, found.id, patch, frozenset(), actor=_cli_actor())
+        except Unprocessable as exc:
+            raise ValueError(exc.detail) from exc
         return f"new password set for {found.username}; their sessions have ended"
 
     print(on_database(set_password))

@@ -1,9 +1,10 @@
 """Every failure a client can see, and the one table that renders it.
 
     ServiceError                       status  code
-    ├── BadRequest                       400   malformed_json, invalid_cursor, ...
+    ├── BadRequest                       400   malformed_json, malformed_multipart, ...
     ├── Unauthenticated                  401   unauthenticated, invalid_token
     ├── InsufficientScope                403   insufficient_scope
+    ├── Forbidden                        403   csrf_refused (a dashboard script's POST)
     ├── NotFound                         404   not_found
     ├── MethodNotAllowed                 405   method_not_allowed
     ├── RequestTimeout                   408   body_timeout
@@ -11,7 +12,7 @@
     ├── PreconditionFailed               412   precondition_failed
     ├── PayloadTooLarge                  413   payload_too_large
     ├── UnsupportedMediaType             415   unsupported_media_type
-    ├── Unprocessable                    422   validation_error, too_many_items, ...
+    ├── Unprocessable                    422   validation_error, weak_password, ...
     ├── RateLimited                      429   rate_limited          (+ Retry-After)
     └── Unavailable                      503   neo4j_unavailable, server_busy (+ Retry-After)
 
@@ -85,6 +86,10 @@ class InsufficientScope(ServiceError):
     status, code, title = 403, "insufficient_scope", "Insufficient scope"
 
 
+class Forbidden(ServiceError):
+    status, code, title = 403, "forbidden", "Forbidden"
+
+
 class NotFound(ServiceError):
     status, code, title = 404, "not_found", "Not found"
 
@@ -130,6 +135,23 @@ def validation_error(
 ) -> Unprocessable:
     """The common case: one field is wrong."""
     return Unprocessable(msg, errors=[FieldError(loc, msg, type_)])
+
+
+def weak_password(problem: str, loc: tuple[str | int, ...] = ("body", "password")) -> Unprocessable:
+    """A password that breaks one of the rules (`problem` says which)."""
+    return Unprocessable(
+        f"The password {problem}.",
+        code="weak_password",
+        errors=[FieldError(loc, f"password {problem}", "weak_password")],
+    )
+
+
+def malformed_form(problem: str, multipart: bool) -> BadRequest:
+    """A form body that cannot be parsed (no boundary, too many parts or fields, ...)."""
+    kind = "multipart" if multipart else "form"
+    error = BadRequest(f"The {kind} body cannot be read: {problem}", code=f"malformed_{kind}")
+    error.title = f"Malformed {kind} body"
+    return error
 
 
 @dataclass(frozen=True)

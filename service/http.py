@@ -88,10 +88,12 @@ def request_id_of(scope: Scope) -> str:
 
 def problem_response(exc: ServiceError, scope: Scope) -> Response:
     problem = render(exc, instance=scope.get("path", ""), request_id=request_id_of(scope))
+    # nosniff: a browser must never take a problem's text (which may echo input) as
+    # anything but the JSON it says it is.
     return Response(
         orjson.dumps(problem.body),
         status_code=problem.status,
-        headers=problem.headers,
+        headers={**problem.headers, "X-Content-Type-Options": "nosniff"},
         media_type=PROBLEM_JSON,
     )
 

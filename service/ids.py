@@ -50,3 +50,26 @@ def id_problem(value: str) -> str | None:
         if category == "Cf":
             return f"must not contain invisible format characters (U+{ord(ch):04X})"
     return None
+
+
+# What a name shown to people (a token's name, a user's display name) may not hold:
+# control characters, invisible format characters (bidi overrides and isolates
+# U+202A-U+202E and U+2066-U+2069, the marks U+200E/U+200F, zero-width characters,
+# the BOM) and line or paragraph separators. Unlike an id it may hold spaces, and
+# characters newer than this Python's Unicode (an emoji) are let through.
+TEXT_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def text_problem(value: str) -> str | None:
+    """Why `value` cannot be a displayed name, or None when it can."""
+    if value.isascii() and value.isprintable():
+        return None  # the common case, decided in C
+    for ch in value:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs"):
+            return "must not contain control characters"
+        if category == "Cf":
+            return f"must not contain invisible format characters (U+{ord(ch):04X})"
+        if category in ("Zl", "Zp"):
+            return f"must not contain line or paragraph separators (U+{ord(ch):04X})"
+    return None

@@ -1,8 +1,10 @@
 // The newest events, newest first (the seq index serves the order and the limit);
-// types under a `$hidden` prefix (the audit trail, for a non-admin) are left out.
+// types under a `$hidden` prefix (the audit trail, for a non-admin) are left out, and
+// types under an `$owned` prefix (`token.*`, for a non-admin) unless `$reader` owns them.
 MATCH (e:Event)
 WHERE e.seq IS NOT NULL
   AND none(prefix IN $hidden WHERE e.type STARTS WITH prefix)
-RETURN e {.id, .seq, .type, .occurred_at, .actor, .data, .alert, .severity} AS event
+  AND (none(prefix IN $owned WHERE e.type STARTS WITH prefix) OR e.owner = $reader)
+RETURN e {.id, .seq, .type, .occurred_at, .actor, .data, .alert, .severity, .owner} AS event
 ORDER BY e.seq DESC
 LIMIT $limit

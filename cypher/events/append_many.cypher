@@ -12,5 +12,5 @@ UNWIND range(0, size($items) - 1) AS i
 WITH base + i + 1 AS seq, $items[i] AS event
 CREATE (e:Event {id: event.id, seq: seq, type: event.type, occurred_at: event.occurred_at,
                  actor: event.actor, data: event.data, alert: event.alert,
-                 severity: event.severity})
+                 severity: event.severity, owner: event.owner})
 RETURN count(e) AS appended

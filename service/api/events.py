@@ -11,7 +11,7 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from service import clock, state
+from service import state
 from service.api import deps
 from service.domain.access.scopes import Scope
 from service.domain.event_types import EVENT_TYPES, TypeFilter, parse_patterns
@@ -25,22 +25,17 @@ from service.params import INT64_MAX, Params, integer_value
 from service.routing import Route, bearer
 from service.store import events as store
 from service.store import tokens as token_store
-from service.store import users as user_store
 
 BASE = "/api/v1/events"
 REPLAY_BATCH = 500
 
 
-def _types(request: Request, audit: bool) -> TypeFilter:
-    """The `types` filter; without `audit` (a reader below admin) `audit.*` is left out."""
+def _types(request: Request) -> TypeFilter:
+    """The `types` filter as the reader asked it (what they may see is applied after)."""
     types, problem = parse_patterns(Params(request).many("types"))
     if problem:
         raise validation_error(("query", "types"), problem, "enum")
-    return types if audit else types.without_audit()
-
-
-def _sees_audit(request: Request) -> bool:
-    return deps.principal(request).scope >= Scope.ADMIN
+    return types
 
 
 def _after(request: Request, header: str | None = None) -> int | None:
@@ -55,7 +50,8 @@ def _after(request: Request, header: str | None = None) -> int | None:
 async def list_events(request: Request) -> Response:
     paging = deps.paging(request, first=0)
     start = paging.after if "cursor" in request.query_params else (_after(request) or 0)
-    types = _types(request, _sees_audit(request))
+    principal = deps.principal(request)
+    types = _types(request).for_reader(principal.scope >= Scope.ADMIN, principal.user_id)
     rows = await store.after(deps.graph(request), start, types, paging.fetch)
     return paging.respond(rows, key=lambda e: e.seq, render=lambda e: e.envelope())
 
@@ -65,31 +61,58 @@ async def stream_events(request: Request) -> Response:
     graph = deps.graph(request)
     return await event_stream(
         request,
-        Liveness(
-            alive=lambda: _token_alive(graph, principal.token_id),
+        Reader(
+            admin=principal.scope >= Scope.ADMIN,
+            user_id=principal.user_id,
+            standing=lambda: token_store.standing(graph, principal.token_id),
             ends=lambda event: (
                 event.type == "token.revoked" and event.data.get("id") == principal.token_id
             ),
         ),
-        audit=_sees_audit(request),
     )
 
 
-@dataclass(frozen=True)
-class Liveness:
-    """How a stream learns that its reader's credential is gone: `alive` is asked at
-    every heartbeat, `ends` is told every live event."""
+@dataclass
+class Reader:
+    """Who reads a stream, and how the stream learns that this changed. `standing` is
+    the reader's scope now (None: the credential is gone, or raises when the database
+    cannot say); it is asked at every heartbeat, and again before every event only an
+    admin may see, so a reader demoted, disabled, revoked or signed out is sent none
+    after that moment. `ends` is told every live event."""
 
-    alive: Callable[[], Awaitable[bool]]
+    admin: bool
+    user_id: str | None
+    standing: Callable[[], Awaitable[Scope | None]]
     ends: Callable[[Event], bool]
 
+    async def still_admin(self) -> bool | None:
+        """Whether the reader is an admin now (False from then on once they are not);
+        None when their credential is gone. A database hiccup withholds the event."""
+        try:
+            scope = await self.standing()
+        except Exception:
+            return False
+        if scope is None:
+            return None
+        self.admin = self.admin and scope >= Scope.ADMIN
+        return self.admin
 
-async def event_stream(request: Request, liveness: Liveness, *, audit: bool) -> Response:
-    """The SSE answer for a reader whose credential `liveness` watches (a token here,
-    a session for the dashboard); `audit` says whether it may see the audit trail."""
+    async def alive(self) -> bool:
+        try:
+            return await self.standing() is not None
+        except Exception:
+            return True  # a database hiccup is no reason to drop a healthy stream
+
+
+class _Gone(Exception):
+    """The reader's credential ended while the stream was open."""
+
+
+async def event_stream(request: Request, reader: Reader) -> Response:
+    """The SSE answer for `reader` (a token here, a session for the dashboard)."""
     header = request.headers.get("last-event-id")
     resume_after = _after(request, header)
-    types = _types(request, audit)
+    view = _View(_types(request), reader)
     broker = state.of(request).broker
     await broker.ready()
     settings = deps.settings(request).events
@@ -105,8 +128,7 @@ async def event_stream(request: Request, liveness: Liveness, *, audit: bool) -> 
         deps.graph(request),
         subscription,
         live_from,
-        liveness,
-        types,
+        view,
         resume_after,
         settings.heartbeat_s,
     )
@@ -115,12 +137,41 @@ async def event_stream(request: Request, liveness: Liveness, *, audit: bool) -> 
     )
 
 
+class _View:
+    """What one stream sends: the types asked for, as far as the reader may see them.
+    An event only an admin may see (`audit.*`, another user's `token.*`) goes out only
+    after the reader's standing was checked again; once they are no admin, never."""
+
+    def __init__(self, asked: TypeFilter, reader: Reader) -> None:
+        self.asked = asked
+        self.below_admin = asked.for_reader(False, reader.user_id)
+        self.reader = reader
+
+    @property
+    def types(self) -> TypeFilter:
+        return self.asked if self.reader.admin else self.below_admin
+
+    def needs_admin(self, event: Event) -> bool:
+        return not self.below_admin.matches(event.type, event.owner)
+
+    async def sendable(self, events: list[Event]) -> list[Event]:
+        """The events of `events` to send, checking the reader's standing once for them
+        all (each was committed before this call); raises `_Gone` when it ended."""
+        wanted = [e for e in events if self.types.matches(e.type, e.owner)]
+        if any(self.needs_admin(e) for e in wanted):
+            admin = await self.reader.still_admin()
+            if admin is None:
+                raise _Gone
+            if not admin:
+                wanted = [e for e in wanted if not self.needs_admin(e)]
+        return wanted
+
+
 async def _stream(
     graph: Graph,
     subscription: Subscription,
     live_from: int,
-    liveness: Liveness,
-    types: TypeFilter,
+    view: _View,
     resume_after: int | None,
     heartbeat_s: float,
 ) -> AsyncIterator[bytes]:
@@ -128,25 +179,28 @@ async def _stream(
     subscription was taken first, so nothing is lost or doubled across the switch."""
     sent = live_from if resume_after is None else resume_after
     yield b"retry: 2000\n: connected\n\n"
-    if resume_after is not None:
-        while True:
-            batch = await store.after(graph, sent, types, REPLAY_BATCH)
-            for event in batch:
-                yield _frame(event)
-                sent = event.seq
-            if len(batch) < REPLAY_BATCH:
-                break
-    async for live in _live(subscription, liveness, heartbeat_s):
-        if live is None:
-            yield b": keepalive\n\n"
-        elif live.seq > sent:
-            sent = live.seq
-            if types.matches(live.type):
-                yield _frame(live)
+    try:
+        if resume_after is not None:
+            while True:
+                batch = await store.after(graph, sent, view.types, REPLAY_BATCH)
+                for event in await view.sendable(batch):
+                    yield _frame(event)
+                sent = batch[-1].seq if batch else sent
+                if len(batch) < REPLAY_BATCH:
+                    break
+        async for live in _live(subscription, view.reader, heartbeat_s):
+            if live is None:
+                yield b": keepalive\n\n"
+            elif live.seq > sent:
+                sent = live.seq
+                for event in await view.sendable([live]):
+                    yield _frame(event)
+    except _Gone:
+        return
 
 
 async def _live(
-    subscription: Subscription, liveness: Liveness, heartbeat_s: float
+    subscription: Subscription, reader: Reader, heartbeat_s: float
 ) -> AsyncIterator[Event | None]:
     """Live events, None for a heartbeat; ends when the reader falls too far behind
     or its credential is revoked or expires."""
@@ -157,26 +211,13 @@ async def _live(
             async with asyncio.timeout(heartbeat_s):
                 event = await subscription.queue.get()
         except TimeoutError:
-            if not await liveness.alive():
+            if not await reader.alive():
                 return
             yield None
             continue
-        if liveness.ends(event):
+        if reader.ends(event):
             return
         yield event
-
-
-async def _token_alive(graph: Graph, token_id: str) -> bool:
-    """Whether the token still authenticates: not revoked or expired, and its user (if
-    it has one) neither deleted nor disabled."""
-    try:
-        token = await token_store.get(graph, token_id)
-        user = await user_store.find(graph, token.user_id) if token.user_id else None
-    except Exception:
-        return True  # a database hiccup is no reason to drop a healthy stream
-    expired = token.expires_at is not None and token.expires_at <= clock.now_iso()
-    user_gone = token.user_id is not None and (user is None or user.disabled)
-    return token.revoked_at is None and not expired and not user_gone
 
 
 def _frame(event: Event) -> bytes:
@@ -216,7 +257,7 @@ docs = {
         "events",
         description="Events after a sequence number, oldest first. Receivers order by `seq` "
         "and drop duplicates by `id`. The audit trail (`audit.*`) is shown to admin tokens "
-        "only.",
+        "only; `token.*` events to admin tokens and to the token's own user.",
         params=(
             Param(
                 "after",
@@ -235,7 +276,10 @@ docs = {
         description="`id:` is the sequence number, `event:` the type, `data:` the envelope. "
         "Resumes after `Last-Event-ID` (or `?after=`). A comment every 15 s keeps proxies "
         "open. A reader that falls 1,000 events behind is disconnected; a revoked token's "
-        "streams close. `audit.*` events reach admin tokens only.",
+        "streams close. `audit.*` events reach admin tokens only, `token.*` events admins "
+        "and the token's own user; the reader's standing is checked again before each "
+        "such event, so a reader demoted meanwhile is sent none (and a disabled or revoked "
+        "one's stream closes).",
         params=(
             _TYPES,
             Param("after", schema={"type": "integer", "minimum": 0, "maximum": INT64_MAX}),

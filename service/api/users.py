@@ -126,8 +126,11 @@ docs = {
         "Create a user",
         "users",
         description="Roles map to token scopes: viewer → read, editor → write, admin → admin. "
-        "The password is stored as an Argon2id hash and never returned. A username is unique "
-        "ignoring case (409 `already_exists`).",
+        "The password is stored as an Argon2id hash and never returned. A password that is "
+        "shorter than 12 or longer than 256 characters, only whitespace, contains the "
+        "username (ignoring case) or is one of the 30,000 most common passwords is 422 "
+        "`weak_password`, its `detail` naming the rule. A username is unique ignoring case "
+        "(409 `already_exists`).",
         body=UserCreate,
         responses={201: User},
         errors=(409, 415, 422),
@@ -138,7 +141,8 @@ docs = {
         "users",
         description="JSON Merge Patch. Demoting a user lowers what their tokens may do on "
         "the next request; disabling ends their sessions and makes their tokens 401; a new "
-        "password ends their sessions (tokens stay). The last enabled admin cannot be "
+        "password ends their sessions (tokens stay) and is held to the same rules as at "
+        "creation (422 `weak_password`). The last enabled admin cannot be "
         "demoted or disabled (409 `last_admin`).",
         body=UserPatch,
         body_media_types=_PATCH_TYPES,

@@ -6,12 +6,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
-from service.api.events import Liveness, event_stream
+from service.api.events import Reader, event_stream
 from service.dashboard import guard
 from service.dashboard.present import subject_asset, summary
 from service.dashboard.render import html, page_route
 from service.dashboard.session_json import session_json_route
-from service.domain.access.scopes import Scope
+from service.domain.access.scopes import ROLE_SCOPE, Scope
 from service.routing import signed_in
 from service.store import dashboard as store
 from service.store import sessions
@@ -21,7 +21,7 @@ SHOWN = 50
 
 
 async def feed(request: Request, session: Session) -> Response:
-    events = await store.latest_events(deps.graph(request), SHOWN, guard.hidden_events(session))
+    events = await store.latest_events(deps.graph(request), SHOWN, guard.event_view(session))
     context = {
         "title": "Events",
         "section": "events",
@@ -32,20 +32,23 @@ async def feed(request: Request, session: Session) -> Response:
 
 
 async def stream(request: Request) -> Response:
-    """The live feed ends when the session does (sign-out, expiry, user disabled)."""
+    """The live feed ends when the session does (sign-out, expiry, user disabled), and
+    stops showing the audit trail once its user is no longer an admin."""
     session: Session = request.state.session
     graph = deps.graph(request)
 
-    async def alive() -> bool:
-        try:
-            return await sessions.resume(graph, session.secret) is not None
-        except Exception:
-            return True  # a database hiccup is no reason to drop a healthy stream
+    async def standing() -> Scope | None:
+        resumed = await sessions.resume(graph, session.secret)
+        return ROLE_SCOPE[resumed.user.role] if resumed is not None else None
 
     return await event_stream(
         request,
-        Liveness(alive=alive, ends=lambda _: False),
-        audit=guard.can(session, Scope.ADMIN),
+        Reader(
+            admin=guard.can(session, Scope.ADMIN),
+            user_id=session.user.id,
+            standing=standing,
+            ends=lambda _: False,
+        ),
     )
 
 

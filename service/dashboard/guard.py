@@ -19,7 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from service.api import deps
 from service.domain.access import sessions as rules
 from service.domain.access.scopes import ROLE_SCOPE, Scope
-from service.domain.event_types import AUDIT_PREFIX
+from service.domain.event_types import TypeFilter
 from service.store import sessions
 from service.store.sessions import Session
 
@@ -38,7 +38,10 @@ class Refused(Exception):
 
 
 def is_secure(request: Request) -> bool:
-    return request.url.scheme == "https"
+    """Whether browsers reach the dashboard over https (GOVERNANCE_SESSION_COOKIE_SECURE):
+    behind a TLS-terminating proxy the request itself came over http."""
+    mode = deps.settings(request).session_cookie_secure
+    return request.url.scheme == "https" if mode == "auto" else mode == "always"
 
 
 def session_cookie(request: Request) -> str | None:
@@ -59,7 +62,8 @@ def sign_in_redirect(request: Request) -> Response:
 
 def same_origin(request: Request) -> bool:
     origin = request.headers.get("origin")
-    return origin is None or origin == f"{request.url.scheme}://{request.url.netloc}"
+    scheme = "https" if is_secure(request) else request.url.scheme
+    return origin is None or origin == f"{scheme}://{request.url.netloc}"
 
 
 async def check_csrf(request: Request, expected: str) -> None:
@@ -87,6 +91,7 @@ def can(session: Session, needed: Scope) -> bool:
     return ROLE_SCOPE[session.user.role] >= needed
 
 
-def hidden_events(session: Session) -> tuple[str, ...]:
-    """Event type prefixes this user may not see: the audit trail, below admin."""
-    return () if can(session, Scope.ADMIN) else (AUDIT_PREFIX,)
+def event_view(session: Session) -> TypeFilter:
+    """The events this user may see: below admin, no audit trail and only their own
+    tokens' `token.*` events."""
+    return TypeFilter().for_reader(can(session, Scope.ADMIN), session.user.id)

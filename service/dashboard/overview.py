@@ -19,7 +19,7 @@ SHOWN = 10
 
 async def overview(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
-    events = await store.latest_events(graph, SHOWN, guard.hidden_events(session))
+    events = await store.latest_events(graph, SHOWN, guard.event_view(session))
     failing = await store.failing_rules(graph, SHOWN)
     violations = await store.open_violations(graph, None, SHOWN)
     shown = [r.asset_id for r in failing] + [v.asset_id for v in violations]

@@ -138,8 +138,8 @@ async def create_user(request: Request, session: Session) -> Response:
         made = await user_store.create(deps.graph(request), body, actor=f"user:{session.user.id}")
     except ValidationError as exc:
         return await _users_page(request, session, 422, error=_errors(exc), form=fields)
-    except Conflict as exc:
-        return await _users_page(request, session, 409, error=exc.detail, form=fields)
+    except (Conflict, Unprocessable) as exc:  # a taken username, a weak password
+        return await _users_page(request, session, exc.status, error=exc.detail, form=fields)
     return await _users_page(request, session, 201, notice=f"User {made.username} created.")
 
 

@@ -114,7 +114,8 @@ async def sign_out(request: Request) -> Response:
             return error_page(request, session, exc.status, exc.message)
         await sessions.end(deps.graph(request), session.secret)
     response = RedirectResponse("/login", status_code=303)
-    response.delete_cookie(rules.cookie_name(guard.is_secure(request)), path="/")
+    secure = guard.is_secure(request)  # browsers drop a `__Host-` cookie only when Secure
+    response.delete_cookie(rules.cookie_name(secure), path="/", secure=secure, httponly=True)
     return response
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 AUDIT_PREFIX = "audit."
+# Events about one user's own things (token names, prefixes, scopes): shown to admins
+# and to that user only (the event's owner).
+OWNED_PREFIX = "token."
 # The audit trail: administrative actions, shown to admins only.
 AUDIT_TYPES = (
     "audit.token.created", "audit.token.revoked",
@@ -32,24 +35,38 @@ EVENT_TYPES = (
 @dataclass(frozen=True)
 class TypeFilter:
     """Exact types and `prefix.*` patterns; no patterns at all means every type.
-    `hidden` prefixes are never matched, whatever the patterns say."""
+    `hidden` prefixes are never matched, whatever the patterns say; `owned` ones only
+    for an event whose owner is `reader`."""
 
     exact: frozenset[str] = frozenset()
     prefixes: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
+    owned: tuple[str, ...] = ()
+    reader: str | None = None
 
     @property
     def any_type(self) -> bool:
         return not self.exact and not self.prefixes
 
-    def matches(self, event_type: str) -> bool:
+    def matches(self, event_type: str, owner: str | None = None) -> bool:
         if any(event_type.startswith(h) for h in self.hidden):
+            return False
+        if any(event_type.startswith(o) for o in self.owned) and (
+            owner is None or owner != self.reader
+        ):
             return False
         return (
             self.any_type
             or event_type in self.exact
             or any(event_type.startswith(p) for p in self.prefixes)
         )
+
+    def for_reader(self, admin: bool, user_id: str | None) -> TypeFilter:
+        """The same filter for what one reader may see: an admin everything; anyone
+        else no audit trail, and `token.*` events of their own tokens only."""
+        if admin:
+            return self
+        return replace(self, hidden=(AUDIT_PREFIX,), owned=(OWNED_PREFIX,), reader=user_id)
 
     def without_audit(self) -> TypeFilter:
         """The same filter for a reader below admin: the audit trail is left out."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from service.models.common import ResponseModel
 
@@ -19,10 +19,16 @@ class Event(ResponseModel):
     data: Any
     alert: bool | None = Field(default=None, description="present on alerts only")
     severity: str | None = Field(default=None, description="present on alerts only")
+    # The user a private event (`token.*`) belongs to: decides who sees it, never shown.
+    _owner: str | None = PrivateAttr(default=None)
+
+    @property
+    def owner(self) -> str | None:
+        return self._owner
 
     @classmethod
     def from_node(cls, node: dict[str, Any]) -> Event:
-        return cls(
+        event = cls(
             id=node["id"],
             seq=int(node["seq"]),
             type=node["type"],
@@ -32,6 +38,8 @@ class Event(ResponseModel):
             alert=True if node.get("alert") else None,
             severity=node.get("severity") if node.get("alert") else None,
         )
+        event._owner = node.get("owner")
+        return event
 
     def envelope(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)

@@ -6,7 +6,13 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from service.models.common import INTEGRAL, ResponseModel, StrictModel
+from service.models.common import (
+    INTEGRAL,
+    PLAIN_TEXT_SCHEMA,
+    ResponseModel,
+    StrictModel,
+    plain_text,
+)
 
 ScopeName = Literal["read", "write", "admin"]
 
@@ -16,7 +22,12 @@ def _unique(values: list[ScopeName]) -> list[ScopeName]:
 
 
 class TokenCreate(StrictModel):
-    name: Annotated[str, StringConstraints(min_length=1, max_length=128)]
+    name: Annotated[
+        str,
+        StringConstraints(min_length=1, max_length=128),
+        plain_text("a token name"),
+        PLAIN_TEXT_SCHEMA,
+    ]
     scopes: Annotated[list[ScopeName], Field(min_length=1, max_length=3), AfterValidator(_unique)]
     expires_in_days: Annotated[int, Field(ge=1, le=3650), INTEGRAL] | None = None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from service.domain.event_types import TypeFilter
 from service.graph import Graph
 from service.models.datasets import Dataset
 from service.models.events import Event
@@ -87,7 +88,13 @@ async def lineage_details(
     )
 
 
-async def latest_events(graph: Graph, limit: int, hidden: tuple[str, ...] = ()) -> list[Event]:
-    """The newest events, leaving out types under a `hidden` prefix."""
-    rows = await graph.read("dashboard.latest_events", limit=limit, hidden=list(hidden))
+async def latest_events(graph: Graph, limit: int, view: TypeFilter) -> list[Event]:
+    """The newest events a reader may see (`view`: its hidden and owned prefixes)."""
+    rows = await graph.read(
+        "dashboard.latest_events",
+        limit=limit,
+        hidden=list(view.hidden),
+        owned=list(view.owned),
+        reader=view.reader,
+    )
     return [Event.from_node(r["event"]) for r in rows]

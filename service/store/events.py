@@ -19,6 +19,8 @@ async def after(graph: Graph, seq: int, types: TypeFilter | None, limit: int) ->
         types=sorted(types.exact),
         prefixes=list(types.prefixes),
         hidden=list(types.hidden),
+        owned=list(types.owned),
+        reader=types.reader,
         limit=limit,
     )
     return [Event.from_node(r["event"]) for r in rows]

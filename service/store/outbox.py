@@ -24,10 +24,12 @@ def emit(
     *,
     alert: bool = False,
     severity: str | None = None,
+    owner: str | None = None,
 ) -> None:
     """Append one event. It is written last in the transaction, just before the commit,
-    so the sequence counter is locked for the commit only."""
-    emit_many(tx, [Pending(type_, data, alert, severity)], actor)
+    so the sequence counter is locked for the commit only. `owner` is the user an event
+    of a private kind belongs to (`token.*`: the token's user; see `TypeFilter.owned`)."""
+    emit_many(tx, [Pending(type_, data, alert, severity, owner)], actor)
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class Pending:
     data: Any
     alert: bool = False
     severity: str | None = None
+    owner: str | None = None
 
 
 def emit_many(tx: Tx, events: list[Pending], actor: str) -> None:
@@ -54,6 +57,7 @@ def emit_many(tx: Tx, events: list[Pending], actor: str) -> None:
                 "data": orjson.dumps(_plain(e.data)).decode(),
                 "alert": e.alert,
                 "severity": e.severity,
+                "owner": e.owner,
             }
             for e in events
         ],

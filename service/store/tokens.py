@@ -47,7 +47,7 @@ async def create(
     async def work(tx: Tx) -> TokenCreated:
         rows = await tx.run("tokens.create", props=props)
         made = TokenCreated(**rows[0]["token"], token=secret)
-        emit(tx, "token.created", Token(**rows[0]["token"]), created_by)
+        emit(tx, "token.created", Token(**rows[0]["token"]), created_by, owner=user_id)
         audit.record(tx, "token.created", _audited(made), created_by)
         return made
 
@@ -63,10 +63,7 @@ async def authenticate(graph: Graph, secret: str) -> tuple[Principal, bool] | No
     record = rows[0]["token"]
     if not hmac.compare_digest(record["hash"], hashed):
         return None
-    now = clock.now_iso()
-    if record.get("revoked_at") or (record.get("expires_at") and record["expires_at"] <= now):
-        return None
-    scope = _effective_scope(record, rows[0]["user"])
+    scope = _current_scope(record, rows[0]["user"])
     if scope is None:
         return None
     stale = clock.format_time(clock.now() - TOUCH_INTERVAL)
@@ -75,6 +72,20 @@ async def authenticate(graph: Graph, secret: str) -> tuple[Principal, bool] | No
         token_id=record["id"], name=record["name"], scope=scope, user_id=record.get("user_id")
     )
     return principal, last_used is None or last_used < stale
+
+
+async def standing(graph: Graph, token_id: str) -> Scope | None:
+    """What the token may do now, or None when it no longer authenticates."""
+    rows = await graph.read("tokens.standing", id=token_id)
+    return _current_scope(rows[0]["token"], rows[0]["user"]) if rows else None
+
+
+def _current_scope(token: dict[str, Any], user: dict[str, Any] | None) -> Scope | None:
+    """None for a revoked or expired token, else its effective scope."""
+    expires_at = token.get("expires_at")
+    if token.get("revoked_at") or (expires_at and expires_at <= clock.now_iso()):
+        return None
+    return _effective_scope(token, user)
 
 
 def _effective_scope(token: dict[str, Any], user: dict[str, Any] | None) -> Scope | None:
@@ -129,7 +140,7 @@ async def revoke(graph: Graph, token_id: str, actor: str) -> Token:
             raise _not_found(token_id)
         token = Token(**rows[0]["token"])
         if rows[0]["newly"]:
-            emit(tx, "token.revoked", token, actor)
+            emit(tx, "token.revoked", token, actor, owner=token.user_id)
             audit.record(tx, "token.revoked", _audited(token), actor)
         return token
 

@@ -14,7 +14,8 @@ from neo4j.exceptions import ConstraintError
 
 from service import clock
 from service.domain.access import passwords
-from service.errors import Conflict, NotFound
+from service.domain.access.password_rules import password_problem
+from service.errors import Conflict, NotFound, weak_password
 from service.graph import Graph, Tx
 from service.ids import new_id
 from service.models.users import User, UserCreate, UserPatch
@@ -32,7 +33,14 @@ def login_key(username: str) -> str:
     return username.lower()
 
 
+def _check_password(password: str, username: str) -> None:
+    problem = password_problem(password, username)
+    if problem:
+        raise weak_password(problem)
+
+
 async def create(graph: Graph, request: UserCreate, *, actor: str) -> User:
+    _check_password(request.password, request.username)
     password_hash = await asyncio.to_thread(passwords.hash_password, request.password)
     now = clock.now_iso()
     props: dict[str, Any] = {
@@ -147,6 +155,7 @@ async def update(
     changes: dict[str, Any] = patch.model_dump(exclude_none=True, exclude={"password"})
     changes.update({name: None for name in clear})
     if patch.password is not None:
+        _check_password(patch.password, (await get(graph, user_id)).username)
         changes["password_hash"] = await asyncio.to_thread(passwords.hash_password, patch.password)
     ends_sessions = patch.password is not None or patch.disabled is True
     # The names of what changed ("password" for a reset), never the values.

@@ -47,7 +47,7 @@ class SseReader:
     def __init__(
         self,
         url: str,
-        token: str,
+        token: str | None,
         headers: dict[str, str] | None = None,
         params: dict[str, str] | None = None,
     ) -> None:
@@ -56,7 +56,8 @@ class SseReader:
             "GET",
             url,
             params=params,
-            headers={"Authorization": f"Bearer {token}", **(headers or {})},
+            # No token: the dashboard's stream, with the session cookie in `headers`.
+            headers={**({"Authorization": f"Bearer {token}"} if token else {}), **(headers or {})},
         )
         self.frames: queue.Queue[Frame | None] = queue.Queue()  # None: the stream ended
         self.status: int | None = None

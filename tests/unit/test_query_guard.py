@@ -25,7 +25,47 @@ def read(*children: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_plain_read_passes() -> None:
-    plan = read(op("Limit@neo4j", "1", op("AllNodesScan@neo4j", "n")))
+    plan = read(op("Limit@neo4j", "1", op("NodeByLabelScan@neo4j", "n:Asset")))
+    assert refusal("r", plan) is None
+
+
+@pytest.mark.parametrize(
+    "leaf",
+    [
+        op("AllNodesScan@neo4j", "n"),
+        op("PartitionedAllNodesScan@neo4j", "n"),
+        op("NodeByIdSeek@neo4j", "n WHERE id(n) = $autoint_0"),
+        op("NodeByElementIdSeek@neo4j", "n WHERE elementId(n) = $autostring_0"),
+        op("Filter@neo4j", "n:$all($l)", op("NodeByLabelScan@neo4j", "n:Asset")),
+    ],
+)
+def test_nodes_found_without_a_label_are_refused(leaf: dict[str, Any]) -> None:
+    reason = refusal("r", read(op("Projection@neo4j", "properties(n) AS p", leaf)))
+    assert reason is not None and "without a label" in reason
+
+
+@pytest.mark.parametrize(
+    ("details", "named"),
+    [
+        ("u:User", "User"),
+        ("n:Asset|User", "User"),
+        ("count( (:Session) ) AS `n`", "Session"),
+        ("UNIQUE t:ApiToken(hash) WHERE hash = $autostring_0", "ApiToken"),
+        ("NOT n:Asset AND n:`IdempotencyRecord`", "IdempotencyRecord"),
+        ("a.password_hash AS h", "password_hash"),
+        ("s.`csrf` AS c", "csrf"),
+    ],
+)
+def test_the_labels_and_properties_of_secrets_are_refused(details: str, named: str) -> None:
+    reason = refusal("r", read(op("Filter@neo4j", details, op("NodeByLabelScan@neo4j", "a:Asset"))))
+    assert reason is not None and named in reason
+
+
+@pytest.mark.parametrize(
+    "details", ["n.username AS u", "n:UserGroup", "n:Asset AND n.hash = $autostring_0", "Users"]
+)
+def test_names_that_only_resemble_secrets_pass(details: str) -> None:
+    plan = read(op("Projection@neo4j", details, op("NodeByLabelScan@neo4j", "n:Asset")))
     assert refusal("r", plan) is None
 
 
