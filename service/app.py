@@ -17,6 +17,7 @@ from service import __version__, cypher
 from service.api import (
     assets,
     events,
+    impact,
     lineage,
     manifest,
     meta,
@@ -32,8 +33,8 @@ from service.api import (
 from service.auth.middleware import AuthMiddleware
 from service.dashboard import routes as dashboard
 from service.driver_errors import from_driver_error
-from service.errors import MethodNotAllowed, NotFound, ServiceError
-from service.http import CLIENT_CLOSED_REQUEST, problem_response
+from service.errors import MethodNotAllowed, NotFound, ServiceError, malformed_form
+from service.http import CLIENT_CLOSED_REQUEST, media_type, problem_response
 from service.lifespan import lifespan
 from service.metrics import Metrics
 from service.middleware.access_log import AccessLogMiddleware
@@ -54,6 +55,7 @@ MODULES = (
     meta,
     assets,
     manifest,
+    impact,
     openlineage,
     sql,
     lineage,
@@ -169,6 +171,8 @@ async def _http_exception(request: Request, exc: Exception) -> Response:
         error = MethodNotAllowed(
             f"{request.method} is not allowed on this path.", headers=dict(exc.headers or {})
         )
+    elif exc.status_code == 400:  # Starlette's words for a form it cannot parse
+        error = malformed_form(exc.detail, media_type(request) == "multipart/form-data")
     else:
         error = ServiceError(exc.detail)
         error.status = exc.status_code

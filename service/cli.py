@@ -6,11 +6,13 @@ governance user create --username U --role R [--password-stdin]
 governance user set-password --username U [--password-stdin]
 governance neo4j start|stop|status     the local development Neo4j
 governance ingest manifest|run-results|openlineage PATH...   files sent to a running service
+governance check manifest PATH --project P   a candidate manifest's change impact (a CI step)
 governance openapi                     print the OpenAPI document
 governance --version
 
 A failure is one line on standard error and exit status 1 (2 for a usage error,
-130 when interrupted); `--debug` shows the traceback of an unexpected one.
+130 when interrupted; `check` exits 1 for a failed check and 2 when it could not
+run); `--debug` shows the traceback of an unexpected one.
 """
 
 from __future__ import annotations
@@ -91,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     _token_commands(commands)
     _user_commands(commands)
     _ingest_commands(commands)
+    _check_commands(commands)
     neo4j = _group(commands, "neo4j", "the local development Neo4j")
     for name, run, what in (
         (
@@ -247,6 +250,55 @@ def _sql_arguments(command: argparse.ArgumentParser) -> None:
         "--source",
         help="names the writer: edges get origin sql:<source> (default: the file's name)",
     )
+
+
+def _check_commands(commands: Commands[argparse.ArgumentParser]) -> None:
+    from service.cli_report import FAIL_ON, FORMATS
+
+    check = _group(commands, "check", "check a change before it is merged (a CI step)")
+    what = (
+        "a candidate dbt manifest (also .json.gz) against the project as the service holds "
+        "it: what it changes and who reads that downstream; writes nothing"
+    )
+    command = check.add_parser("manifest", help=what, description=what)
+    command.add_argument("path", metavar="PATH")
+    command.add_argument(
+        "--project", required=True, help="the dbt project as it was uploaded (its name)"
+    )
+    command.add_argument(
+        "--namespace", help="where the project's tables live, as for `ingest manifest`"
+    )
+    command.add_argument(
+        "--format", choices=FORMATS, default="text", help="the report's form (default text)"
+    )
+    command.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default="breaking",
+        help="exit 1 on a breaking change (default), on any change, or never",
+    )
+    command.add_argument(
+        "--depth",
+        type=_positive,
+        help="hops downstream to walk (default: the service's GOVERNANCE_MAX_LINEAGE_DEPTH)",
+    )
+    command.add_argument(
+        "--url",
+        default=os.environ.get("GOVERNANCE_URL", "http://127.0.0.1:8080"),
+        help="the service (default GOVERNANCE_URL or http://127.0.0.1:8080)",
+    )
+    command.add_argument(
+        "--token",
+        default=os.environ.get("GOVERNANCE_TOKEN"),
+        help="an API token with scope read (default GOVERNANCE_TOKEN)",
+    )
+    command.set_defaults(run=_check)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from service import cli_check
+
+    return cli_check.run(args)
 
 
 def _batch_size(text: str) -> int:

@@ -174,10 +174,10 @@ def _artifact(
                 params["project"] = args.project
             if args.namespace:
                 params["namespace"] = args.namespace
-            answer = _answer(path, sender.post_file("/lineage/manifest", file, params))
+            answer = service_answer(path, sender.post_file("/lineage/manifest", file, params))
             summary = manifest_summary(path, answer)
         else:
-            answer = _answer(path, sender.post_file("/quality/results/dbt", file))
+            answer = service_answer(path, sender.post_file("/quality/results/dbt", file))
             summary = run_results_summary(path, answer)
     bar.update(task, visible=False)
     return answer, summary
@@ -199,7 +199,7 @@ def _sql(
         "sql": text,
     }
     response = client.post("/lineage/sql", json={k: v for k, v in body.items() if v is not None})
-    answer = _answer(path, response)
+    answer = service_answer(path, response)
     bar.update(task, visible=False)
     return answer, sql_summary(path, answer)
 
@@ -210,7 +210,7 @@ def _source_name(stem: str) -> str:
     return cleaned[:200] or "sql"
 
 
-def _answer(path: str, response: httpx.Response, where: Where | None = None) -> Any:
+def service_answer(path: str, response: httpx.Response, where: Where | None = None) -> Any:
     if response.status_code != 200:
         raise CliError(f"{path}: {problem_line(response, where)}")
     try:
@@ -244,7 +244,7 @@ def _send_events(sender: Sender, path: str, events: Sequence[Event]) -> list[Any
     if response.status_code == 413 and len(events) > 1:
         half = len(events) // 2
         return _send_events(sender, path, events[:half]) + _send_events(sender, path, events[half:])
-    return [_answer(path, response, lambda loc: _event_at(events, loc))]
+    return [service_answer(path, response, lambda loc: _event_at(events, loc))]
 
 
 def _event_at(events: Sequence[Event], loc: Sequence[Any]) -> str:

@@ -58,8 +58,9 @@ async def _records(observer: Observer, name: str, running: Awaitable[AsyncResult
 
 
 # Identity another transaction took a moment ago: a dataset two writers resolved at
-# once, or an alias two merges made. Started again, the loser finds the holder.
-_RACED_IDENTITY = ("dataset_key", "AssetAlias")
+# once, an alias two merges made, or an asset version number two writers recorded.
+# Started again, the loser finds the holder (the version, and records the next).
+_RACED_IDENTITY = ("dataset_key", "AssetAlias", "AssetVersion")
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ from starlette.applications import Starlette
 
 from service import state
 from service.cypher import Queries
+from service.domain.access.password_rules import password_problem
 from service.events.broker import Broker
 from service.events.delivery import Deliverer
 from service.events.dispatcher import Dispatcher
@@ -24,8 +25,8 @@ from service.graph import Graph
 from service.metrics import Metrics
 from service.ratelimit import SignInThrottle
 from service.settings import Settings
+from service.store import asset_versions, edge_sets, history, idempotency, sessions
 from service.store import events as event_store
-from service.store import idempotency, sessions
 from service.store import users as user_store
 from service.store.inflation import InflationBudget
 
@@ -40,7 +41,12 @@ Lifespan = Callable[[Starlette], contextlib.AbstractAsyncContextManager[dict[str
 def lifespan(
     settings: Settings, queries: Queries, metrics: Metrics, openapi: dict[str, Any]
 ) -> Lifespan:
-    """The lifespan of an app made from these settings."""
+    """The lifespan of an app made from these settings; a first admin's password that
+    breaks the password rules stops the start here, before anything runs."""
+    configured = settings.admin_password
+    problem = password_problem(configured.get_secret_value(), FIRST_ADMIN) if configured else None
+    if problem:
+        raise ValueError(f"GOVERNANCE_ADMIN_PASSWORD is not accepted: the password {problem}")
 
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -77,11 +83,14 @@ async def _workers(made: state.AppState) -> AsyncIterator[None]:
     depth = settings.limits.max_lineage_depth
     evaluator = PolicyEvaluator(graph, settings.policies, depth, metrics)
     retention = timedelta(days=settings.events.retention_days)
+    history_days = settings.history.retention_days
+    kept = timedelta(days=history_days) if history_days else None
     prepared = asyncio.create_task(_prepare(graph, made.readiness, settings), name="schema")
     tasks = [
         prepared,
-        asyncio.create_task(_housekeeping(graph, retention), name="housekeeping"),
+        asyncio.create_task(_housekeeping(graph, retention, kept), name="housekeeping"),
         asyncio.create_task(made.broker.run(), name="event-follower"),
+        asyncio.create_task(_after(prepared, lambda: _backfill(graph)), name="history-backfill"),
     ]
     if settings.webhooks.dispatch:
         tasks.append(
@@ -103,12 +112,15 @@ async def _workers(made: state.AppState) -> AsyncIterator[None]:
 
 
 async def _prepare(graph: Graph, readiness: state.Readiness, settings: Settings) -> None:
-    """Schema, then the first admin; retried until Neo4j answers, so the service can
-    start before its database."""
+    """Schema, versions for assets kept before history was, the index of writers' edge
+    sets written before it was (a replace must find them), then the first admin;
+    retried until Neo4j answers, so the service can start before its database."""
     while True:
         try:
             await graph.apply_schema()
             await graph.write("meta.await_indexes")
+            await asset_versions.backfill(graph)
+            await edge_sets.backfill(graph)
             await _first_admin(graph, settings)
             readiness.schema_applied = True
             return
@@ -120,7 +132,7 @@ async def _prepare(graph: Graph, readiness: state.Readiness, settings: Settings)
 async def _first_admin(graph: Graph, settings: Settings) -> None:
     """With no user at all, create `admin`; a generated password is printed this once."""
     configured = settings.admin_password
-    password = configured.get_secret_value() if configured else secrets.token_urlsafe(18)
+    password = configured.get_secret_value() if configured else _generated_password()
     made = await user_store.ensure_first_admin(graph, FIRST_ADMIN, password)
     if made is not None and configured is None:
         print(
@@ -133,6 +145,14 @@ async def _first_admin(graph: Graph, settings: Settings) -> None:
         log.info("created the first admin %r from GOVERNANCE_ADMIN_PASSWORD", FIRST_ADMIN)
 
 
+def _generated_password() -> str:
+    """144 random bits; drawn again in the unlikely case one spells the username."""
+    while True:
+        password = secrets.token_urlsafe(18)
+        if password_problem(password, FIRST_ADMIN) is None:
+            return password
+
+
 async def _after(prepared: asyncio.Task[None], work: Callable[[], Awaitable[None]]) -> None:
     """Lease holders start once the schema is in place: a lease is MERGEd by name, and
     processes starting together on an empty database would each create their own
@@ -141,13 +161,31 @@ async def _after(prepared: asyncio.Task[None], work: Callable[[], Awaitable[None
     await work()
 
 
-async def _housekeeping(graph: Graph, event_retention: timedelta) -> None:
-    """Expired idempotency records and events past retention, hourly."""
+async def _backfill(graph: Graph) -> None:
+    """Histories for live edges from before history was kept, once the schema is in
+    place (its constraints keep processes starting together from making two trails per
+    id). In the background: a large graph's first pass must not hold back readiness."""
+    try:
+        opened = await history.backfill(graph)
+    except Exception:
+        log.warning("lineage history backfill failed; the next start resumes it", exc_info=True)
+        return
+    if opened:
+        log.info("opened the history of %d edges and column mappings", opened)
+
+
+async def _housekeeping(
+    graph: Graph, event_retention: timedelta, history_retention: timedelta | None
+) -> None:
+    """Expired idempotency records, events past retention and, when a retention is set,
+    lineage history past it, hourly."""
     while True:
         await asyncio.sleep(PURGE_INTERVAL_S)
         try:
             await idempotency.purge(graph)
             await sessions.purge(graph)
             await event_store.trim(graph, event_retention)
+            if history_retention is not None:
+                await history.prune(graph, history_retention)
         except Exception:
             log.warning("housekeeping failed", exc_info=True)

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.domain.cursor import decode_cursor, encode_cursor
+from service.domain.history import parse_instant
 from service.errors import BadRequest, validation_error
 from service.http import json_response
 
@@ -52,6 +53,21 @@ class Params:
         if raw.lower() in ("false", "0", "no"):
             return False
         raise validation_error(("query", name), f"{name} must be true or false", "bool_parsing")
+
+    def instant(self, name: str) -> str | None:
+        """An RFC 3339 instant with an offset, as the graph stores instants (UTC,
+        milliseconds, `Z`; one in the future is now), or None when absent."""
+        raw = self._query.get(name)
+        if raw is None:
+            return None
+        value = parse_instant(raw)
+        if value is None:
+            raise validation_error(
+                ("query", name),
+                f"{name} must be an RFC 3339 instant with an offset, e.g. 2026-03-01T10:00:00Z",
+                "datetime_parsing",
+            )
+        return value
 
     def choice(self, name: str, choices: Sequence[str], default: str) -> str:
         value = self._query.get(name, default)

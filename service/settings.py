@@ -27,6 +27,7 @@ from service.cypher import MAX_BOUND
 MIB = 1024 * 1024
 LogFormat = Literal["auto", "json", "text"]
 LogLevel = Literal["debug", "info", "warning", "error"]
+CookieSecure = Literal["auto", "always", "never"]
 
 
 def env(name: str, default: Any, description: str, **constraints: Any) -> Any:
@@ -202,6 +203,23 @@ class EventSettings(BaseModel):
         "GOVERNANCE_EVENT_RETENTION_DAYS",
         30,
         "Days the event log keeps an event; older ones are removed by the hourly housekeeping.",
+    )
+
+
+class HistorySettings(BaseModel):
+    """Lineage history. Every change to an edge or column mapping, and every asset
+    version, is kept; the hourly housekeeping forgets what retention lets go."""
+
+    model_config = ConfigDict(frozen=True)
+
+    retention_days: int = env(
+        "GOVERNANCE_HISTORY_RETENTION_DAYS",
+        0,
+        "Days lineage history is kept: edge and column mapping intervals that ended longer "
+        "ago are forgotten, and so are asset versions older than that but the newest one "
+        "at the cutoff (the baseline), so `as_of` answers as before for any instant since "
+        "the cutoff. 0 keeps everything.",
+        ge=0,
     )
 
 
@@ -439,7 +457,16 @@ class Settings(BaseModel):
         "GOVERNANCE_ADMIN_PASSWORD",
         None,
         "The first admin's password, read only when the service starts with no user at "
-        "all; unset, a generated one is printed once on standard output.",
+        "all; unset, a generated one is printed once on standard output. It must meet the "
+        "password rules (docs/security.md), or the service does not start.",
+    )
+    session_cookie_secure: CookieSecure = env(
+        "GOVERNANCE_SESSION_COOKIE_SECURE",
+        "auto",
+        "Whether the dashboard's session cookie is `Secure` (named `__Host-gov_session`): "
+        "`auto` when the request reached the service over https, `always` behind a "
+        "TLS-terminating proxy (browsers reach the service over https though it is "
+        "served over http), `never` for plain http only.",
     )
     dataset_namespaces: AdapterPairs = env(
         "GOVERNANCE_DATASET_NAMESPACES",
@@ -454,6 +481,7 @@ class Settings(BaseModel):
     limits: Limits = Field(default_factory=Limits)
     rate_limit: RateLimit = Field(default_factory=RateLimit)
     events: EventSettings = Field(default_factory=EventSettings)
+    history: HistorySettings = Field(default_factory=HistorySettings)
     webhooks: WebhookSettings = Field(default_factory=WebhookSettings)
     policies: PolicySettings = Field(default_factory=PolicySettings)
     observability: Observability = Field(default_factory=Observability)

@@ -89,13 +89,14 @@ ELSEWHERE = (
         "`test`",
         "the test suite",
         "Name of the local Neo4j instance the integration tests start when neither "
-        "`NEO4J_URI` nor a Docker engine is there.",
+        "`NEO4J_URI` nor a Docker engine is there. Parallel workers (`pytest -n`) each "
+        "start their own, `<name>-gw0`, `<name>-gw1`, ...",
     ),
     Elsewhere(
         "GOVERNANCE_TEST_NEO4J_PORT",
         "`17688`",
         "the test suite",
-        "Bolt port of that instance.",
+        "Bolt port of that instance; worker `gwN` takes the port `N + 1` above it.",
     ),
     Elsewhere(
         "GOVERNANCE_KEEP_TEST_NEO4J",

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 import neo4j
@@ -15,21 +14,23 @@ import pytest
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
-from service import cypher
 from service.app import create_app
-from service.graph import Graph
 from service.localdb.runtime import SERVER_MAIN_CLASS
-from service.models.tokens import TokenCreate
 from service.settings import EventSettings, PolicySettings, RateLimit, Settings, WebhookSettings
-from service.store import tokens as token_store
 from tests.support import procfs
 from tests.support.neo4j_server import Neo4jTarget, neo4j_for_tests
+from tests.support.schema import apply_schema
 from tests.support.server import LiveServer
+from tests.support.tokens import TokenMaker
 
 # The event counter and the dispatcher's lease (with its cursor) survive: sequence
 # numbers only ever rise, and the dispatcher never skips events, across tests too.
 CLEAR_GRAPH = "MATCH (n) WHERE NOT n:EventCounter AND NOT n:Lease DETACH DELETE n"
 
+
+# Each test server looks at the outbox as often as a deployed one does (0.25 s): at
+# 0.05 s an idle server's polls alone kept Neo4j 12% busy, all session long.
+EVENTS_FOR_TESTS = EventSettings(poll_interval_s=0.25, heartbeat_s=1.0)
 
 # Test servers do not dispatch webhooks unless a test says so, so that the
 # webhook tests know which process delivers.
@@ -51,17 +52,28 @@ WEBHOOKS_FOR_TESTS = WebhookSettings(
 )
 
 
+# What the xdist workers left behind, as their controller hears it.
+WORKERS_LEFT = pytest.StashKey[list[str]]()
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """After every fixture's teardown, no child of this process is left running or
     unreaped: whatever a test or fixture starts, it stops and waits for. (Such a child
     makes Popen warn when it is collected, in a later test or at exit.) The local Neo4j
-    that GOVERNANCE_KEEP_TEST_NEO4J keeps running is the one child allowed."""
+    that GOVERNANCE_KEEP_TEST_NEO4J keeps running is the one child allowed. An xdist
+    worker hands its list to the controller (`pytest_testnodedown`), which fails the run."""
     if not sys.platform.startswith("linux"):
         return
     kept = os.environ.get("GOVERNANCE_KEEP_TEST_NEO4J")
     left = [procfs.describe(pid) for pid in sorted(procfs.children(os.getpid()))]
     left = [line for line in left if not (kept and f" {SERVER_MAIN_CLASS} " in f" {line} ")]
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["children_left"] = left
+        return
+    from_workers: list[str] = session.config.stash.get(WORKERS_LEFT, [])
+    left += from_workers
     if left:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
@@ -69,6 +81,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             for line in left:
                 reporter.write_line(line, red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """An xdist worker finished: keep what it left running, for `pytest_sessionfinish`."""
+    left = getattr(node, "workeroutput", {}).get("children_left", [])
+    worker = node.gateway.id
+    node.config.stash.setdefault(WORKERS_LEFT, []).extend(f"{worker}: {line}" for line in left)
 
 
 @pytest.fixture(scope="session")
@@ -95,12 +115,13 @@ def make_settings(neo4j_target: Neo4jTarget) -> Callable[..., Settings]:
             neo4j_password=SecretStr(neo4j_target.password),
             neo4j_database=neo4j_target.database,
             rate_limit=RateLimit(per_second=1000, burst=2000, auth_failures_per_minute=100_000),
-            events=EventSettings(poll_interval_s=0.05, heartbeat_s=1.0),
+            events=EVENTS_FOR_TESTS,
             webhooks=WEBHOOKS_FOR_TESTS,
             policies=POLICIES_FOR_TESTS,
         )
         return base.model_copy(update=overrides)
 
+    apply_schema(make())
     return make
 
 
@@ -120,21 +141,14 @@ class Tokens:
 
 def make_tokens(settings: Settings, **scopes: list[str]) -> dict[str, str]:
     """Tokens made straight in the database, as `governance token create` does."""
+    with TokenMaker(settings) as maker:
+        return maker.make(**scopes)
 
-    async def create() -> dict[str, str]:
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            made = {}
-            for name, wanted in scopes.items():
-                body = TokenCreate(name=name, scopes=wanted)  # type: ignore[arg-type]
-                made[name] = (await token_store.create(graph, body, created_by="tests")).token
-            return made
-        finally:
-            await graph.close()
 
-    # In a worker thread: Playwright's sync API keeps an event loop running in this one.
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        return worker.submit(asyncio.run, create()).result()
+@pytest.fixture(scope="session")
+def token_maker(make_settings: Callable[..., Settings]) -> Iterator[TokenMaker]:
+    with TokenMaker(make_settings()) as maker:
+        yield maker
 
 
 @pytest.fixture
@@ -143,8 +157,8 @@ def clean(driver: neo4j.Driver) -> None:
 
 
 @pytest.fixture
-def tokens(clean: None, make_settings: Callable[..., Settings]) -> Tokens:
-    made = make_tokens(make_settings(), admin=["admin"], write=["write"], read=["read"])
+def tokens(clean: None, token_maker: TokenMaker) -> Tokens:
+    made = token_maker.make(admin=["admin"], write=["write"], read=["read"])
     return Tokens(**made)
 
 

@@ -2,7 +2,8 @@
 // column is a (:Column {key, asset, name}) node hung off its asset by HAS_COLUMN; a
 // mapping is one COLUMN_LINEAGE per (source column, target column), so column
 // traversal is the same native walk as asset traversal. Origins, transformation and
-// `updated_at` follow lineage.merge_edges exactly.
+// `updated_at` follow lineage.merge_edges exactly; `changed_pairs` names the mappings
+// made or changed, [source key, target key], for the history.
 UNWIND $rows AS m
 MATCH (s:Asset {id: m.source})
 MATCH (t:Asset {id: m.target})
@@ -18,10 +19,10 @@ WITH r, m, coalesce(r._new, false) AS created,
      m.transformation IS NOT NULL
        AND (m.at IS NULL OR r.transformation_at IS NULL OR m.at >= r.transformation_at) AS take,
      CASE WHEN $origin IN r.origins THEN r.origins ELSE r.origins + $origin END AS origins
-WITH r, created, origins,
+WITH r, m, created, origins,
      CASE WHEN take THEN m.transformation ELSE r.transformation END AS transformation,
      CASE WHEN take AND m.at IS NOT NULL THEN m.at ELSE r.transformation_at END AS transformation_at
-WITH r, created, origins, transformation, transformation_at,
+WITH r, m, created, origins, transformation, transformation_at,
      size(origins) <> size(r.origins)
        OR coalesce(transformation <> r.transformation, transformation IS NOT NULL) AS changed
 SET r.transformation = transformation,
@@ -31,4 +32,5 @@ SET r.transformation = transformation,
 REMOVE r._new
 RETURN sum(CASE WHEN created THEN 1 ELSE 0 END) AS created,
        sum(CASE WHEN changed AND NOT created THEN 1 ELSE 0 END) AS updated,
-       count(*) AS total
+       count(*) AS total,
+       collect(CASE WHEN created OR changed THEN [m.source_key, m.target_key] END) AS changed_pairs

@@ -12,18 +12,21 @@ from service.domain.access.scopes import Scope
 from service.domain.preconditions import Expected
 from service.errors import BadRequest, validation_error
 from service.graph import Graph
-from service.http import read_json
+from service.http import path_param, read_json
 from service.ids import id_problem
+from service.models.asset_history import AssetHistoryPage, AssetVersion
 from service.models.assets import Asset, AssetCreate, AssetFields, AssetPage, AssetReplace
 from service.models.datasets import MAX_DATASET_PART
 from service.models.validation import validate
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.routing import Replay, Route, bearer
+from service.store import asset_versions
 from service.store import assets as store
 from service.store.assets import AssetFilter
 
 BASE = "/api/v1/assets"
+MAX_VERSION = 2**63 - 1  # a Neo4j integer
 
 
 async def _upsert(
@@ -117,6 +120,21 @@ async def create_asset(request: Request) -> Response:
     return ASSETS.answer(asset, created=True)
 
 
+async def asset_history(request: Request) -> Response:
+    """Newest first; the cursor holds the last version shown (0: none yet)."""
+    paging = deps.paging(request, first=0)
+    if not 0 <= paging.after <= MAX_VERSION:
+        raise BadRequest("The cursor cannot be decoded.", code="invalid_cursor")
+    versions = await asset_versions.history(
+        deps.graph(request), path_param(request, "asset_id"), paging.after, paging.fetch
+    )
+    return paging.respond(versions, key=lambda v: v.version, render=_version_json)
+
+
+def _version_json(version: AssetVersion) -> object:
+    return version.model_dump(mode="json", by_alias=True)
+
+
 routes = [
     Route(BASE, list_assets, methods=["GET"], name="list_assets", policy=bearer(Scope.READ)),
     Route(
@@ -125,6 +143,14 @@ routes = [
         methods=["POST"],
         name="create_asset",
         policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+    ),
+    # Before the item routes, whose `:path` would take `<id>/history` for an id.
+    Route(
+        BASE + "/{asset_id}/history",
+        asset_history,
+        methods=["GET"],
+        name="asset_history",
+        policy=bearer(Scope.READ),
     ),
     *ASSETS.routes(),
 ]
@@ -135,6 +161,25 @@ _DATASET_RULES = (
     "into this one in the same transaction (its edges, column lineage, quality rules, owners "
     "and tags move over, its id becomes an alias of this asset, one `asset.merged` event). "
     "When another asset created explicitly holds it: 409 `dataset_taken` with `holder`."
+)
+_HISTORY = (
+    "Every change to the asset is a version: creating, replacing or patching it, a dbt "
+    "manifest upload rewriting it, an OpenLineage schema facet changing its columns, a "
+    "placeholder made by lineage and later made real, a merge (the asset merged away ends "
+    "with a version that says `deleted` and `merged_into`), and its deletion (a last version "
+    "with `deleted` true, so a deleted asset's history stays readable; one created again "
+    "continues it). A write that changes nothing adds no version. Each version lists its "
+    "`changes` from the one before: each changed field with its `from` and `to` value "
+    "(`properties.<key>` for a property, `dataset` as namespace and name), and each column "
+    "`added`, `removed`, `retyped` or `changed` (description or tags), its `from` and `to` "
+    "being the column as declared. The first version (or the oldest one retention kept) is "
+    "compared with nothing: every field with a value reads as `set` from null and every "
+    "column as `added`. Versions made for assets that existed before history was kept have "
+    "the actor `system` and the asset's creation time. Paged like every list: `limit`, and "
+    "`next_cursor` to continue with older versions. A former id (an asset merged into "
+    "another) answers its own versions, or when it has none, those of the asset it names. "
+    "404 `asset_not_found` for an id that never named an asset. The id is one "
+    "percent-encoded path segment."
 )
 docs = {
     "list_assets": Doc(
@@ -183,6 +228,14 @@ docs = {
         body=AssetCreate,
         responses={201: Asset},
         errors=(409, 413, 415, 422),
+    ),
+    "asset_history": Doc(
+        "An asset's versions, newest first",
+        "assets",
+        description=_HISTORY,
+        params=PAGING,
+        responses={200: AssetHistoryPage},
+        errors=(404,),
     ),
     **ASSETS.docs(
         get=Text("Get an asset", "A former id (alias) answers the asset it names."),

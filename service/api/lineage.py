@@ -5,18 +5,23 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
+from service import clock
 from service.api import deps, openlineage
+from service.domain import origins
 from service.domain.access.scopes import Scope
 from service.domain.lineage import validate_edges
 from service.errors import FieldError, Unprocessable, validation_error
 from service.http import json_response, path_param, read_json
+from service.models.common import NO_CONTROLS_PATTERN
 from service.models.lineage import BulkResult, ColumnGraph, Edge, EdgeIn, EdgePage, LineageGraph
+from service.models.lineage_history import LineageDiff
 from service.models.openlineage import EdgeOrOpenLineageResult, EdgeOrRunEvent
 from service.models.validation import validate
 from service.openapi import PAGING, Configured, Doc, Param, configured_integer
 from service.params import Params
 from service.routing import Replay, Route, bearer
 from service.store import lineage as store
+from service.store.lineage_diff import diff as lineage_diff
 
 BASE = "/api/v1/lineage"
 DIRECTIONS = ("both", "upstream", "downstream")
@@ -42,15 +47,36 @@ async def post_edge(request: Request) -> Response:
     return json_response(saved, status=201 if created else 200)
 
 
+def _owner(params: Params) -> tuple[str, bool]:
+    """The origin a bulk request writes as (`api` unless it names one) and whether the
+    request is that origin's whole set; 422 naming the parameter."""
+    origin = params.text("origin", origins.MAX_ORIGIN)
+    replace = params.flag("replace") is True
+    if origin is None:
+        if replace:
+            raise validation_error(
+                ("query", "replace"), "replace=true needs an origin whose set it replaces"
+            )
+        return store.API_ORIGIN, False
+    problem = origins.refusal(origin)
+    if problem is not None:
+        raise validation_error(("query", "origin"), *problem)
+    return origin, replace
+
+
 async def post_bulk(request: Request) -> Response:
     limits = deps.settings(request).limits
-    edges = validate_edges(await read_json(request), limits.max_bulk_edges)
+    strict = _strict(request)
+    origin, replace = _owner(Params(request))
+    edges = validate_edges(await read_json(request), limits.max_bulk_edges, allow_empty=replace)
     result = await store.write_bulk(
         deps.graph(request),
         edges,
-        _strict(request),
+        strict,
         deps.actor(request),
+        origin,
         timeout_s=limits.ingest_timeout_s,
+        replace=replace,
     )
     return json_response(store.bulk_json(result))
 
@@ -82,11 +108,17 @@ async def delete_edge(request: Request) -> Response:
     return Response(status_code=204)
 
 
-async def _traverse(request: Request, direction: str) -> Response:
+def _bounds(request: Request) -> tuple[int, int]:
+    """(depth, limit) of a traversal, each within its configured bounds."""
     limits = deps.settings(request).limits
     params = Params(request)
     depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
     limit = params.integer("limit", limits.default_lineage_nodes, 1, limits.max_lineage_nodes)
+    return depth, limit
+
+
+async def _traverse(request: Request, direction: str) -> Response:
+    depth, limit = _bounds(request)
     graph = await store.traverse(
         deps.graph(request),
         path_param(request, "asset_id"),
@@ -94,6 +126,7 @@ async def _traverse(request: Request, direction: str) -> Response:
         depth,
         limit,
         token_hash=deps.token_to_recheck(request),
+        as_of=Params(request).instant("as_of"),
     )
     return json_response(graph)
 
@@ -106,15 +139,35 @@ async def upstream(request: Request) -> Response:
     return await _traverse(request, "upstream")
 
 
+async def diff(request: Request) -> Response:
+    params = Params(request)
+    direction = params.choice("direction", DIRECTIONS, "both")
+    depth, limit = _bounds(request)
+    since = params.instant("from")
+    if since is None:
+        raise validation_error(("query", "from"), "from is required", "missing")
+    until = params.instant("to") or clock.now_iso()
+    if since > until:
+        raise validation_error(("query", "from"), "from must not be after to", "out_of_range")
+    changes = await lineage_diff(
+        deps.graph(request),
+        path_param(request, "asset_id"),
+        direction,
+        depth,
+        limit,
+        since,
+        until,
+        token_hash=deps.token_to_recheck(request),
+    )
+    return json_response(changes)
+
+
 async def downstream(request: Request) -> Response:
     return await _traverse(request, "downstream")
 
 
 async def _traverse_column(request: Request, direction: str) -> Response:
-    limits = deps.settings(request).limits
-    params = Params(request)
-    depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
-    limit = params.integer("limit", limits.default_lineage_nodes, 1, limits.max_lineage_nodes)
+    depth, limit = _bounds(request)
     graph = await store.traverse_columns(
         deps.graph(request),
         path_param(request, "asset_id"),
@@ -122,6 +175,7 @@ async def _traverse_column(request: Request, direction: str) -> Response:
         direction,
         depth,
         limit,
+        as_of=Params(request).instant("as_of"),
     )
     return json_response(graph)
 
@@ -174,6 +228,13 @@ routes = [
         policy=bearer(Scope.READ, rechecked=True),
     ),
     Route(
+        BASE + "/{asset_id}/diff",
+        diff,
+        methods=["GET"],
+        name="lineage_diff",
+        policy=bearer(Scope.READ, rechecked=True),
+    ),
+    Route(
         BASE + "/{asset_id}/columns/{column}/upstream",
         column_upstream,
         methods=["GET"],
@@ -207,6 +268,15 @@ _LIMIT = Param(
     schema=configured_integer("max_lineage_nodes", "default_lineage_nodes"),
     description="most nodes in the answer, the root included; then truncated=true",
 )
+_INSTANT = {"type": "string", "format": "date-time"}
+_AS_OF = Param(
+    "as_of",
+    schema=_INSTANT,
+    description="an RFC 3339 instant with an offset (`Z`, `+02:00`): the lineage as it stood "
+    "then (edges, their transformations, and assets as their version of that moment showed "
+    "them). 404 `asset_not_found` when the root did not exist then; an instant in the future "
+    "reads as now; 422 naming `as_of` when it is not an instant",
+)
 _TRAVERSAL = (
     "Each reached asset once, at its fewest-hop distance, nearest first (ties by id), and "
     "the edges among them sorted by source, then target; cost grows with "
@@ -228,6 +298,28 @@ _EDGE_BODY = (
     "column of the source asset -> target column of the target asset. They are added to "
     "the edge's mappings (a pair of columns is one mapping; a given transformation replaces "
     "its old one); deleting the edge deletes them."
+)
+_OWNED_SET = (
+    "The edges and mappings are asserted by `origin` (`api` when none is named). With "
+    "`replace=true` the request is that origin's whole set: edges and column mappings it "
+    "asserted before and the request leaves out lose its assertion, and one that no other "
+    "origin asserts leaves the graph, an edge with its column mappings (each edge "
+    "announced by `lineage.edge.deleted`); `retired` in the answer counts them. An empty array is accepted "
+    "only with `replace=true` (the origin now asserts nothing); a set larger than one "
+    "request cannot be replaced."
+)
+_ORIGIN = Param(
+    "origin",
+    schema={"type": "string", "minLength": 1, "maxLength": origins.MAX_ORIGIN}
+    | {"pattern": NO_CONTROLS_PATTERN},
+    description="the writer asserting these edges, e.g. `sync:crm`. `api` and names "
+    "starting with `dbt:`, `openlineage:` or `sql:` (in any case) belong to the service's "
+    "own writers and are 422",
+)
+_REPLACE = Param(
+    "replace",
+    schema={"type": "boolean", "default": False},
+    description="the request is `origin`'s whole edge set (422 without `origin`)",
 )
 # An id to match, as given: one that breaks the id rule matches nothing.
 _ID_FILTER = {"type": "string", "maxLength": 512}
@@ -254,14 +346,14 @@ docs = {
         "wins. Idempotent. "
         + _EDGE_BODY
         + " Duplicate column mappings count once; `column_mappings` is in the answer when the "
-        "request carried `columns`.",
+        "request carried `columns`. " + _OWNED_SET,
         body={
             "type": "array",
             "items": {"$ref": "#/components/schemas/EdgeIn"},
-            "minItems": 1,
+            "minItems": 0,
             "maxItems": Configured("max_bulk_edges"),
         },
-        params=(_STRICT,),
+        params=(_STRICT, _ORIGIN, _REPLACE),
         responses={200: BulkResult},
         errors=(413, 415, 422),
     ),
@@ -294,7 +386,7 @@ docs = {
         "Upstream lineage of an asset",
         "lineage",
         description=_TRAVERSAL,
-        params=(_DEPTH, _LIMIT),
+        params=(_DEPTH, _LIMIT, _AS_OF),
         responses={200: LineageGraph},
         errors=(404, 422),
     ),
@@ -302,7 +394,7 @@ docs = {
         "Downstream lineage of an asset",
         "lineage",
         description=_TRAVERSAL,
-        params=(_DEPTH, _LIMIT),
+        params=(_DEPTH, _LIMIT, _AS_OF),
         responses={200: LineageGraph},
         errors=(404, 422),
     ),
@@ -310,7 +402,7 @@ docs = {
         "Upstream lineage of a column",
         "lineage",
         description=_COLUMN_TRAVERSAL,
-        params=(_DEPTH, _LIMIT),
+        params=(_DEPTH, _LIMIT, _AS_OF),
         responses={200: ColumnGraph},
         errors=(404, 422),
     ),
@@ -318,7 +410,7 @@ docs = {
         "Downstream lineage of a column",
         "lineage",
         description=_COLUMN_TRAVERSAL,
-        params=(_DEPTH, _LIMIT),
+        params=(_DEPTH, _LIMIT, _AS_OF),
         responses={200: ColumnGraph},
         errors=(404, 422),
     ),
@@ -330,8 +422,36 @@ docs = {
             _DEPTH,
             _LIMIT,
             Param("direction", schema={"enum": list(DIRECTIONS), "default": "both"}),
+            _AS_OF,
         ),
         responses={200: LineageGraph},
+        errors=(404, 422),
+    ),
+    "lineage_diff": Doc(
+        "What changed in an asset's lineage between two instants",
+        "lineage",
+        description="The traversal (`direction`, `depth`, `limit` as for `GET /lineage/{id}`) "
+        "at `from` and at `to`, compared over the union of both neighbourhoods: `added` holds "
+        "the nodes and edges there at `to` and not at `from` (as shown at `to`), `removed` "
+        "those there at `from` and not at `to` (as shown at `from`), in the traversal's node "
+        "and edge shapes. An edge there at both instants whose transformation changed is in "
+        "neither: it is in `changed.edges`, with its transformation at `to` and "
+        "`previous_transformation` at `from`. A root that existed at only one instant has an "
+        "empty neighbourhood at the other (everything is added, or removed); 404 "
+        "`asset_not_found` when it existed at neither. 422 naming `from` or `to` when one is "
+        "not an RFC 3339 instant with an offset, `from` is missing, or `from` is after `to`.",
+        params=(
+            Param("from", required=True, schema=_INSTANT, description="the earlier instant"),
+            Param(
+                "to",
+                schema=_INSTANT,
+                description="the later instant; absent: now (one in the future reads as now)",
+            ),
+            Param("direction", schema={"enum": list(DIRECTIONS), "default": "both"}),
+            _DEPTH,
+            _LIMIT,
+        ),
+        responses={200: LineageDiff},
         errors=(404, 422),
     ),
 }

@@ -48,6 +48,31 @@ routes = [
     )
 ]
 
+MANIFEST_BODY = {
+    "type": "object",
+    "description": "a dbt manifest.json (dbt's own schema, v4 to v12)",
+    "required": ["nodes"],
+    "properties": {"nodes": {"type": "object"}},
+}
+PROJECT = Param(
+    "project",
+    schema={"type": "string", "maxLength": 256},
+    description="default: the manifest's project name",
+)
+NAMESPACE = Param(
+    "namespace",
+    schema={"type": "string", "maxLength": MAX_DATASET_PART},
+    description="where the project's tables live, as OpenLineage names it (e.g. "
+    "`snowflake://acme-prod`): every model, seed, snapshot and source then holds the "
+    "dataset `(namespace, database.schema.identifier)` under the adapter's case rule, "
+    "so OpenLineage events, SQL and edges naming that table meet the dbt node. "
+    "Default: the namespace configured for the manifest's adapter "
+    "(GOVERNANCE_DATASET_NAMESPACES), else none. A placeholder or another project's "
+    "source holding a dataset is merged into the model; a source whose table another "
+    "asset holds becomes that asset's alias; a model claiming a dataset another "
+    "model or an API asset holds is 409 `dataset_taken`, nothing written.",
+)
+
 docs = {
     "upload_manifest": Doc(
         "Ingest a dbt manifest.json",
@@ -59,38 +84,17 @@ docs = {
         "lacks are removed (an edge another writer asserts stays). The same manifest twice "
         "changes nothing. Raw JSON (optionally gzip: Content-Encoding or the gzip magic "
         "bytes) or multipart/form-data field `file`; at most 256 MiB after decompression.",
-        body={
-            "type": "object",
-            "description": "a dbt manifest.json (dbt's own schema, v4 to v12)",
-            "required": ["nodes"],
-            "properties": {"nodes": {"type": "object"}},
-        },
+        body=MANIFEST_BODY,
         body_media_types=("application/json", "multipart/form-data"),
         params=(
-            Param(
-                "project",
-                schema={"type": "string", "maxLength": 256},
-                description="default: the manifest's project name",
-            ),
+            PROJECT,
             Param(
                 "column_lineage",
                 schema={"type": "boolean", "default": True},
                 description="derive column lineage from compiled SQL (sqlglot; ~10-20 ms of CPU "
                 "per model); false skips it",
             ),
-            Param(
-                "namespace",
-                schema={"type": "string", "maxLength": MAX_DATASET_PART},
-                description="where the project's tables live, as OpenLineage names it (e.g. "
-                "`snowflake://acme-prod`): every model, seed, snapshot and source then holds the "
-                "dataset `(namespace, database.schema.identifier)` under the adapter's case rule, "
-                "so OpenLineage events, SQL and edges naming that table meet the dbt node. "
-                "Default: the namespace configured for the manifest's adapter "
-                "(GOVERNANCE_DATASET_NAMESPACES), else none. A placeholder or another project's "
-                "source holding a dataset is merged into the model; a source whose table another "
-                "asset holds becomes that asset's alias; a model claiming a dataset another "
-                "model or an API asset holds is 409 `dataset_taken`, nothing written.",
-            ),
+            NAMESPACE,
             Param("prune", schema={"type": "boolean", "default": True}),
         ),
         responses={200: ManifestSummary},

@@ -59,14 +59,15 @@ def _dataset_errors(edges: Sequence[EdgeIn]) -> list[FieldError]:
     return errors
 
 
-def validate_edges(items: Any, max_items: int) -> EdgeBatch:
-    """Every item checked before anything is written; 422 lists each bad item by index."""
+def validate_edges(items: Any, max_items: int, *, allow_empty: bool = False) -> EdgeBatch:
+    """Every item checked before anything is written; 422 lists each bad item by index.
+    `allow_empty`: an empty array is a batch (a writer's set that is now empty)."""
     if not isinstance(items, list):
         raise Unprocessable(
             "The body must be a JSON array of edges.",
             errors=[FieldError(("body",), "must be an array", "list_type")],
         )
-    if not items:
+    if not items and not allow_empty:
         raise Unprocessable(
             "At least one edge is required.",
             errors=[FieldError(("body",), "must hold 1 or more items", "too_short")],

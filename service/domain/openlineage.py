@@ -8,11 +8,17 @@ it), the `sql` job facet its transformation, the
 `columnLineage` facet of an output its column mappings, and the `schema` facet of
 any dataset that dataset's columns.
 
+A job owns its edge set: its newest COMPLETE event that names a dataset states the
+job's whole lineage, so the plan keeps, per job, that event's order key
+(`complete_keys`) and only the edges and mappings it asserts (events with the same
+key add up); the store withdraws the job's assertion from what it asserted before.
+
 Events may arrive twice or out of order and must converge to one graph, so nothing
-depends on arrival: edges, mappings and placeholders are unions; a run keeps the
-state of its latest event (by eventTime, then state rank); a transformation or a
-schema is taken only from an event at least as new as the one that set it last.
-Times are compared as normalised UTC strings, which order like the instants.
+depends on arrival: a job's edge set is the one of its newest COMPLETE (a late older
+one changes no set), placeholders are unions; a run keeps the state of its latest
+event (by eventTime, then state rank); a transformation or a schema is taken only
+from an event at least as new as the one that set it last. Times are compared as
+normalised UTC strings, which order like the instants.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from service.domain.datasets import DatasetNameError, DatasetRef, normalise
 from service.domain.lineage import DATASET_MARK, column_row
+from service.domain.origins import OPENLINEAGE_PREFIX
 from service.errors import FieldError, Unprocessable
 from service.models.assets import Column
 from service.models.openlineage import (
@@ -41,7 +48,7 @@ from service.models.openlineage import (
 )
 
 Loc = tuple[str | int, ...]
-ORIGIN_PREFIX = "openlineage:"
+ORIGIN_PREFIX = OPENLINEAGE_PREFIX
 # Among events with the same eventTime, a finished state outranks a running one.
 STATE_RANK = {"OTHER": 0, "START": 1, "RUNNING": 2, "COMPLETE": 3, "FAIL": 3, "ABORT": 3}
 _EVENT = TypeAdapter(RunEvent)
@@ -51,7 +58,9 @@ _EVENT = TypeAdapter(RunEvent)
 class Plan:
     """What one request writes. `edges` and `columns` are rows for the lineage merge,
     grouped by origin, and `schemas` rows of columns, their ends standing as
-    DATASET_MARK + a dataset's key until the store resolves `datasets` to assets."""
+    DATASET_MARK + a dataset's key until the store resolves `datasets` to assets.
+    `complete_keys`: per origin, the order key of the newest COMPLETE naming a dataset,
+    whose edges and mappings (the only ones in `edges` and `columns`) are the job's set."""
 
     received: int = 0
     complete: int = 0
@@ -61,6 +70,7 @@ class Plan:
     columns: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     schemas: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    complete_keys: dict[str, str] = field(default_factory=dict)
 
 
 def parse_events(body: Any, max_events: int) -> list[RunEvent]:
@@ -161,6 +171,11 @@ class _Folder:
         self.schemas: dict[str, dict[str, Any]] = {}
         self.warnings: list[str] = []
         self.complete_count = 0
+        # Per origin: its newest COMPLETE's order key, and the edge and column pairs
+        # the COMPLETE events with that key assert (older ones' rows only lend their
+        # transformation to a pair the newest keeps).
+        self.latest: dict[str, str] = {}
+        self.asserted: dict[str, tuple[set[Any], set[Any]]] = {}
 
     def run(self, event: RunEvent) -> None:
         self.runs[event.run.runId.lower()] = {
@@ -179,6 +194,8 @@ class _Folder:
         sql = event.job.facets.sql.query if event.job.facets and event.job.facets.sql else None
         inputs = [(self._end(dataset), dataset) for dataset in event.inputs or ()]
         outputs = [(self._end(dataset), dataset) for dataset in event.outputs or ()]
+        if inputs or outputs:  # one naming no dataset says nothing of the job's lineage
+            self._newest(origin, order_key(event))
         for dataset_id, dataset in (*inputs, *outputs):
             self._schema(dataset_id, dataset, at)
         for output_id, _ in outputs:
@@ -191,6 +208,12 @@ class _Folder:
             for column, spec in facet.fields.items():
                 self._column_lineage(origin, output_id, column, spec, sql, at)
 
+    def _newest(self, origin: str, key: str) -> None:
+        """Events come in time order: a newer key starts the origin's set afresh."""
+        if self.latest.get(origin) != key:
+            self.latest[origin] = key
+            self.asserted[origin] = (set(), set())
+
     def _edge(self, origin: str, source: str, target: str, sql: str | None, at: str) -> bool:
         if source == target:
             self.warnings.append(
@@ -199,6 +222,7 @@ class _Folder:
             return False
         rows = self.edges.setdefault(origin, {})
         _keep_newest(rows, (source, target), {"source": source, "target": target}, sql, at)
+        self.asserted[origin][0].add((source, target))
         return True
 
     def _column_lineage(
@@ -218,6 +242,7 @@ class _Folder:
             rows = self.columns.setdefault(origin, {})
             key = (row["source_key"], row["target_key"])
             _keep_newest(rows, key, row, _column_transformation(spec, source), at)
+            self.asserted[origin][1].add(key)
 
     def _end(self, dataset: DatasetRefModel) -> str:
         """The dataset as the plan's rows name it until the store resolves it."""
@@ -249,13 +274,23 @@ class _Folder:
             complete=self.complete_count,
             runs=[self.runs[k] for k in sorted(self.runs)],
             datasets=[self.datasets[k] for k in sorted(self.datasets)],
-            edges={o: [rows[k] for k in sorted(rows)] for o, rows in sorted(self.edges.items())},
-            columns={
-                o: [rows[k] for k in sorted(rows)] for o, rows in sorted(self.columns.items())
-            },
+            edges=self._kept(self.edges, 0),
+            columns=self._kept(self.columns, 1),
             schemas=[self.schemas[k] for k in sorted(self.schemas)],
             warnings=list(dict.fromkeys(self.warnings)),
+            complete_keys=dict(sorted(self.latest.items())),
         )
+
+    def _kept(
+        self, by_origin: dict[str, dict[Any, dict[str, Any]]], side: int
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Each origin's rows that its newest COMPLETE asserts, sorted."""
+        kept = {}
+        for origin, rows in sorted(by_origin.items()):
+            keys = sorted(k for k in rows if k in self.asserted[origin][side])
+            if keys:
+                kept[origin] = [rows[k] for k in keys]
+        return kept
 
 
 def _shown(end: str) -> str:

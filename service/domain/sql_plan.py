@@ -15,10 +15,11 @@ from typing import Any
 
 from service.domain.datasets import DatasetNameError, DatasetRef, normalise
 from service.domain.lineage import DATASET_MARK, column_row
+from service.domain.origins import SQL_PREFIX
 from service.domain.sql.lineage import StatementLineage
 from service.domain.sql.statements import Failed, Parsed, SqlStatement
 
-ORIGIN_PREFIX = "sql:"
+ORIGIN_PREFIX = SQL_PREFIX
 
 
 @dataclass

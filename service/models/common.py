@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from service.ids import id_problem, normalise
+from service.ids import TEXT_REFUSED_CATEGORIES, id_problem, normalise, text_problem
 
 T = TypeVar("T")
 
@@ -54,16 +55,62 @@ AssetId = Annotated[
 NO_CONTROLS_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
 
 
+def has_controls(value: str) -> bool:
+    """A C0 or C1 control character (or a lone surrogate) in `value`."""
+    return any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value)
+
+
 def no_controls(what: str) -> AfterValidator:
     """Refuses C0 and C1 control characters in a name: they print as nothing or break
     lines, and Neo4j refuses NUL in a property key outright."""
 
     def check(value: str) -> str:
-        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+        if has_controls(value):
             raise ValueError(f"{what} must not contain control characters")
         return value
 
     return AfterValidator(check)
+
+
+def plain_text(what: str) -> AfterValidator:
+    """Refuses what `service.ids.text_problem` refuses in a name people read (control,
+    bidi and other invisible characters): 422 naming the field."""
+
+    def check(value: str) -> str:
+        problem = text_problem(value)
+        if problem:
+            raise ValueError(f"{what} {problem}")
+        return value
+
+    return AfterValidator(check)
+
+
+def _plain_text_pattern(schema: dict[str, Any]) -> None:
+    schema["pattern"] = plain_text_pattern()
+
+
+# The schema of `plain_text`, filled in when a schema is built (it takes a scan of Unicode).
+PLAIN_TEXT_SCHEMA = Field(json_schema_extra=_plain_text_pattern)
+
+
+@functools.cache
+def plain_text_pattern() -> str:
+    """`text_problem`'s rule as a JSON Schema pattern: none of the refused characters
+    (surrogates cannot reach it from JSON). Astral characters are written as themselves."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x110000):
+        if unicodedata.category(chr(code)) not in TEXT_REFUSED_CATEGORIES - {"Cs"}:
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    text = "".join(_char(a) if a == b else f"{_char(a)}-{_char(b)}" for a, b in ranges)
+    return f"^[^{text}]*$"
+
+
+def _char(code: int) -> str:
+    return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
 
 
 def keys_by_pattern(schema: dict[str, Any]) -> None:

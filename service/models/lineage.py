@@ -100,6 +100,29 @@ class MappingCounts(ResponseModel):
     existing: int = Field(description="distinct column mappings that already existed")
 
 
+class Retired(ResponseModel):
+    """What a writer let go of when its new set replaced its old one."""
+
+    edges: int = Field(
+        default=0, description="edges it asserted before and not now: its assertion withdrawn"
+    )
+    edges_removed: int = Field(
+        default=0,
+        description="of those, edges no other origin asserts: they left the graph, each "
+        "announced by `lineage.edge.deleted`",
+    )
+    column_mappings: int = Field(
+        default=0, description="column mappings it asserted before and not now"
+    )
+    column_mappings_removed: int = Field(
+        default=0, description="of those, mappings no other origin asserts: they left the graph"
+    )
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.edges or self.column_mappings)
+
+
 class BulkResult(ResponseModel):
     received: int = Field(description="items in the request")
     created: int = Field(description="edges that did not exist before")
@@ -107,6 +130,11 @@ class BulkResult(ResponseModel):
     assets_created: int = Field(description="placeholder assets made for unknown ids")
     column_mappings: MappingCounts | None = Field(
         default=None, description="present when the request carried `columns`"
+    )
+    retired: Retired | None = Field(
+        default=None,
+        description="present with `replace=true`: what the origin asserted before and this "
+        "request left out",
     )
 
 

@@ -27,7 +27,7 @@ from pydantic import (
 from service.models.assets import MAX_COLUMNS
 from service.models.common import ResponseModel, keys_by_pattern
 from service.models.datasets import DatasetIdPart, check_id_fits
-from service.models.lineage import ColumnName, Edge, EdgeIn, Transformation
+from service.models.lineage import ColumnName, Edge, EdgeIn, Retired, Transformation
 
 EventType = Literal["START", "RUNNING", "COMPLETE", "ABORT", "FAIL", "OTHER"]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
@@ -195,6 +195,11 @@ class OpenLineageResult(ResponseModel):
     column_mappings: Counts
     assets: AssetChanges
     warnings: list[str]
+    retired: Retired = Field(
+        default_factory=Retired,
+        description="what jobs asserted before and their newest COMPLETE run here no longer "
+        "does (summed over the jobs)",
+    )
 
 
 class EdgeOrOpenLineageResult(RootModel[Edge | OpenLineageResult]):

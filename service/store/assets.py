@@ -23,7 +23,7 @@ from service.domain.preconditions import Expected
 from service.errors import Conflict, NotFound, PreconditionFailed, validation_error
 from service.graph import Graph, Tx
 from service.models.assets import Asset, AssetFields
-from service.store import identity, lineage, quality, versioned
+from service.store import asset_versions, history, identity, lineage, quality, versioned
 from service.store.outbox import emit
 
 
@@ -165,6 +165,7 @@ async def create(graph: Graph, asset_id: str, fields: AssetFields, actor: str) -
         written, current = await _take_dataset(tx, asset_id, fields, current, actor)
         asset = await _replace(tx, asset_id, _stamped(asset_id, written, current, now))
         emit(tx, "asset.created", asset, actor)
+        asset_versions.record(tx, [asset_id], now, actor)
         return asset
 
     return await graph.write_tx(work)
@@ -188,6 +189,7 @@ async def upsert(
         written, current = await _take_dataset(tx, target, fields, current, actor)
         asset = await _replace(tx, target, _stamped(target, written, current, now))
         emit(tx, "asset.created" if created else "asset.updated", asset, actor)
+        asset_versions.record(tx, [target], now, actor)
         return asset, created
 
     return await graph.write_tx(work)
@@ -206,9 +208,10 @@ async def patch(
         if _unchanged(current, _wanted(target, fields, current)):
             return from_node(current)
         written, current = await _take_dataset(tx, target, fields, current, actor)
-        stamped = _stamped(target, written, current, clock.now_iso())
-        asset = await _replace(tx, target, stamped)
+        now = clock.now_iso()
+        asset = await _replace(tx, target, _stamped(target, written, current, now))
         emit(tx, "asset.created" if current.get("placeholder") else "asset.updated", asset, actor)
+        asset_versions.record(tx, [target], now, actor)
         return asset
 
     rest = {k: v for k, v in document.items() if k != "id"}
@@ -223,7 +226,9 @@ async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: 
         rules = await quality.delete_for_asset(tx, target, actor)
         await lineage.delete_asset_columns(tx, target)
         await tx.run("assets.delete", id=target)
+        await history.record_assets(tx, [target], clock.now_iso())
         gone = {"id": target, **({"quality_rules_deleted": rules} if rules else {})}
         emit(tx, "asset.deleted", gone, actor)
+        asset_versions.record(tx, [target], clock.now_iso(), actor)
 
     await versioned.write(graph, KIND, asset_id, expected, change)

@@ -11,12 +11,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from service import clock
 from service.domain.datasets import DatasetRef, platform_of
 from service.domain.dbt.identity import HolderInfo
 from service.domain.lineage import COLUMN_SEPARATOR
 from service.driver_errors import ConcurrentChange
 from service.errors import Conflict
 from service.graph import Graph, Reader, Tx
+from service.store import asset_versions, history
 from service.store.outbox import emit
 
 
@@ -120,7 +122,11 @@ async def merge_into(tx: Tx, from_id: str, into_id: str, actor: str) -> MergeRes
     edges = (await tx.run("identity.merge_edges", **pair))[0]["moved"]
     columns = (await tx.run("identity.merge_columns", separator=COLUMN_SEPARATOR, **pair))[0]
     node = (await tx.run("identity.merge_node", **pair))[0]
+    await history.record_assets(tx, [from_id, into_id], clock.now_iso())
     emit(tx, "asset.merged", {"from": from_id, "into": into_id}, actor)
+    # `from_id` ends with a deletion that names `into_id`; `into_id` is recorded as the
+    # caller leaves it (it writes the asset's own fields next, in the same transaction).
+    asset_versions.record(tx, [from_id, into_id], clock.now_iso(), actor)
     return MergeResult(
         into=dict(node["asset"]),
         edges_moved=int(edges),

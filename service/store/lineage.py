@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 
 from service import clock
+from service.domain import origins
 from service.domain.datasets import DatasetRef
 from service.domain.lineage import (
     DATASET_MARK,
@@ -31,11 +32,15 @@ from service.models.lineage import (
     EdgeIn,
     MappingCounts,
 )
-from service.store import identity
+from service.store import edge_sets, history, identity
 from service.store.outbox import emit
 
-API_ORIGIN = "api"
+API_ORIGIN = origins.API
 COLUMN_WALKS = {"upstream": "lineage.column_upstream", "downstream": "lineage.column_downstream"}
+COLUMN_WALKS_AS_OF = {
+    "upstream": "lineage.column_upstream_as_of",
+    "downstream": "lineage.column_downstream_as_of",
+}
 
 
 @dataclass(frozen=True)
@@ -82,16 +87,20 @@ async def merge_rows(
     """Upsert edge rows, then the column rows along them, for one writer. The endpoints
     were made sure of earlier in `tx`; one that another transaction deleted since then
     matches nothing, so the rows written are counted, and fewer than given starts the
-    transaction again (the retry makes the endpoint anew)."""
+    transaction again (the retry makes the endpoint anew). A writer that may replace
+    its set indexes the rows first (`edge_sets.index`)."""
+    await edge_sets.index(tx, origin, edges, columns)
     merged = Merged()
     if edges:
         counts = (await tx.run("lineage.merge_edges", edges=edges, origin=origin, now=now))[0]
         _all_written(counts, edges)
+        await history.record_edges(tx, counts["changed_pairs"], now)
         merged = Merged(created=int(counts["created"] or 0), updated=int(counts["updated"] or 0))
     if not columns:
         return merged
     mapped = (await tx.run("lineage.merge_columns", rows=columns, origin=origin, now=now))[0]
     _all_written(mapped, columns)
+    await history.record_columns(tx, mapped["changed_pairs"], now)
     return replace(
         merged,
         columns_created=int(mapped["created"] or 0),
@@ -133,8 +142,7 @@ async def merge_by_dataset(
     """Rows whose ends are datasets (DATASET_MARK + key), by writer: each dataset
     resolved to its holder (a placeholder made where nobody holds it), then each
     writer's rows merged. (dataset end -> asset id, placeholders made, per writer)."""
-    held, made = await identity.ensure_datasets(tx, datasets, now)
-    ends = {DATASET_MARK + key: asset_id for key, asset_id in held.items()}
+    ends, made = await dataset_ends(tx, datasets, now)
     merged = [
         await merge_rows(
             tx,
@@ -146,6 +154,13 @@ async def merge_by_dataset(
         for origin in sorted(set(edges) | set(columns))
     ]
     return ends, made, merged
+
+
+async def dataset_ends(tx: Tx, datasets: list[DatasetRef], now: str) -> tuple[dict[str, str], int]:
+    """(each dataset end, DATASET_MARK + key -> the asset holding it, placeholders made
+    for the datasets nobody held)."""
+    held, made = await identity.ensure_datasets(tx, datasets, now)
+    return {DATASET_MARK + key: asset_id for key, asset_id in held.items()}, made
 
 
 async def _resolve_ends(tx: Tx, batch: EdgeBatch, strict: bool, now: str) -> tuple[EdgeBatch, int]:
@@ -208,14 +223,23 @@ async def write_bulk(
     actor: str,
     origin: str = API_ORIGIN,
     timeout_s: float | None = None,
+    *,
+    replace: bool = False,
 ) -> BulkResult:
     """All or nothing, in one transaction; repeating it changes nothing (and, having
     changed nothing, announces nothing). One summary event, not one per edge.
     `timeout_s` (the ingestion timeout) replaces the query timeout: a 10,000-edge
-    request may take longer than a read is allowed to."""
+    request may take longer than a read is allowed to. `replace`: the batch is
+    `origin`'s whole set, and the origin lets go of what it asserted outside it."""
 
     async def work(tx: Tx) -> BulkResult:
-        summary, updated, _ = await _merge(tx, batch, origin, strict)
+        summary, updated, written = await _merge(tx, batch, origin, strict)
+        if replace:
+            let_go = await edge_sets.retire(
+                tx, origin, written.rows, written.columns, actor, clock.now_iso()
+            )
+            summary = summary.model_copy(update={"retired": let_go.counts})
+            updated = updated or let_go.counts.changed
         if summary.created or summary.assets_created or updated:
             emit(tx, "lineage.bulk.ingested", bulk_json(summary), actor)
         return summary
@@ -278,7 +302,18 @@ async def delete_edge(graph: Graph, source: str, target: str, actor: str) -> Non
         if not rows:
             raise NotFound(f"No edge {source!r} -> {target!r}.", code="edge_not_found")
         await tx.run("lineage.delete_edge", **ends)
-        emit(tx, "lineage.edge.deleted", Edge(**rows[0]["edge"]), actor)
+        gone = Edge(**rows[0]["edge"])
+        now = clock.now_iso()
+        await history.record_edges(tx, [(gone.source, gone.target)], now)
+        await history.record_columns(
+            tx,
+            [
+                (column_key(gone.source, c.source), column_key(gone.target, c.target))
+                for c in gone.columns
+            ],
+            now,
+        )
+        emit(tx, "lineage.edge.deleted", gone, actor)
 
     await graph.write_tx(work)
 
@@ -291,12 +326,16 @@ async def traverse(
     limit: int,
     *,
     token_hash: str | None = None,
+    as_of: str | None = None,
 ) -> LineageView:
     """Nodes within `depth` hops (fewest-hop distance), nearest first, at most `limit`
     with the root, in one statement that enumerates no paths. With `token_hash`, the
-    same statement re-checks that token and a refused one walks nothing (401)."""
+    same statement re-checks that token and a refused one walks nothing (401). With
+    `as_of` (an instant as the graph stores them), the graph as it stood then, from
+    the history layer: 404 when the root did not exist then."""
+    walk = {"as_of": as_of} if as_of else {}
     rows = await graph.read(
-        "lineage.traverse",
+        "lineage.traverse_as_of" if as_of else "lineage.traverse",
         {"depth": depth},
         id=root_id,
         limit=limit,
@@ -304,12 +343,14 @@ async def traverse(
         upstream=direction != "downstream",
         token_hash=token_hash,
         now=clock.now_iso(),
+        **walk,
     )
     row = rows[0]
     if not row["authorised"]:
         raise invalid_token()
     if row["root"] is None:
-        raise NotFound(f"No asset with id {root_id!r}.", code="asset_not_found")
+        when = f" at {as_of}" if as_of else ""
+        raise NotFound(f"No asset with id {root_id!r}{when}.", code="asset_not_found")
     nodes, edges, truncated = assemble(
         row["root"], row["down"], row["up"], row["down_edges"], row["up_edges"], limit
     )
@@ -323,29 +364,49 @@ async def delete_asset_columns(tx: Tx, asset_id: str) -> None:
 
 
 async def traverse_columns(
-    graph: Graph, given_id: str, column: str, direction: str, depth: int, limit: int
+    graph: Graph,
+    given_id: str,
+    column: str,
+    direction: str,
+    depth: int,
+    limit: int,
+    as_of: str | None = None,
 ) -> ColumnGraph:
     """The column's lineage in one direction, nearest first: two single-row statements,
     neither enumerating paths. 404 for an unknown asset, and for a column the asset
-    neither declares nor has column lineage for."""
+    neither declares nor has column lineage for. With `as_of`, column lineage as it
+    stood then (the asset and its declared columns too): the given id as it was then,
+    else the asset a merge made it a former id of."""
+    at = {"as_of": as_of} if as_of else {}
+    walks = COLUMN_WALKS_AS_OF if as_of else COLUMN_WALKS
 
-    async def work(tx: Reader) -> ColumnGraph:
-        asset_id = await identity.resolve(tx, given_id)
+    async def walk(tx: Reader, asset_id: str) -> tuple[list[ReachedColumn], Any]:
         key = column_key(asset_id, column)
-        rows = await tx.run(COLUMN_WALKS[direction], {"depth": depth}, key=key, limit=limit)
+        rows = await tx.run(walks[direction], {"depth": depth}, key=key, limit=limit, **at)
         reached = [
             ReachedColumn(r["asset"], r["column"], int(r["distance"])) for r in rows[0]["reached"]
         ]
         keys = [key] + [column_key(r.asset, r.column) for r in reached]
-        adjacent = (
-            await tx.run(
-                "lineage.column_adjacent",
-                asset=asset_id,
-                key=key,
-                down_keys=keys if direction == "downstream" else [],
-                up_keys=keys if direction == "upstream" else [],
-            )
-        )[0]
+        adjacent = await tx.run(
+            "lineage.column_adjacent_as_of" if as_of else "lineage.column_adjacent",
+            asset=asset_id,
+            key=key,
+            down_keys=keys if direction == "downstream" else [],
+            up_keys=keys if direction == "upstream" else [],
+            **at,
+        )
+        return reached, adjacent[0]
+
+    async def work(tx: Reader) -> ColumnGraph:
+        asset_id = await identity.resolve(tx, given_id)
+        if as_of and asset_id != given_id:
+            reached, adjacent = await walk(tx, given_id)
+            if adjacent["asset_exists"]:
+                asset_id = given_id
+            else:
+                reached, adjacent = await walk(tx, asset_id)
+        else:
+            reached, adjacent = await walk(tx, asset_id)
         _check_root(asset_id, column, adjacent)
         root = ColumnRef(asset=asset_id, column=column)
         nodes, edges, truncated = assemble_columns(

@@ -24,6 +24,7 @@ from service.domain.datasets import DatasetRef
 from service.domain.dbt.identity import asset_datasets, decide, redirected, takes_over, weak_ids
 from service.domain.dbt_manifest import ManifestContents
 from service.domain.manifest_plan import plan_assets, plan_column_edges, plan_rules
+from service.domain.origins import DBT_PREFIX
 from service.errors import Conflict
 from service.graph import Graph, Reader, Tx
 from service.models.manifest import (
@@ -33,7 +34,7 @@ from service.models.manifest import (
     ManifestSummary,
     RuleCounts,
 )
-from service.store import identity, lineage
+from service.store import asset_versions, edge_sets, identity, lineage
 from service.store.outbox import emit
 
 BATCH_ROWS = 5_000
@@ -122,7 +123,7 @@ async def _read_chunks(graph: Graph, items: list[str], read: Any) -> dict[str, A
 
 
 async def _settle_identity(
-    writer: _Writer, contents: ManifestContents, namespace: str | None
+    writer: _Writer, contents: ManifestContents, namespace: str | None, actor: str
 ) -> tuple[ManifestContents, dict[str, DatasetRef], list[str]]:
     """The manifest as it lands: sources whose table another asset holds, and nodes
     whose id is a former id, redirected to that asset; each remaining table's dataset.
@@ -152,7 +153,12 @@ async def _settle_identity(
         )
     fresh = sorted((a, h) for a, h in decision.redirects.items() if a not in aliases)
     if fresh:
-        await writer.run("identity.add_aliases", rows=[list(pair) for pair in fresh])
+
+        async def add_aliases(tx: Tx) -> None:
+            await tx.run("identity.add_aliases", rows=[list(pair) for pair in fresh])
+            asset_versions.record(tx, sorted({h for _, h in fresh}), clock.now_iso(), actor)
+
+        await writer.tx(add_aliases)
     kept = {k: v for k, v in datasets.items() if k not in decision.redirects}
     return redirected(contents, decision.redirects), kept, warnings
 
@@ -181,6 +187,7 @@ async def _write_assets(
             row["props"] = {**row["props"], "aliases": into.get("aliases", [])}
             merged += 1
         await tx.run("manifest.write_assets", rows=rows)
+        asset_versions.record(tx, [r["id"] for r in rows], now, actor)
         return merged
 
     return await writer.tx(work)
@@ -207,10 +214,16 @@ class _Lineage:
 
 
 async def _write_lineage(
-    writer: _Writer, contents: ManifestContents, edges: list[dict[str, Any]], origin: str, now: str
+    writer: _Writer,
+    contents: ManifestContents,
+    edges: list[dict[str, Any]],
+    origin: str,
+    now: str,
+    actor: str,
 ) -> _Lineage:
     """The edges in batches, then the column mappings along the edges written, each
-    batch through the check that every row was written."""
+    batch through the check that every row was written. Placeholders made for assets
+    deleted meanwhile record no version (a placeholder has none)."""
     done = _Lineage()
     for chunk in batches(edges, edge_size):
 
@@ -247,9 +260,11 @@ async def ingest(
     seeds, snapshots and sources hold their datasets; None: they hold none.
     `timeout_s`: how long each of the upload's transactions may run."""
     writer = _Writer(graph, timeout_s)
-    origin = f"dbt:{contents.project}"
+    origin = f"{DBT_PREFIX}{contents.project}"
     now = clock.now_iso()
-    contents, datasets, identity_warnings = await _settle_identity(writer, contents, namespace)
+    contents, datasets, identity_warnings = await _settle_identity(
+        writer, contents, namespace, actor
+    )
     existing = await _existing(
         graph, "manifest.existing_assets", "asset", [a.id for a in contents.assets]
     )
@@ -260,7 +275,9 @@ async def ingest(
         merged += await _write_assets(writer, rows, weak, actor, now)
 
     present = assets.written_ids | set(existing)
-    written = await _write_lineage(writer, contents, manifest_edges(contents, present), origin, now)
+    written = await _write_lineage(
+        writer, contents, manifest_edges(contents, present), origin, now, actor
+    )
 
     existing_rules = await _existing(
         graph, "manifest.existing_rules", "rule", [r.id for r in contents.rules]
@@ -271,16 +288,14 @@ async def ingest(
 
     async def finish(tx: Tx) -> ManifestSummary:
         removed = rules_removed = columns_removed = 0
+        let_go = edge_sets.Withdrawn()
         if prune:
-            keep = [f"{e['source']}\n{e['target']}" for e in written.edges]
-            removed = int(
-                (await tx.run("manifest.prune_edges", origin=origin, keep=keep))[0]["removed"] or 0
+            # The shared withdrawal records the history and announces what left.
+            let_go = await edge_sets.retire(
+                tx, origin, written.edges, written.columns, actor, clock.now_iso()
             )
-            kept_columns = [f"{c['source_key']}\n{c['target_key']}" for c in written.columns]
-            pruned_columns = await tx.run(
-                "manifest.prune_columns", origin=origin, keep=kept_columns
-            )
-            columns_removed = int(pruned_columns[0]["removed"] or 0)
+            removed = let_go.counts.edges_removed
+            columns_removed = let_go.counts.column_mappings_removed
             kept_rules = sorted(rules.written_ids)
             pruned = await tx.run("manifest.prune_rules", origin=origin, keep=kept_rules)
             rules_removed = int(pruned[0]["removed"] or 0)
@@ -328,7 +343,8 @@ async def ingest(
             + rules.updated
             + rules_removed
             + written.columns_created
-            + columns_removed
+            + let_go.counts.edges
+            + let_go.counts.column_mappings
         )
         if changed:
             emit(tx, "lineage.manifest.ingested", summary, actor)

@@ -59,20 +59,30 @@ async def ingest_upload(
 ) -> ManifestSummary:
     """Parse, plan and write a spooled manifest: 413 past the manifest limit after
     inflation, 422 for what is no manifest (nothing written), then the summary."""
+    contents, namespace = await read_upload(body, upload, settings, budget)
+    return await store.ingest(
+        graph,
+        contents,
+        prune=upload.prune,
+        actor=upload.actor,
+        namespace=namespace,
+        timeout_s=settings.limits.manifest_timeout_s,
+    )
+
+
+async def read_upload(
+    body: Spooled, upload: ManifestUpload, settings: Settings, budget: Budget
+) -> tuple[ManifestContents, str | None]:
+    """The manifest read off the event loop (413 past the manifest limit after inflation,
+    422 for what is no manifest) and the namespace its tables live in: what an upload
+    writes, and what a change-impact check compares without writing."""
     limit = settings.limits.max_manifest_bytes
     args = (body, limit, upload.project, upload.column_lineage)
     if body.gzipped:
         contents = await budget.run(read_contents, *args)
     else:
         contents = await asyncio.to_thread(read_contents, *args)
-    return await store.ingest(
-        graph,
-        contents,
-        prune=upload.prune,
-        actor=upload.actor,
-        namespace=namespace_for(upload.namespace, settings.dataset_namespaces, contents),
-        timeout_s=settings.limits.manifest_timeout_s,
-    )
+    return contents, namespace_for(upload.namespace, settings.dataset_namespaces, contents)
 
 
 def read_contents(

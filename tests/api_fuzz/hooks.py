@@ -24,6 +24,10 @@ as generated, so the service's refusals are still checked.
 - Rules between two fields: an edge's `source` and `target` differ, as do a path
   query's `from` and `to`; a walk's `min_depth` is at most its `max_depth`, a quality
   rule's `min` at most its `max`. Positive cases are put in order.
+- A bulk request's `replace=true` needs an `origin`, which may not be one of the
+  service's own writers' (`api`, `dbt:…`, `openlineage:…`, `sql:…`, in any case: the
+  schema's pattern cannot say "not these prefixes, without case"), and an empty array
+  is accepted only as a replace. Positive cases are made to fit.
 - A quality rule names an existing asset, as does an edge posted with `strict`
   (422 unknown_asset otherwise): positive cases get theirs made first (a strict
   bulk of more than 20 edges is sent without `strict` instead).
@@ -52,7 +56,7 @@ import httpx
 import schemathesis
 from hypothesis import strategies as st
 
-from service.domain import datasets
+from service.domain import datasets, origins
 from service.domain.preconditions import IF_MATCH_PATTERN
 from service.ids import MAX_ID_LENGTH, normalise
 from service.models.datasets import MAX_DATASET_PART
@@ -142,6 +146,7 @@ def before_call(context: Any, case: schemathesis.Case[Any], kwargs: dict[str, An
         case.body = [
             _no_loop(e, "source", "target") if isinstance(e, dict) else e for e in case.body
         ]
+        case.query = _owned_set(case.query or {}, case.body)
     strict = str((case.query or {}).get("strict", "")).lower() in ("true", "1", "yes")
     if strict and case.operation.path in ("/api/v1/lineage", "/api/v1/lineage/bulk"):
         edges = case.body if isinstance(case.body, list) else [case.body]
@@ -208,6 +213,21 @@ def _dataset_query_fit(query: dict[str, Any]) -> dict[str, Any]:
     name = query.get("dataset_name")
     if isinstance(name, str) and not _names_a_dataset(query["dataset_namespace"], name):
         query["dataset_name"] = "x"
+    return query
+
+
+def _owned_set(query: dict[str, Any], body: list[Any]) -> dict[str, Any]:
+    """A bulk request's `origin` and `replace` as they go together: `replace` names an
+    origin, which is none of the service's own writers', and an empty body replaces."""
+    query = dict(query)
+    origin = query.get("origin")
+    if isinstance(origin, str) and origins.refusal(origin) is not None:
+        query["origin"] = "fuzz-" + origin[: origins.MAX_ORIGIN - 5]
+    replace = str(query.get("replace", "")).lower() in ("true", "1", "yes")
+    if (replace or not body) and not query.get("origin"):
+        query["origin"] = "fuzz:sync"
+    if not body:
+        query["replace"] = "true"
     return query
 
 

@@ -121,6 +121,26 @@ def test_user_create_reads_the_password_from_stdin_and_refuses_a_second_one(
     assert "ada" in _one_error_line(again)
 
 
+def test_user_commands_refuse_a_weak_password_naming_the_rule(
+    neo4j_target: Neo4jTarget, live: LiveServer, clean: None
+) -> None:
+    args = ("user", "create", "--username", "ada", "--role", "editor", "--password-stdin")
+    weak = _run(*args, env=_env(neo4j_target), stdin="ada-lovelace-1815\n")
+    assert _one_error_line(weak) == ("governance: The password must not contain the username.")
+    made = _run(*args, env=_env(neo4j_target), stdin="a long enough password\n")
+    assert made.returncode == 0, made.stderr
+    reset = ("user", "set-password", "--username", "ada", "--password-stdin")
+    common = _run(*reset, env=_env(neo4j_target), stdin="qwerty123456\n")
+    assert _one_error_line(common) == (
+        "governance: The password is one of the most common passwords."
+    )
+
+
+def test_token_create_refuses_a_name_with_bidi_characters(neo4j_target: Neo4jTarget) -> None:
+    result = _cli(neo4j_target, "token", "create", "--name", "ci\u202e", "--scope", "read")
+    assert "invisible format characters (U+202E)" in _one_error_line(result)
+
+
 def test_database_commands_say_when_neo4j_is_unreachable(neo4j_target: Neo4jTarget) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]

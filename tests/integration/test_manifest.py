@@ -198,6 +198,10 @@ def test_prune_removes_what_the_project_dropped_but_not_what_others_assert(
     summary = upload(writer, changed).json()
     assert summary["edges"]["removed"] == 1  # stg_payments -> orders; stg_orders -> orders lives on
     assert summary["quality_rules"]["removed"] == 1
+    deleted = writer.get("/events", params={"types": "lineage.edge.deleted"}).json()["items"]
+    assert [(e["data"]["source"], e["data"]["origins"]) for e in deleted] == [
+        ("model.corner_shop.stg_payments", ["dbt:corner_shop"])
+    ]
     kept = writer.get(
         "/lineage/edges",
         params={"source": "model.corner_shop.stg_orders", "target": "model.corner_shop.orders"},

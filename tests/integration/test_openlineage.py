@@ -227,7 +227,8 @@ def _snapshot(driver: neo4j.Driver) -> dict[str, Any]:
 
 def _forget_lineage(driver: neo4j.Driver) -> None:
     driver.execute_query(
-        "MATCH (n) WHERE n:Asset OR n:Column OR n:OpenLineageRun OR n:DatasetSchema DETACH DELETE n"
+        "MATCH (n) WHERE n:Asset OR n:Column OR n:OpenLineageRun OR n:DatasetSchema "
+        "OR n:OpenLineageJob DETACH DELETE n"
     )
 
 
@@ -270,6 +271,12 @@ def test_the_array_form_answers_a_summary_and_announces_it(
         "column_mappings": {"created": 3, "existing": 0},
         "assets": {"created": 3, "updated": 2},
         "warnings": [],
+        "retired": {
+            "edges": 0,
+            "edges_removed": 0,
+            "column_mappings": 0,
+            "column_mappings_removed": 0,
+        },
     }
     events = writer.get("/events", params={"types": "lineage.bulk.ingested"}).json()["items"]
     assert len(events) == 1 and events[0]["data"] == response.json()

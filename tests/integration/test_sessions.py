@@ -219,7 +219,8 @@ def test_page_scripts_read_json_with_the_session_only(
         page_view = client.get("/ui/lineage/mart.b", params={"depth": 1}).json()
     api_view = admin.get("/lineage/mart.b", params={"depth": 1}).json()
     # The page's view is the API's traversal with what the graph draws beside it: each
-    # node's dataset and each edge's writers.
+    # node's dataset and each edge's writers, and the moment shown (now).
+    assert (page_view.pop("as_of"), page_view.pop("compare")) == (None, None)
     assert [n.pop("dataset") for n in page_view["nodes"]] == [None, None, None]
     assert [e.pop("origins") for e in page_view["edges"]] == [["api"], ["api"]]
     assert page_view == api_view

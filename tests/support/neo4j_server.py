@@ -2,7 +2,11 @@
 Neo4j where a Docker engine answers; else the local server this project
 provisions from Maven Central (instance "test" on port 17688, its own data;
 GOVERNANCE_TEST_NEO4J_NAME/PORT pick another, GOVERNANCE_KEEP_TEST_NEO4J=1 leaves
-it running afterwards for a faster next run)."""
+it running afterwards for a faster next run).
+
+Under pytest-xdist every worker has a Neo4j of its own, since each test clears the
+graph: worker `gwN` takes the instance `<name>-gwN` on port `<port> + 1 + N`, so two
+people's parallel runs with different names and ports still never meet."""
 
 from __future__ import annotations
 
@@ -44,9 +48,25 @@ def _docker_answers() -> bool:
         return False
 
 
+def local_instance() -> tuple[str, int]:
+    """The local instance's name and Bolt port for this process: the configured ones,
+    or under pytest-xdist (PYTEST_XDIST_WORKER=gwN) the worker's own, derived from them."""
+    name = os.environ.get("GOVERNANCE_TEST_NEO4J_NAME", "test")
+    port = int(os.environ.get("GOVERNANCE_TEST_NEO4J_PORT", TEST_BOLT_PORT))
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return name, port
+    return f"{name}-{worker}", port + 1 + int(worker.removeprefix("gw"))
+
+
 @contextlib.contextmanager
 def neo4j_for_tests() -> Iterator[Neo4jTarget]:
     uri = os.environ.get("NEO4J_URI")
+    if uri and os.environ.get("PYTEST_XDIST_WORKER"):
+        raise RuntimeError(
+            "NEO4J_URI names one database, and parallel workers would clear each other's "
+            "graph: run the tests in one process (pytest -n 0, make ... TEST_WORKERS=0)"
+        )
     if uri:
         yield Neo4jTarget(
             uri,
@@ -70,10 +90,11 @@ def neo4j_for_tests() -> Iterator[Neo4jTarget]:
         return
     from service.localdb import LocalNeo4j, default_cache_dir
 
+    name, port = local_instance()
     server = LocalNeo4j(
         default_cache_dir(),
-        name=os.environ.get("GOVERNANCE_TEST_NEO4J_NAME", "test"),
-        bolt_port=int(os.environ.get("GOVERNANCE_TEST_NEO4J_PORT", TEST_BOLT_PORT)),
+        name=name,
+        bolt_port=port,
         heap="1g",
         pagecache="512m",
     )

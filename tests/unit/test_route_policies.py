@@ -42,11 +42,13 @@ GET    /readyz                                                public        stan
 GET    /metrics                                               public        standard none
 GET    /api/v1/assets                                         token:read    standard none
 POST   /api/v1/assets                                         token:write   standard kept
+GET    /api/v1/assets/{asset_id}/history                      token:read    standard none
 GET    /api/v1/assets/{asset_id:path}                         token:read    standard none
 PUT    /api/v1/assets/{asset_id:path}                         token:write   standard none
 PATCH  /api/v1/assets/{asset_id:path}                         token:write   standard none
 DELETE /api/v1/assets/{asset_id:path}                         token:write   standard none
 POST   /api/v1/lineage/manifest                               token:write   manifest kept
+POST   /api/v1/impact/manifest                                token:read    manifest read-only
 POST   /api/v1/lineage/openlineage                            token:write   standard kept
 POST   /api/v1/lineage/sql                                    token:write   standard kept
 POST   /api/v1/lineage                                        token:write   standard kept
@@ -55,6 +57,7 @@ GET    /api/v1/lineage/edges                                  token:read    stan
 DELETE /api/v1/lineage/edges                                  token:write   standard none
 GET    /api/v1/lineage/{asset_id}/upstream                    token:read    standard none
 GET    /api/v1/lineage/{asset_id}/downstream                  token:read    standard none
+GET    /api/v1/lineage/{asset_id}/diff                        token:read    standard none
 GET    /api/v1/lineage/{asset_id}/columns/{column}/upstream   token:read    standard none
 GET    /api/v1/lineage/{asset_id}/columns/{column}/downstream token:read    standard none
 GET    /api/v1/lineage/{asset_id:path}                        token:read    standard none
@@ -102,6 +105,7 @@ POST   /logout                                                public        stan
 GET    /                                                      session:read  standard none
 GET    /assets                                                session:read  standard none
 GET    /assets/{asset_id}                                     session:read  standard none
+GET    /assets/{asset_id}/history                             session:read  standard none
 GET    /lineage                                               session:read  standard none
 GET    /lineage/{asset_id}                                    session:read  standard none
 GET    /ui/assets/{asset_id}                                  session:read  standard none
@@ -115,6 +119,7 @@ GET    /ui/events/stream                                      session:read  stan
 GET    /ingest                                                session:write standard none
 POST   /ingest                                                session:write manifest none
 POST   /ingest/sql                                            session:write standard none
+POST   /ui/impact/manifest                                    session:write manifest none
 GET    /settings                                              session:read  standard none
 GET    /settings/tokens                                       session:read  standard none
 POST   /settings/tokens                                       session:read  standard none

@@ -1,0 +1,464 @@
+"""Lineage through time: what keeping history costs the everyday path, what an `as_of`
+traversal costs, and what history weighs on disk.
+
+    python -m bench.history [--assets 100000] [--layers 20] [--rounds 10] [--roots 10]
+                            [--samples 10] [--out bench/RESULTS-history.md]
+
+Two local Neo4j instances hold the same live warehouse graph (bench.lineage's):
+`plain` as a database without history would, `kept` with every change recorded by
+the service's own statements. On `kept`, each of `rounds` rounds changes every edge's
+transformation (one edge change each, recorded by `history.record_edges` in the
+transaction that made it, as the service's write paths do) and every asset's
+description (one asset version each, `assets.record_versions`): at 100k assets that
+is 10 intervals per edge and 10 versions per asset. Then, request by request
+interleaved, for roots in the middle layer at depth 10 both ways:
+
+1. today's traversal (`lineage.traverse`) on `plain` and on `kept`, raw driver and
+   HTTP: what history kept beside the live graph costs the everyday path;
+2. the `as_of` traversal (`lineage.traverse_as_of`) on `kept` at an instant inside
+   the last round but one, against today's traversal on `kept`: the answers hold the
+   same nodes, checked.
+
+Store sizes (after a checkpoint, the store files without transaction logs) before and
+after each round's edge and asset phases give bytes per edge change and per asset
+version, quoted where the changes pass one million. No peer keeps whole-graph
+history to compare with (Marquez versions datasets and runs; see docs/lineage.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import neo4j
+
+from bench.common import (
+    Figure,
+    LeanClient,
+    bench_server,
+    driver_for,
+    environment,
+    median_ms,
+    running_service,
+    write_summary,
+)
+from bench.lineage import CHUNK, NODE_LIMIT, chunks, warehouse
+from service import clock, cypher
+from service.domain.history import OPEN
+from service.localdb import LocalNeo4j
+from tests.support.neo4j_server import Neo4jTarget
+
+DEPTH = 10
+PLAIN = ("bench-history-plain", 17711)
+KEPT = ("bench-history-kept", 17712)
+SET_DESCRIPTIONS = "UNWIND $ids AS id MATCH (a:Asset {id: id}) SET a.description = $description"
+
+
+@dataclass
+class Instance:
+    """A fresh local instance: where to reach it, and its store files on disk."""
+
+    target: Neo4jTarget
+    server: LocalNeo4j
+
+    def store_bytes(self) -> int:
+        """The store files' size once everything written is in them. Community has no
+        `db.checkpoint()`; a clean shutdown checkpoints, so the instance restarts (the
+        service's and the benchmark's drivers reconnect by themselves)."""
+        self.server.stop()
+        self.server.start()
+        store = self.server.layout.data_dir / "databases" / "neo4j"
+        return sum(f.stat().st_size for f in store.rglob("*") if f.is_file())
+
+
+@contextlib.contextmanager
+def instance(name: str, port: int) -> Iterator[Instance]:
+    server = bench_server(name, port, "2g")
+    info = server.start()
+    try:
+        yield Instance(
+            Neo4jTarget(info.uri, info.username, info.password, "neo4j", "local"), server
+        )
+    finally:
+        server.stop()
+
+
+def clear(driver: neo4j.Driver) -> None:
+    """Everything but the service's tokens and users, a thousand nodes a transaction."""
+    with driver.session() as session:
+        while session.run(
+            "MATCH (n) WHERE n:Asset OR n:AssetTrail OR n:AssetVersion"
+            " WITH n LIMIT 1000 DETACH DELETE n RETURN count(*) AS deleted"
+        ).single(strict=True)["deleted"]:
+            pass
+
+
+def load(
+    driver: neo4j.Driver,
+    queries: cypher.Queries,
+    edges: list[tuple[str, str]],
+    transformation: str,
+    record: bool,
+) -> None:
+    """The live graph through the service's statements: placeholders, then the edges
+    with `transformation`; with `record`, each batch's history in its transaction."""
+    placeholders = queries["lineage.merge_placeholders"].statement()
+    merge = queries["lineage.merge_edges"].statement()
+    history = queries["history.record_edges"].statement()
+
+    def work(tx: neo4j.ManagedTransaction, chunk: list[tuple[str, str]]) -> None:
+        now = clock.now_iso()
+        tx.run(placeholders, ids=sorted({x for pair in chunk for x in pair}), now=now).consume()
+        rows = [{"source": s, "target": t, "transformation": transformation} for s, t in chunk]
+        tx.run(merge, edges=rows, origin="api", now=now).consume()
+        if record:
+            tx.run(history, pairs=[list(p) for p in chunk], now=now, open=OPEN).consume()
+
+    with driver.session() as session:
+        for chunk in chunks(sorted(edges)):
+            session.execute_write(work, chunk)
+
+
+def describe(
+    driver: neo4j.Driver, queries: cypher.Queries, ids: list[str], description: str, record: bool
+) -> None:
+    """Every asset's description set, with a version of each when `record`."""
+    versions = queries["assets.record_versions"].statement()
+
+    def work(tx: neo4j.ManagedTransaction, batch: list[str]) -> None:
+        tx.run(SET_DESCRIPTIONS, ids=batch, description=description).consume()
+        if record:
+            now = clock.now_iso()
+            items = [{"id": i, "at": now, "actor": "bench"} for i in batch]
+            tx.run(versions, items=items).consume()
+
+    with driver.session() as session:
+        for start in range(0, len(ids), CHUNK):
+            session.execute_write(work, ids[start : start + CHUNK])
+
+
+@dataclass
+class Growth:
+    """Store bytes on `kept` before any history, after the asset versions, after the
+    edge rounds up to `million` (the round where edge changes pass a million) and
+    after them all."""
+
+    edges: int
+    assets: int
+    rounds: int
+    million: int
+    base: int = 0
+    versions: int = 0
+    at_million: int = 0
+    end: int = 0
+
+    def per_asset_version(self) -> float:
+        return (self.versions - self.base) / (self.rounds * self.assets)
+
+    def per_edge_change_at_million(self) -> float:
+        return (self.at_million - self.versions) / (self.million * self.edges)
+
+    def per_edge_change(self) -> float:
+        return (self.end - self.versions) / (self.rounds * self.edges)
+
+
+def make_history(
+    kept: Instance,
+    driver: neo4j.Driver,
+    queries: cypher.Queries,
+    edges: list[tuple[str, str]],
+    ids: list[str],
+    growth: Growth,
+) -> str:
+    """The rounds of changes on `kept`: every asset's versions first, then every edge's
+    intervals. Answers an instant inside the last edge round but one (the graph then:
+    the same edges, every asset at its newest version)."""
+    growth.base = kept.store_bytes()
+    for round_ in range(1, growth.rounds + 1):
+        describe(driver, queries, ids, f"round {round_}", record=True)
+    growth.versions = kept.store_bytes()
+    print(f"{growth.rounds * len(ids):,} asset versions recorded", flush=True)
+    middle = ""
+    for round_ in range(1, growth.rounds + 1):
+        started = time.perf_counter()
+        load(driver, queries, edges, f"select {round_}", record=True)
+        if round_ == growth.rounds - 1:
+            middle = clock.now_iso()
+        if round_ == growth.million:
+            growth.at_million = kept.store_bytes()
+        print(f"edge round {round_}: {time.perf_counter() - started:.0f} s", flush=True)
+    growth.end = kept.store_bytes()
+    return middle
+
+
+@dataclass
+class Pair:
+    """One root's interleaved samples of two ways to answer (seconds)."""
+
+    base: list[float] = field(default_factory=list)
+    other: list[float] = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float:
+        return statistics.median(self.other) / statistics.median(self.base)
+
+
+@dataclass
+class Cell:
+    name: str
+    side: str
+    base_ms: float
+    other_ms: float
+    ratio: float
+    nodes: float
+
+
+def timed(run: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    run()
+    return time.perf_counter() - started
+
+
+def traverse(
+    driver: neo4j.Driver, statement: str, root: str, side: str, as_of: str | None
+) -> set[str]:
+    params: dict[str, object] = {
+        "id": root,
+        "limit": NODE_LIMIT,
+        "downstream": side == "downstream",
+        "upstream": side == "upstream",
+        "token_hash": None,
+        "now": clock.now_iso(),
+    }
+    if as_of:
+        params["as_of"] = as_of
+    with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
+        row = session.run(statement, params).single(strict=True)
+    return {n["id"] for n in row["down"] + row["up"]}
+
+
+def http_get(client: LeanClient, path: str) -> None:
+    """GET on the kept-alive connection; once more on a new one if the service closed
+    it while idle (its keep-alive ends after 5 s, which a slow raw turn can pass)."""
+    try:
+        status, body = client.get(path)
+    except http.client.RemoteDisconnected:
+        status, body = client.get(path)
+    assert status == 200, body
+
+
+Way = Callable[[], object]
+
+
+def comparisons(
+    plain: Side, kept: Side, statements: tuple[str, str], root: str, side: str, as_of: str
+) -> dict[str, tuple[Way, Way]]:
+    """Each comparison's two ways to answer for one root: (base, other)."""
+    present, past = statements
+    url = f"/lineage/{root}/{side}?depth={DEPTH}"
+    return {
+        "raw: today's traversal, kept / plain": (
+            partial(traverse, plain.driver, present, root, side, None),
+            partial(traverse, kept.driver, present, root, side, None),
+        ),
+        "raw: as_of / today's, on kept": (
+            partial(traverse, kept.driver, present, root, side, None),
+            partial(traverse, kept.driver, past, root, side, as_of),
+        ),
+        "HTTP: today's traversal, kept / plain": (
+            partial(http_get, plain.client, url),
+            partial(http_get, kept.client, url),
+        ),
+        "HTTP: as_of / today's, on kept": (
+            partial(http_get, kept.client, url),
+            partial(http_get, kept.client, f"{url}&as_of={as_of}"),
+        ),
+    }
+
+
+@dataclass
+class Side:
+    """One instance as the benchmark reaches it: the raw driver and the service."""
+
+    driver: neo4j.Driver
+    client: LeanClient
+
+
+def measure(
+    plain: Side, kept: Side, queries: cypher.Queries, roots: list[str], samples: int, as_of: str
+) -> list[Cell]:
+    statements = (
+        queries["lineage.traverse"].statement({"depth": DEPTH}),
+        queries["lineage.traverse_as_of"].statement({"depth": DEPTH}),
+    )
+    cells = []
+    for side in ("upstream", "downstream"):
+        sizes = []
+        for root in roots:
+            now_nodes = traverse(kept.driver, statements[0], root, side, None)
+            then_nodes = traverse(kept.driver, statements[1], root, side, as_of)
+            assert now_nodes == then_nodes, f"{root} {side}: as_of answers other nodes"
+            sizes.append(len(now_nodes) + 1)
+        ways = {r: comparisons(plain, kept, statements, r, side, as_of) for r in roots}
+        pairs: dict[str, dict[str, Pair]] = {r: {name: Pair() for name in ways[r]} for r in roots}
+        for _ in range(samples):
+            for root in roots:
+                for name, (base, other) in ways[root].items():
+                    pairs[root][name].base.append(timed(base))
+                    pairs[root][name].other.append(timed(other))
+        for name in ways[roots[0]]:
+            over = [pairs[r][name] for r in roots]
+            cells.append(
+                Cell(
+                    name,
+                    side,
+                    statistics.median(median_ms(x.base) for x in over),
+                    statistics.median(median_ms(x.other) for x in over),
+                    statistics.median(x.ratio for x in over),
+                    statistics.median(sizes),
+                )
+            )
+    return cells
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--assets", type=int, default=100_000)
+    parser.add_argument("--layers", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--roots", type=int, default=10)
+    parser.add_argument("--samples", type=int, default=10)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "RESULTS-history.md")
+    args = parser.parse_args()
+
+    edges = warehouse(args.assets, args.layers)
+    ids = sorted({x for pair in edges for x in pair})
+    million = next(
+        (r for r in range(1, args.rounds + 1) if r * len(edges) >= 1_000_000), args.rounds
+    )
+    growth = Growth(len(edges), len(ids), args.rounds, million)
+    queries = cypher.load()
+    print(f"graph: {len(ids)} assets, {len(edges)} edges", flush=True)
+    with (
+        instance(*PLAIN) as plain_instance,
+        instance(*KEPT) as kept_instance,
+        running_service(plain_instance.target) as plain_service,
+        running_service(kept_instance.target) as kept_service,
+        driver_for(plain_instance.target) as plain_driver,
+        driver_for(kept_instance.target) as kept_driver,
+    ):
+        clear(plain_driver)
+        clear(kept_driver)
+        load(plain_driver, queries, edges, f"select {args.rounds}", record=False)
+        describe(plain_driver, queries, ids, f"round {args.rounds}", record=False)
+        load(kept_driver, queries, edges, "select 0", record=False)
+        as_of = make_history(kept_instance, kept_driver, queries, edges, ids, growth)
+        middle = sorted({t for _, t in edges if t.startswith(f"l{args.layers // 2:02d}.")})
+        roots = random.Random(7).sample(middle, min(args.roots, len(middle)))
+        with plain_service.lean_client() as plain_client, kept_service.lean_client() as kept_client:
+            plain, kept = Side(plain_driver, plain_client), Side(kept_driver, kept_client)
+            measure(plain, kept, queries, roots[:2], 1, as_of)  # warm-up
+            cells = measure(plain, kept, queries, roots, args.samples, as_of)
+    report = render(args, growth, cells)
+    print(report)
+    args.out.write_text(report)
+    write_summary("history", args.out.name, figures(growth, cells))
+
+
+def worst(cells: list[Cell], name: str) -> float:
+    return max(c.ratio for c in cells if c.name == name)
+
+
+def figures(growth: Growth, cells: list[Cell]) -> list[Figure]:
+    return [
+        Figure(
+            "today's traversal with history kept / without, raw, worst side",
+            worst(cells, "raw: today's traversal, kept / plain"),
+            "x",
+            "<= 1.05",
+        ),
+        Figure(
+            "today's traversal with history kept / without, HTTP, worst side",
+            worst(cells, "HTTP: today's traversal, kept / plain"),
+            "x",
+            "<= 1.05",
+        ),
+        Figure(
+            f"as_of traversal at depth {DEPTH} / today's, raw, worst side",
+            worst(cells, "raw: as_of / today's, on kept"),
+            "x",
+            "<= 1.3",
+        ),
+        Figure(
+            f"as_of traversal at depth {DEPTH} / today's, HTTP, worst side",
+            worst(cells, "HTTP: as_of / today's, on kept"),
+            "x",
+            "<= 1.3",
+        ),
+        Figure(
+            f"bytes per edge change (at {growth.million * growth.edges:,} changes)",
+            growth.per_edge_change_at_million(),
+            "B",
+        ),
+        Figure(
+            f"bytes per edge change (at {growth.rounds * growth.edges:,} changes)",
+            growth.per_edge_change(),
+            "B",
+        ),
+        Figure(
+            f"bytes per asset version (at {growth.rounds * growth.assets:,} versions)",
+            growth.per_asset_version(),
+            "B",
+        ),
+    ]
+
+
+def render(args: argparse.Namespace, growth: Growth, cells: list[Cell]) -> str:
+    mib = 2**20
+    lines = [
+        "# Lineage history benchmark",
+        "",
+        *(f"- {k}: {v}" for k, v in environment().items()),
+        f"- graph: {growth.assets} assets, {growth.edges} edges; on `kept`, {args.rounds}"
+        f" versions per asset, then {args.rounds} intervals per edge",
+        f"- traversals: {args.roots} middle-layer roots x {args.samples} samples at depth"
+        f" {DEPTH}, both ways interleaved request by request; limit {NODE_LIMIT} nodes",
+        "",
+        "## Traversal (median over roots of each root's median; ratio: median of ratios)",
+        "",
+        "| comparison | direction | median nodes | base ms | other ms | ratio |",
+        "|---|---|---|---|---|---|",
+        *(
+            f"| {c.name} | {c.side} | {c.nodes:.0f} | {c.base_ms:.1f} | {c.other_ms:.1f}"
+            f" | {c.ratio:.2f} |"
+            for c in cells
+        ),
+        "",
+        "## Store growth (store files after a clean shutdown, transaction logs excluded)",
+        "",
+        "| point | store MiB | bytes per change |",
+        "|---|---|---|",
+        f"| live graph, no history | {growth.base / mib:.1f} | |",
+        f"| + {args.rounds * growth.assets:,} asset versions | {growth.versions / mib:.1f}"
+        f" | {growth.per_asset_version():.0f} per version |",
+        f"| + {growth.million * growth.edges:,} edge changes | {growth.at_million / mib:.1f}"
+        f" | {growth.per_edge_change_at_million():.0f} per edge change |",
+        f"| + {args.rounds * growth.edges:,} edge changes | {growth.end / mib:.1f}"
+        f" | {growth.per_edge_change():.0f} per edge change |",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

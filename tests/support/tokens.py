@@ -1,0 +1,62 @@
+"""API tokens made straight in the database, as `governance token create` does.
+
+A `TokenMaker` keeps one connection pool on an event loop of its own thread, so the
+tests can make tokens from synchronous code, even where Playwright's sync API already
+runs an event loop in the test's thread. Most tests make three tokens; one maker kept
+for the session saves each of them a new driver, a connection and a Neo4j sign-in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+from service import cypher
+from service.graph import Graph
+from service.models.tokens import TokenCreate
+from service.settings import Settings
+from service.store import tokens as token_store
+
+T = TypeVar("T")
+
+
+class TokenMaker:
+    def __init__(self, settings: Settings) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._graph = self._run(self._connect(settings))
+
+    @staticmethod
+    async def _connect(settings: Settings) -> Graph:
+        return Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
+
+    def _run(self, work: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
+
+    def make(self, **scopes: list[str]) -> dict[str, str]:
+        """A token per name, with the scopes given: {name: secret}."""
+        return self._run(self._create(scopes))
+
+    async def _create(self, scopes: dict[str, list[str]]) -> dict[str, str]:
+        made = {}
+        for name, wanted in scopes.items():
+            body = TokenCreate(name=name, scopes=wanted)  # type: ignore[arg-type]
+            made[name] = (await token_store.create(self._graph, body, created_by="tests")).token
+        return made
+
+    def close(self) -> None:
+        try:
+            self._run(self._graph.close())
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join()
+            self._loop.close()
+
+    def __enter__(self) -> TokenMaker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
