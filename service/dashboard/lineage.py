@@ -1,5 +1,6 @@
-"""/lineage (pick an asset) and /lineage/{id} (the interactive graph), plus the
-session-authenticated JSON the page's script reads under /ui/lineage.
+"""/lineage (pick an asset) and /lineage/{id} (the interactive graph, now or as of a
+moment, or two moments compared: `lineage_time`), plus the session-authenticated JSON
+the page's script reads under /ui/lineage.
 
 The asset graph is the API's own traversal (`store.lineage.traverse`), so the page
 and `/api/v1/lineage` never disagree about a graph; the page's copy also carries,
@@ -18,17 +19,18 @@ from starlette.responses import Response
 from service.api import assets as assets_api
 from service.api import deps
 from service.api import lineage as lineage_api
+from service.dashboard.lineage_time import Moments, Walk, view_at
 from service.dashboard.render import html, page_route
 from service.dashboard.session_json import session_json_route
 from service.domain.access.scopes import Scope
 from service.domain.lineage import LineageView
+from service.errors import NotFound
 from service.graph import Graph
 from service.http import json_response, path_param
 from service.params import Params
 from service.routing import signed_in
 from service.store import assets as asset_store
 from service.store import dashboard as dashboard_store
-from service.store import lineage as lineage_store
 from service.store.assets import AssetFilter
 from service.store.sessions import Session
 
@@ -67,14 +69,20 @@ async def graph_page(request: Request, session: Session) -> Response:
     params = Params(request)
     depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
     direction = params.choice("direction", lineage_api.DIRECTIONS, "both")
+    moments = Moments.of(request)
     graph = deps.graph(request)
     root = await asset_store.get(graph, path_param(request, "asset_id"))
-    view = await lineage_store.traverse(graph, root.id, direction, depth, PAGE_NODES)
+    try:
+        view, when = await view_at(graph, Walk(root.id, direction, depth, PAGE_NODES), moments)
+        document = {**await described(graph, view), **when}
+    except NotFound as exc:  # the asset did not exist at that moment: the page says so
+        empty = LineageView(root.id, direction, depth, [], [], False)
+        document = {**empty.document(), **_asked(moments), "problem": exc.detail}
     context = {
         "title": f"Lineage of {root.name}",
         "section": "lineage",
         "asset": root,
-        "view": await described(graph, view),
+        "view": document,
         "depth": depth,
         "direction": direction,
         "columns": [c.name for c in root.columns],
@@ -83,16 +91,24 @@ async def graph_page(request: Request, session: Session) -> Response:
 
 
 async def lineage_json(request: Request) -> Response:
-    """The page's asset graph: the API's traversal, with the same parameters, described."""
+    """The page's asset graph: the API's traversal, with the same parameters, described;
+    as of a moment, or two moments compared (`lineage_time`)."""
     limits = deps.settings(request).limits
     params = Params(request)
     depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
     limit = params.integer("limit", limits.default_lineage_nodes, 1, limits.max_lineage_nodes)
     direction = params.choice("direction", lineage_api.DIRECTIONS, "both")
+    moments = Moments.of(request)
     graph = deps.graph(request)
-    asset_id = path_param(request, "asset_id")
-    view = await lineage_store.traverse(graph, asset_id, direction, depth, limit)
-    return json_response(await described(graph, view))
+    walk = Walk(path_param(request, "asset_id"), direction, depth, limit)
+    view, when = await view_at(graph, walk, moments)
+    return json_response({**await described(graph, view), **when})
+
+
+def _asked(moments: Moments) -> dict[str, Any]:
+    """The moments of a view that could not be drawn, as the page's fields show them."""
+    compare = moments.compare
+    return {"as_of": moments.as_of, "compare": {"with": compare} if compare else None}
 
 
 routes = [

@@ -21,6 +21,15 @@ def when(stamp: str | None) -> str:
     return f"{stamp[:10]} {stamp[11:16]} UTC"
 
 
+def moment(stamp: str | None) -> str:
+    """`2026-11-23T10:04:05.123Z` as `2026-11-23 10:04:05 UTC`, to the second, where
+    minutes are too coarse (the moment a lineage view shows, an asset's versions);
+    "now" when absent."""
+    if not stamp:
+        return "now"
+    return f"{stamp[:10]} {stamp[11:19]} UTC"
+
+
 def summary(event: Event) -> str:
     """A short line naming what the event is about."""
     data: Any = event.data if isinstance(event.data, dict) else {}
@@ -56,4 +65,4 @@ def subject_asset(event: Event) -> str | None:
     return str(value) if value else None
 
 
-FILTERS: dict[str, Callable[..., Any]] = {"segment": segment, "when": when}
+FILTERS: dict[str, Callable[..., Any]] = {"segment": segment, "when": when, "moment": moment}

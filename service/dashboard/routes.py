@@ -12,9 +12,11 @@ from starlette.routing import BaseRoute
 from starlette.staticfiles import StaticFiles
 
 from service.dashboard import (
+    asset_history,
     assets,
     events,
     governance,
+    impact,
     ingest,
     lineage,
     overview,
@@ -24,7 +26,18 @@ from service.dashboard import (
 from service.dashboard.render import HERE
 from service.routing import PUBLIC, Mount
 
-MODULES = (signin, overview, assets, lineage, governance, events, ingest, settings_pages)
+MODULES = (
+    signin,
+    overview,
+    assets,
+    asset_history,
+    lineage,
+    governance,
+    events,
+    ingest,
+    impact,
+    settings_pages,
+)
 
 
 def routes() -> list[BaseRoute]:

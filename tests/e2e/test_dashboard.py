@@ -333,7 +333,11 @@ def test_the_event_feed_shows_new_events_live(visitor: Visitor, api: httpx.Clien
     make_user(api, "watcher", "viewer")
     visitor.sign_in("watcher")
     visitor.open("/events")
-    visitor.page.wait_for_selector("[data-event-feed][data-event-feed-ready='true']")
+    # A viewer sees no token or audit events, so the feed may start empty (and an
+    # empty list has no box to be visible): wait for it to be listening, not shown.
+    visitor.page.wait_for_selector(
+        "[data-event-feed][data-event-feed-ready='true']", state="attached"
+    )
     asset = {"id": "live.events.asset", "name": "live", "type": "table"}
     assert api.post("/assets", json=asset).status_code == 201
     newest = visitor.page.locator("[data-event-feed] li").first
@@ -588,6 +592,7 @@ PAGES = (
     "/",
     "/assets",
     f"/assets/{ORDERS}",
+    f"/assets/{ORDERS}/history",
     "/lineage",
     f"/lineage/{ORDERS}",
     "/policies",

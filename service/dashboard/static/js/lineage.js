@@ -11,7 +11,10 @@ cytoscape.use(dagre);
 // placed in columns by signed distance (see columnLayout), which is linear.
 const LAYERED_MAX = 600;
 const NODE_LIMIT = 2000;
-const COLORS = { root: "#3b5bdb", upstream: "#e7ecfd", downstream: "#e3f4ea" };
+const COLORS = {
+  root: "#3b5bdb", upstream: "#e7ecfd", downstream: "#e3f4ea",
+  added: "#1e7a46", removed: "#b42323", removedFill: "#fdf0f0",
+};
 
 const LABEL_CHARS = 26;
 const PLACE_CHARS = 34;
@@ -20,8 +23,24 @@ const segment = (id) => encodeURIComponent(id);
 const clip = (text) => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text);
 // A dataset name keeps its end (the table), where the difference between two usually is.
 const clipStart = (text) => (text.length > LABEL_CHARS ? `…${text.slice(1 - LABEL_CHARS)}` : text);
-const lineageHref = (id, depth, direction) =>
-  `/lineage/${segment(id)}?depth=${depth}&direction=${direction}`;
+// The query a view is asked for and linked by: the time fields only when set.
+const viewQuery = (depth, direction, asOf = "", compare = "") => {
+  const query = new URLSearchParams({ depth: String(depth), direction });
+  if (asOf) query.set("as_of", asOf);
+  if (compare) query.set("compare", compare);
+  return query.toString();
+};
+const lineageHref = (id, depth, direction, asOf = "", compare = "") =>
+  `/lineage/${segment(id)}?${viewQuery(depth, direction, asOf, compare)}`;
+
+// Every time on these pages is UTC, so the time fields are too: a datetime-local value
+// (`2026-11-20T10:00`, seconds and milliseconds optional) is that moment in UTC, and the
+// address carries it as RFC 3339. The service answers instants as `…T10:00:00.000Z`.
+const toInstant = (local) => (local ? `${local.length === 16 ? `${local}:00` : local}Z` : "");
+const toLocal = (instant) => (instant ? instant.replace(/Z$/, "") : "");
+const spoken = (instant) => (instant ? `${instant.slice(0, 10)} ${instant.slice(11, 19)} UTC` : "now");
+// The non-colour cue of a change, before a node's name (the tables say it in words).
+const CHANGE_MARKS = { added: "+ ", removed: "− " };
 
 async function getJson(url) {
   const response = await fetch(url, {
@@ -51,9 +70,12 @@ function assetView(graph) {
     placeholder: n.placeholder,
     distance: n.distance,
     direction: n.direction,
+    change: n.change ?? null,
   }));
-  const edges = graph.edges.map((e) => ({ source: e.source, target: e.target, origins: e.origins ?? [] }));
-  return { nodes, edges, truncated: graph.truncated };
+  const edges = graph.edges.map((e) => ({
+    source: e.source, target: e.target, origins: e.origins ?? [], change: e.change ?? null,
+  }));
+  return { nodes, edges, truncated: graph.truncated, compare: graph.compare ?? null };
 }
 
 // A placeholder made for a dataset is named by its id (`namespace/db.schema.table`);
@@ -184,6 +206,12 @@ function style() {
         "target-arrow-color": "#a9b1bf",
       },
     },
+    // A compared view: colour and a second cue apart from colour (a double border and a
+    // `+` for added, dashes and a `−` for removed), as the legend says.
+    { selector: "node.added", style: { "border-width": 4, "border-style": "double", "border-color": COLORS.added } },
+    { selector: "node.removed", style: { "border-width": 2, "border-style": "dashed", "border-color": COLORS.removed, "background-color": COLORS.removedFill, color: "#7a1d1d" } },
+    { selector: "edge.added", style: { width: 3, "line-color": COLORS.added, "target-arrow-color": COLORS.added } },
+    { selector: "edge.removed", style: { width: 2.4, "line-style": "dashed", "line-dash-pattern": [7, 5], "line-color": COLORS.removed, "target-arrow-color": COLORS.removed } },
     { selector: ".dimmed", style: { opacity: 0.18 } },
     { selector: "edge.pinned", style: { width: 3, "line-color": "#2f4ac0", "target-arrow-color": "#2f4ac0" } },
     { selector: "edge.on-path", style: { width: 3, "line-color": "#3b5bdb", "target-arrow-color": "#3b5bdb" } },
@@ -198,7 +226,11 @@ class LineageView {
     this.root = section.dataset.root;
     this.depth = Number(section.dataset.depth) || 5;
     this.direction = section.dataset.direction || "both";
+    this.asOf = section.dataset.asOf || "";
+    this.compare = section.dataset.compare || "";
     this.column = "";
+    this.when = section.querySelector("[data-lineage-when]");
+    this.legend = section.querySelector("[data-lineage-legend]");
     this.canvas = section.querySelector("[data-lineage-canvas]");
     this.status = section.querySelector("[data-lineage-status]");
     this.rows = section.querySelector("[data-lineage-rows]");
@@ -265,14 +297,27 @@ class LineageView {
     lines.push(["Platform", n.platform || "—"]);
     if (n.dataset) lines.push(["Dataset", n.dataset.name], ["Namespace", n.dataset.namespace]);
     else if (!n.column) lines.push(["Dataset", "—"]);
+    if (n.change) lines.push(["Change", this.changeWords(n.change)]);
     return lines;
   }
 
   edgeLines(e) {
     const name = (id) => this.cy.getElementById(id).data("text") ?? id;
     const lines = [["", `${name(e.source)} → ${name(e.target)}`]];
-    if (e.origins) lines.push(["Asserted by", e.origins.length ? e.origins.join(", ") : "—"]);
+    if (e.origins) lines.push([this.assertedLabel(), e.origins.length ? e.origins.join(", ") : "—"]);
+    if (e.change) lines.push(["Change", this.changeWords(e.change)]);
     return lines;
+  }
+
+  // The writers of an edge are known as they are now: a past view says so.
+  assertedLabel() {
+    return this.asOf || this.compare ? "Asserted now by" : "Asserted by";
+  }
+
+  // "added between … and …", as the legend says it.
+  changeWords(change) {
+    const span = this.compared;
+    return span ? `${change} between ${spoken(span.from)} and ${spoken(span.to)}` : change;
   }
 
   hideTip(force = false) {
@@ -308,8 +353,17 @@ class LineageView {
         this.depth = Math.min(50, Math.max(1, Number(data.get("depth")) || 1));
         this.direction = String(data.get("direction") || "both");
         this.column = String(data.get("column") || "");
-        history.pushState(this.state(), "", lineageHref(this.root, this.depth, this.direction));
-        this.load();
+        this.asOf = toInstant(String(data.get("as_of") || ""));
+        this.compare = toInstant(String(data.get("compare") || ""));
+        this.show();
+      });
+      // "Now" is a link to the present view, which works without script too.
+      this.form.querySelector("[data-lineage-now]")?.addEventListener("click", (event) => {
+        event.preventDefault();
+        this.asOf = "";
+        this.compare = "";
+        this.syncControls();
+        this.show();
       });
       window.addEventListener("popstate", (event) => {
         if (!event.state?.root) return;
@@ -355,7 +409,18 @@ class LineageView {
   }
 
   state() {
-    return { root: this.root, depth: this.depth, direction: this.direction, column: this.column };
+    const { root, depth, direction, column, asOf, compare } = this;
+    return { root, depth, direction, column, asOf, compare };
+  }
+
+  href() {
+    return lineageHref(this.root, this.depth, this.direction, this.asOf, this.compare);
+  }
+
+  // The view the controls ask for, with an address of its own (the back button works).
+  show() {
+    history.pushState(this.state(), "", this.href());
+    this.load();
   }
 
   syncControls() {
@@ -363,6 +428,8 @@ class LineageView {
     this.form.elements.depth.value = String(this.depth);
     this.form.elements.direction.value = this.direction;
     this.form.elements.column.value = this.column;
+    this.form.elements.as_of.value = toLocal(this.asOf);
+    this.form.elements.compare.value = toLocal(this.compare);
   }
 
   recentre(assetId) {
@@ -373,8 +440,7 @@ class LineageView {
     this.root = assetId;
     this.column = "";
     this.section.dataset.root = assetId;
-    history.pushState(this.state(), "", lineageHref(assetId, this.depth, this.direction));
-    this.load();
+    this.show();
   }
 
   async load() {
@@ -394,8 +460,10 @@ class LineageView {
   }
 
   async fetchAssets() {
-    const query = `depth=${this.depth}&direction=${this.direction}&limit=${NODE_LIMIT}`;
+    const query = `${viewQuery(this.depth, this.direction, this.asOf, this.compare)}&limit=${NODE_LIMIT}`;
     const graph = this.takeInitial() ?? (await getJson(`/ui/lineage/${segment(this.root)}?${query}`));
+    // The page could not draw its first view (the asset did not exist at that moment).
+    if (graph.problem) throw new Error(graph.problem);
     for (const n of graph.nodes) this.seen.set(n.id, n);
     const root = graph.nodes.find((n) => n.direction === "root");
     const title = document.querySelector("[data-lineage-title]");
@@ -413,7 +481,8 @@ class LineageView {
     if (!block) return null;
     block.remove();
     const graph = JSON.parse(block.textContent);
-    const same = graph.root === this.root && graph.depth === this.depth && graph.direction === this.direction;
+    const same = graph.root === this.root && graph.depth === this.depth && graph.direction === this.direction
+      && (graph.as_of ?? "") === this.asOf && (graph.compare?.with ?? "") === this.compare;
     return same ? graph : null;
   }
 
@@ -428,11 +497,14 @@ class LineageView {
     select.value = this.column;
   }
 
+  // A column view is drawn as of a moment, never compared: the comparison is of assets.
   async fetchColumns() {
+    if (this.compare) throw new Error("Compare with draws whole assets: choose Whole asset to compare.");
     const base = `/ui/lineage/${segment(this.root)}/columns/${segment(this.column)}`;
+    const query = `depth=${this.depth}${this.asOf ? `&as_of=${encodeURIComponent(this.asOf)}` : ""}`;
     const [up, down] = await Promise.all([
-      this.direction === "downstream" ? { nodes: [], edges: [] } : getJson(`${base}/upstream?depth=${this.depth}`),
-      this.direction === "upstream" ? { nodes: [], edges: [] } : getJson(`${base}/downstream?depth=${this.depth}`),
+      this.direction === "downstream" ? { nodes: [], edges: [] } : getJson(`${base}/upstream?${query}`),
+      this.direction === "upstream" ? { nodes: [], edges: [] } : getJson(`${base}/downstream?${query}`),
     ]);
     return columnView(this.root, this.column, up, down, this.seen);
   }
@@ -444,13 +516,14 @@ class LineageView {
     const node = (n) => {
       const second = n.column ? "" : whereabouts(n);
       const text = clip(n.column ? n.label : displayName(n));
-      const label = second ? `${text}\n${second}` : text;
-      const classes = [n.direction, n.placeholder ? "placeholder" : "", second ? "two-line" : ""];
+      const marked = `${CHANGE_MARKS[n.change] ?? ""}${text}`;
+      const label = second ? `${marked}\n${second}` : marked;
+      const classes = [n.direction, n.placeholder ? "placeholder" : "", second ? "two-line" : "", n.change ?? ""];
       return { group: "nodes", data: { ...n, title: n.column ? n.label : displayName(n), text, label }, classes: classes.join(" ").trim() };
     };
     const elements = [
       ...view.nodes.map(node),
-      ...view.edges.map((e) => ({ group: "edges", data: { id: `${e.source}\u0001${e.target}`, ...e } })),
+      ...view.edges.map((e) => ({ group: "edges", data: { id: `${e.source}\u0001${e.target}`, ...e }, classes: e.change ?? "" })),
     ];
     this.cy = cytoscape({
       container: this.canvas,
@@ -492,9 +565,11 @@ class LineageView {
       this.clearHighlight();
       this.hideTip(true);
     });
+    this.compared = view.compare ?? null;
     this.fillTable(view);
     this.fillEdges(view);
     this.describe(view);
+    this.describeTime(view);
     this.cy.ready(() => {
       performance.mark("lineage:ready");
       this.section.dataset.lineageReady = "true";
@@ -530,7 +605,7 @@ class LineageView {
     });
     if (this.path) {
       const [line, origins] = this.edgeLines(edge.data());
-      this.path.textContent = `Edge: ${line[1]}${origins ? `, asserted by ${origins[1]}` : ""}`;
+      this.path.textContent = `Edge: ${line[1]}${origins ? `, ${origins[0].toLowerCase()} ${origins[1]}` : ""}`;
     }
   }
 
@@ -551,6 +626,7 @@ class LineageView {
     const rows = [...byAsset.values()]
       .sort((a, b) => a.distance - b.distance || a.label.localeCompare(b.label))
       .map((n) => this.row(n, columns.get(n.asset)));
+    this.showChangeColumn(this.rows.closest("table"));
     this.rows.replaceChildren(...rows);
   }
 
@@ -583,9 +659,33 @@ class LineageView {
         }
         if (!e.origins.length) origins.textContent = "—";
         tr.append(...ends, origins);
+        if (this.compared) tr.append(this.changeCell(e.change));
         return tr;
       });
+    this.showChangeColumn(table);
+    const origins = table.querySelector("[data-lineage-origins-col]");
+    if (origins) origins.textContent = this.assertedLabel();
     this.edgeRows.replaceChildren(...rows);
+  }
+
+  // The tables' Change column is there only while two moments are compared.
+  showChangeColumn(table) {
+    const header = table.querySelector("[data-lineage-change-col]");
+    if (header) header.hidden = !this.compared;
+  }
+
+  changeCell(change) {
+    const td = document.createElement("td");
+    td.className = "nowrap";
+    if (!change) {
+      td.textContent = "—";
+      return td;
+    }
+    const badge = document.createElement("span");
+    badge.className = `badge change-${change}`;
+    badge.textContent = `${CHANGE_MARKS[change]}${change}`;
+    td.append(badge);
+    return td;
   }
 
   // One row per asset; in a column view its type cell names the columns reached.
@@ -593,7 +693,7 @@ class LineageView {
     const tr = document.createElement("tr");
     const name = document.createElement("td");
     const link = document.createElement("a");
-    link.href = lineageHref(n.asset, this.depth, this.direction);
+    link.href = lineageHref(n.asset, this.depth, this.direction, this.asOf, this.compare);
     link.dataset.asset = n.asset;
     const code = document.createElement("code");
     code.textContent = n.asset;
@@ -612,6 +712,7 @@ class LineageView {
     };
     tr.append(name, cell(type), cell(n.platform || "—"), this.datasetCell(n.dataset));
     tr.append(cell(n.direction), cell(String(n.distance)));
+    if (this.compared) tr.append(this.changeCell(n.change));
     return tr;
   }
 
@@ -628,6 +729,27 @@ class LineageView {
     namespace.textContent = dataset.namespace;
     td.append(name, namespace);
     return td;
+  }
+
+  // Which moment the graph shows, and in a comparison the legend with what changed.
+  describeTime(view) {
+    const span = this.compared;
+    if (this.when) {
+      const asOf = this.asOf ? `as it stood at ${spoken(this.asOf)}` : "";
+      this.when.textContent = span
+        ? `Changes between ${spoken(span.from)} and ${spoken(span.to)}: the graph at both moments, drawn together.`
+        : asOf && `The graph ${asOf}.`;
+      this.when.hidden = !this.when.textContent;
+    }
+    if (!this.legend) return;
+    this.legend.hidden = !span;
+    if (!span) return;
+    for (const change of ["added", "removed"]) {
+      const nodes = view.nodes.filter((n) => n.change === change).length;
+      const edges = view.edges.filter((e) => e.change === change).length;
+      const count = this.legend.querySelector(`[data-legend-count="${change}"]`);
+      count.textContent = `${nodes} ${nodes === 1 ? "asset" : "assets"}, ${edges} ${edges === 1 ? "edge" : "edges"}`;
+    }
   }
 
   describe(view) {

@@ -1,0 +1,119 @@
+"""The lineage page through time: its "As of" and "Compare with" fields read as
+instants, and the view they ask for.
+
+As of one moment, the view is the API's traversal at that moment. Compared with
+another, it is the graph at both moments drawn together: the later neighbourhood and
+what the earlier one held that the later lacks, each node and edge marked `added`,
+`removed` or unmarked, as `store.lineage_diff.diff` (the API's `/diff`) finds them.
+The two moments are taken in time order whichever field holds which.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+
+from service import clock
+from service.domain.history import parse_instant
+from service.domain.lineage import LineageView
+from service.errors import NotFound, validation_error
+from service.graph import Graph
+from service.store import lineage as lineage_store
+from service.store import lineage_diff
+
+# What an <input type="datetime-local"> sends: a date and time with no offset, which
+# the page means as UTC (every time on these pages is UTC).
+_LOCAL = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?")
+INSTANT_CHARS = 64
+_EXAMPLE = "2026-11-20T10:00:00Z"
+
+
+def instant(request: Request, name: str) -> str | None:
+    """The query's `name` as the graph stores instants, None when absent or empty; an
+    RFC 3339 instant, or a date and time without offset read as UTC. 422 naming the
+    field for anything else."""
+    raw = (request.query_params.get(name) or "").strip()
+    if not raw:
+        return None
+    if len(raw) <= INSTANT_CHARS and _LOCAL.fullmatch(raw):
+        raw = f"{raw}:00Z" if len(raw) == 16 else f"{raw}Z"
+    found = parse_instant(raw) if len(raw) <= INSTANT_CHARS else None
+    if found is None:
+        raise validation_error(
+            ("query", name),
+            f"{name} must be a date and time, e.g. {_EXAMPLE} (UTC when no offset is given)",
+            "datetime_parsing",
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class Moments:
+    """What the page asked for: the graph as of `as_of` (None: now), compared with
+    `compare` (None: not compared)."""
+
+    as_of: str | None
+    compare: str | None
+
+    @classmethod
+    def of(cls, request: Request) -> Moments:
+        return cls(instant(request, "as_of"), instant(request, "compare"))
+
+
+@dataclass(frozen=True)
+class Walk:
+    root: str
+    direction: str
+    depth: int
+    limit: int
+
+
+async def view_at(graph: Graph, walk: Walk, moments: Moments) -> tuple[LineageView, dict[str, Any]]:
+    """The view to draw, and what the page says of its time (`as_of`, and `compare`:
+    the moment asked, the span compared). Changes are marked on the view's nodes and
+    edges (`change`), the removed ones added to it."""
+    if moments.compare is None:
+        view = await lineage_store.traverse(
+            graph, walk.root, walk.direction, walk.depth, walk.limit, as_of=moments.as_of
+        )
+        return view, {"as_of": moments.as_of, "compare": None}
+    earlier, later = sorted((moments.as_of or clock.now_iso(), moments.compare))
+    changes = await lineage_diff.diff(
+        graph, walk.root, walk.direction, walk.depth, walk.limit, earlier, later
+    )
+    view = marked(await _later(graph, walk, later, changes), changes)
+    return view, {
+        "as_of": moments.as_of,
+        "compare": {"with": moments.compare, "from": earlier, "to": later},
+    }
+
+
+async def _later(graph: Graph, walk: Walk, later: str, changes: dict[str, Any]) -> LineageView:
+    """The neighbourhood at the later moment; empty when the root did not exist then
+    (the diff found it at the earlier one)."""
+    try:
+        return await lineage_store.traverse(
+            graph, walk.root, walk.direction, walk.depth, walk.limit, as_of=later
+        )
+    except NotFound:
+        return LineageView(changes["root"], walk.direction, walk.depth, [], [], False)
+
+
+def _pair(edge: dict[str, Any]) -> tuple[str, str]:
+    return (edge["source"], edge["target"])
+
+
+def marked(later: LineageView, changes: dict[str, Any]) -> LineageView:
+    """The later view with the earlier-only nodes and edges added, each node and edge
+    marked `added`, `removed` or None (in both)."""
+    added_nodes = {n["id"] for n in changes["added"]["nodes"]}
+    added_edges = {_pair(e) for e in changes["added"]["edges"]}
+    nodes = [{**n, "change": "added" if n["id"] in added_nodes else None} for n in later.nodes]
+    nodes += [{**n, "change": "removed"} for n in changes["removed"]["nodes"]]
+    edges = [{**e, "change": "added" if _pair(e) in added_edges else None} for e in later.edges]
+    edges += [{**e, "change": "removed"} for e in changes["removed"]["edges"]]
+    truncated = later.truncated or bool(changes.get("truncated"))
+    return LineageView(later.root, later.direction, later.depth, nodes, edges, truncated)
