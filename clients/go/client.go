@@ -12,7 +12,7 @@ import (
 )
 
 // Version is this library's version, sent in the User-Agent header.
-const Version = "0.3.0"
+const Version = "0.4.0"
 
 // Defaults.
 const (

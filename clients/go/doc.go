@@ -1,7 +1,8 @@
 // Package governance is the Go client for the Data Governance Service API v1:
 // assets, lineage and column lineage across tools (one asset per physical
-// [Dataset]), dbt manifests, OpenLineage events and SQL, policies, quality
-// rules and dbt run results, the query facility, the event log and its live
+// [Dataset]), dbt manifests, OpenLineage events and SQL, lineage as it stood
+// at any moment and the change impact of a candidate manifest, policies,
+// quality rules and dbt run results, the query facility, the event log and its live
 // stream, webhooks, API tokens and users, plus [VerifyWebhook] for the
 // receiving end of webhook deliveries.
 //
@@ -40,9 +41,9 @@
 // Retry-After the service gave (at most a minute) or else a fully jittered
 // exponential backoff from 0.5 s up to 8 s. GET, PUT and DELETE are retried,
 // and so are the POSTs a repeat cannot harm, without an Idempotency-Key:
-// queries (which only read), bulk edges and OpenLineage events (which the
-// service merges). Other POSTs are retried because the client gives each one
-// an Idempotency-Key (except token and webhook creation, whose secret the
-// service never keeps for a replay); PATCH only when the caller sets
-// [IdempotencyKey]. A 409 is never retried.
+// queries and manifest impact checks (which only read), bulk edges and
+// OpenLineage events (which the service merges). Other POSTs are retried
+// because the client gives each one an Idempotency-Key (except token and
+// webhook creation, whose secret the service never keeps for a replay);
+// PATCH only when the caller sets [IdempotencyKey]. A 409 is never retried.
 package governance

@@ -173,6 +173,9 @@ type BulkResult struct {
 	Created       int `json:"created"`        // edges that did not exist before
 	Existing      int `json:"existing"`       // distinct pairs that already existed
 	AssetsCreated int `json:"assets_created"` // placeholder assets made for unknown ids
+	// Retired is set for a write with [Replace]: what the origin asserted
+	// before and the request left out.
+	Retired *Retired `json:"retired,omitempty"`
 	// ColumnMappings is set when the request carried column mappings.
 	ColumnMappings *Counts `json:"column_mappings,omitempty"`
 }
@@ -193,6 +196,12 @@ func (r *BulkResult) add(o BulkResult) {
 	r.Created += o.Created
 	r.Existing += o.Existing
 	r.AssetsCreated += o.AssetsCreated
+	if o.Retired != nil {
+		if r.Retired == nil {
+			r.Retired = &Retired{}
+		}
+		r.Retired.add(*o.Retired)
+	}
 	if o.ColumnMappings != nil {
 		if r.ColumnMappings == nil {
 			r.ColumnMappings = &Counts{}
@@ -239,6 +248,9 @@ type TraversalOptions struct {
 	// Limit is the most nodes, the root included, 1-10,000 (default 2,000);
 	// when reached the graph says Truncated.
 	Limit int
+	// AsOf, when set, reads the graph as it stood at that moment; a root that
+	// did not exist then is [ErrNotFound].
+	AsOf time.Time
 }
 
 func (o *TraversalOptions) query() url.Values {
@@ -252,6 +264,7 @@ func (o *TraversalOptions) query() url.Values {
 	if o.Limit != 0 {
 		q.Set("limit", strconv.Itoa(o.Limit))
 	}
+	setInstant(q, "as_of", o.AsOf)
 	return q
 }
 
@@ -313,8 +326,13 @@ func (s *LineageService) Create(ctx context.Context, edge EdgeInput, ro ...Reque
 // Bulk writes 1 to [MaxBulkEdges] edges in one atomic, idempotent request:
 // edges and column mappings are merged, so a repeat changes nothing, and the
 // request is retried without an automatic Idempotency-Key (a repeat answers
-// the edges it wrote as Existing). Use [LineageService.PushBulk] for more.
+// the edges it wrote as Existing). [Origin] names the writer the edges are
+// asserted by, and [Replace] makes them its whole edge set. Use
+// [LineageService.PushBulk] for more.
 func (s *LineageService) Bulk(ctx context.Context, edges []EdgeInput, ro ...RequestOption) (*BulkResult, *Response, error) {
+	if _, err := replacing(ro); err != nil {
+		return nil, nil, err
+	}
 	body, err := wireEdges(edges)
 	if err != nil {
 		return nil, nil, err
@@ -328,10 +346,27 @@ func (s *LineageService) Bulk(ctx context.Context, edges []EdgeInput, ro ...Requ
 // edges means no request. Each chunk is atomic; on an error the result holds
 // the sums of the chunks already written (Received tells how many edges), and
 // the error, a [*BulkError], says which chunk failed. A pair repeated in two
-// chunks counts as created in the first and existing in the second.
+// chunks counts as created in the first and existing in the second. A
+// replacement ([Replace]) is one request, sent even with no edges (the
+// origin then asserts none): more edges than one chunk fail before anything
+// is sent.
 func (s *LineageService) PushBulk(ctx context.Context, edges []EdgeInput, chunkSize int, ro ...RequestOption) (*BulkResult, error) {
 	if chunkSize <= 0 || chunkSize > MaxBulkEdges {
 		chunkSize = MaxBulkEdges
+	}
+	replace, err := replacing(ro)
+	if err != nil {
+		return nil, err
+	}
+	if replace {
+		if len(edges) > chunkSize {
+			return nil, fmt.Errorf("governance: a replacement is one request: at most %d edges, not %d", chunkSize, len(edges))
+		}
+		r, _, err := s.Bulk(ctx, edges, ro...)
+		if err != nil {
+			return &BulkResult{}, &BulkError{Err: err}
+		}
+		return r, nil
 	}
 	total := &BulkResult{}
 	for i, chunk := range chunks(edges, chunkSize) {

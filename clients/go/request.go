@@ -32,6 +32,9 @@ type requestOptions struct {
 	project        *string
 	prune          *bool
 	namespace      *string
+	origin         *string
+	replace        bool
+	depth          *int
 }
 
 // IfMatch makes an update or delete of an asset, policy or quality rule
@@ -43,9 +46,10 @@ func IfMatch(version int) RequestOption {
 
 // IdempotencyKey sets the Idempotency-Key of a POST or of a PATCH (which
 // then gets retried). The client makes one itself for every POST it may
-// retry, except those a repeat cannot harm: queries, [LineageService.Bulk]
-// and [LineageService.IngestOpenLineage] (and their chunking helpers), which
-// are retried without one; a key given here is sent with them all the same.
+// retry, except those a repeat cannot harm: queries,
+// [LineageService.CheckManifest], [LineageService.Bulk] and
+// [LineageService.IngestOpenLineage] (and their chunking helpers), which are
+// retried without one; a key given here is sent with them all the same.
 func IdempotencyKey(key string) RequestOption {
 	return func(r *requestOptions) { r.idempotencyKey = key }
 }
@@ -229,7 +233,7 @@ func (k *call) encode() ([]byte, error) {
 
 func (c *Client) target(k call, ro requestOptions) string {
 	query := k.query
-	if ro.strict || ro.project != nil || ro.prune != nil || ro.namespace != nil {
+	if ro.strict || ro.project != nil || ro.prune != nil || ro.namespace != nil || ro.origin != nil || ro.replace || ro.depth != nil {
 		query = cloneValues(query)
 	}
 	if ro.strict {
@@ -243,6 +247,15 @@ func (c *Client) target(k call, ro requestOptions) string {
 	}
 	if ro.namespace != nil {
 		query.Set("namespace", *ro.namespace)
+	}
+	if ro.origin != nil {
+		query.Set("origin", *ro.origin)
+	}
+	if ro.replace {
+		query.Set("replace", "true")
+	}
+	if ro.depth != nil {
+		query.Set("depth", strconv.Itoa(*ro.depth))
 	}
 	target := c.baseURL + k.path
 	if k.root {

@@ -63,7 +63,18 @@ export interface StrictOptions extends RequestOptions {
   strict?: boolean;
 }
 
-export interface PushBulkOptions extends Omit<StrictOptions, 'idempotencyKey'> {
+export interface BulkOptions extends StrictOptions {
+  /** The writer asserting the edges, e.g. `airflow:warehouse_sync`. Default `api`. */
+  origin?: string;
+  /**
+   * The request is `origin`'s whole edge set: the edges it asserted before and
+   * not now are retired (`retired`); an edge another origin asserts stays.
+   * Needs `origin`.
+   */
+  replace?: boolean;
+}
+
+export interface PushBulkOptions extends Omit<BulkOptions, 'idempotencyKey'> {
   /** Edges per request, at most the server's limit. Default 10000. */
   chunkSize?: number;
   /** Called after each request with its answer and its index (0-based). */
@@ -100,7 +111,8 @@ export interface RequestSpec extends ConditionalOptions {
   responseType?: 'json' | 'text';
 }
 
-export type QueryValue = string | number | boolean | null | undefined;
+/** A `Date` is sent as its RFC 3339 instant in UTC (`toISOString()`). */
+export type QueryValue = string | number | boolean | Date | null | undefined;
 export type QueryParams = Record<string, QueryValue | readonly QueryValue[]>;
 
 // ---------------------------------------------------------------------------
@@ -260,6 +272,35 @@ export declare class Assets {
   put(id: string, asset: AssetReplace, options?: ConditionalOptions): APIPromise<Asset>;
   patch(id: string, patch: AssetPatch, options?: ConditionalOptions): APIPromise<Asset>;
   delete(id: string, options?: ConditionalOptions): APIPromise<void>;
+  /** One page of the asset's versions, newest first. */
+  listHistory(id: string, params?: PageParams, options?: RequestOptions): APIPromise<Page<AssetVersion>>;
+  /** Every version of the asset, newest first, page after page. */
+  iterateHistory(id: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<AssetVersion, void, undefined>;
+}
+
+/**
+ * One difference from the version before: a field (`change` `set`, `column`
+ * null) with its old and new value, or, with `field` `columns`, one column
+ * `added`, `removed`, `retyped` or `changed` (`from`/`to`: the column as declared).
+ */
+export interface VersionChange {
+  /** `name`, `type`, `description`, `owners`, `tags`, `dataset`, `properties.<key>`, `columns`, ... */
+  field: string;
+  column: string | null;
+  change: 'set' | 'added' | 'removed' | 'retyped' | 'changed';
+  from: unknown;
+  to: unknown;
+}
+
+/** One version of an asset: when, by whom, and what it changed. */
+export interface AssetVersion {
+  version: number;
+  at: string;
+  /** `token:<id>`, `user:<id>`, or `system` for an asset older than its history. */
+  actor: string;
+  /** True for the version that says the asset was deleted. */
+  deleted: boolean;
+  changes: VersionChange[];
 }
 
 // ---------------------------------------------------------------------------
@@ -318,6 +359,18 @@ export interface BulkResult {
   assets_created: number;
   /** Present when the request carried `columns`. */
   column_mappings?: CreatedExisting;
+  /** Present with `replace`: what the origin asserted before and this request left out. */
+  retired?: Retired;
+}
+
+/** What an origin let go of when a `replace` made the request its whole edge set. */
+export interface Retired {
+  /** Edges it asserted before and not now: its assertion withdrawn. */
+  edges: number;
+  /** Of those, edges no other origin asserts: they left the graph. */
+  edges_removed: number;
+  column_mappings: number;
+  column_mappings_removed: number;
 }
 
 export interface PushBulkResult extends BulkResult {
@@ -338,6 +391,90 @@ export interface TraversalParams {
   depth?: number;
   /** Most nodes in the answer (root included), 1-10000, default 2000. */
   limit?: number;
+  /** The graph as it stood at this moment (a `Date`, or an RFC 3339 string). Default now. */
+  as_of?: Date | string;
+}
+
+export interface DiffParams {
+  /** The earlier moment (a `Date`, or an RFC 3339 string). */
+  from: Date | string;
+  /** The later moment. Default now. */
+  to?: Date | string;
+  direction?: Direction;
+  /** Hops, 1-50, default 5. */
+  depth?: number;
+  /** Most nodes of each neighbourhood (root included), default 2000. */
+  limit?: number;
+}
+
+/** The nodes and edges one side of a diff has and the other lacks. */
+export interface GraphChanges {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+/** An edge there at both moments whose transformation changed (`transformation`: at `to`). */
+export interface ChangedEdge extends GraphEdge {
+  previous_transformation: string | null;
+}
+
+/** How an asset's lineage changed between two moments, over both neighbourhoods. */
+export interface LineageDiff {
+  root: string;
+  direction: Direction;
+  depth: number;
+  from: string;
+  to: string;
+  /** There at `to` and not at `from`, as shown at `to`. */
+  added: GraphChanges;
+  /** There at `from` and not at `to`, as shown at `from`. */
+  removed: GraphChanges;
+  changed: { edges: ChangedEdge[] };
+  /** Either neighbourhood was cut at `limit`. */
+  truncated: boolean;
+}
+
+export interface ImpactCheckOptions extends RequestOptions {
+  /** The dbt project the candidate is compared with (its stored assets, edges and rules). */
+  project: string;
+  /** Where the project's tables live, as for `uploadManifest`. */
+  namespace?: string;
+  /** Hops walked downstream; default the service's maximum lineage depth. */
+  depth?: number;
+}
+
+/** A difference between the candidate manifest and the stored project. */
+export interface ImpactChange {
+  /** `model_removed`, `column_removed`, `column_type_changed`, `test_removed`, `model_added`, `column_added`, ... */
+  kind: string;
+  asset: string;
+  column: string | null;
+  /** The stored value (a column's type, a materialization, ...); null when not applicable. */
+  from: string | null;
+  /** The candidate's value. */
+  to: string | null;
+  breaking: boolean;
+}
+
+/** An asset (or its column, where column lineage says) downstream of a breaking change. */
+export interface ImpactedAsset {
+  asset: string;
+  column: string | null;
+  distance: number;
+  owners: string[];
+  /** The path from the changed asset (first) to this one (last): asset ids, or `asset.column`. */
+  via: string[];
+}
+
+/** What uploading a candidate manifest would change and break; nothing was written. */
+export interface ImpactReport {
+  project: string;
+  changes: ImpactChange[];
+  /** Each asset (or column) once, at its fewest hops, nearest first. */
+  impacted: ImpactedAsset[];
+  breaking: boolean;
+  /** How many hops downstream the walk went at most. */
+  depth: number;
 }
 
 export interface LineageParams extends TraversalParams {
@@ -472,7 +609,7 @@ export interface PushOpenLineageOptions extends Omit<RequestOptions, 'idempotenc
 export declare class Lineage {
   private constructor();
   create(edge: EdgeInput, options?: StrictOptions): APIPromise<Edge>;
-  bulk(edges: readonly EdgeInput[], options?: StrictOptions): APIPromise<BulkResult>;
+  bulk(edges: readonly EdgeInput[], options?: BulkOptions): APIPromise<BulkResult>;
   pushBulk(
     edges: Iterable<EdgeInput> | AsyncIterable<EdgeInput>,
     options?: PushBulkOptions,
@@ -483,6 +620,8 @@ export declare class Lineage {
   get(id: string, params?: LineageParams, options?: RequestOptions): APIPromise<LineageGraph>;
   upstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
   downstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
+  /** How the lineage around `id` changed from `from` to `to` (default now). */
+  diff(id: string, params: DiffParams, options?: RequestOptions): APIPromise<LineageDiff>;
   /** The columns feeding `column` of asset `id`, and the mappings among them. */
   columnUpstream(id: string, column: string, params?: TraversalParams, options?: RequestOptions): APIPromise<ColumnGraph>;
   /** The columns `column` of asset `id` feeds. */
@@ -502,6 +641,11 @@ export declare class Lineage {
    * unless it already is. Idempotent; retried like other POSTs. Timeout 600 s by default.
    */
   uploadManifest(pathOrBytes: string | Uint8Array | ArrayBuffer, options: ManifestUploadOptions): APIPromise<ManifestSummary>;
+  /**
+   * `POST /impact/manifest`: what uploading a candidate manifest would change and
+   * break, writing nothing. Retried like a read. Timeout 600 s by default.
+   */
+  checkManifest(pathOrBytes: string | Uint8Array | ArrayBuffer, options: ImpactCheckOptions): APIPromise<ImpactReport>;
   /**
    * `POST /lineage/sql`: a statement, a `;`-separated script (`sql`) or a query log
    * (`statements`) becomes table and column lineage between the assets holding

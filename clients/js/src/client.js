@@ -24,7 +24,7 @@ import { Webhooks } from './resources/webhooks.js';
 import { parseRetryAfter, retryDelayMs, shouldRetry } from './retry.js';
 import { buildQuery, normalizeBaseURL } from './url.js';
 
-export const VERSION = '0.3.0';
+export const VERSION = '0.4.0';
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 2;
 /** Where a service started with `make run` listens. */

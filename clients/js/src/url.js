@@ -50,7 +50,8 @@ export function encodeSegment(id) {
 
 /**
  * A query string from an object: `undefined` and `null` are left out, an array
- * repeats its key (`tag=a&tag=b`), booleans become `true`/`false`.
+ * repeats its key (`tag=a&tag=b`), booleans become `true`/`false`, a `Date`
+ * its RFC 3339 instant in UTC to the millisecond (`as_of`, `from`, `to`).
  * @param {Record<string, unknown> | undefined} params
  * @returns {string} without the leading `?`, or '' when empty
  */
@@ -60,8 +61,14 @@ export function buildQuery(params) {
   for (const [key, value] of Object.entries(params)) {
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item === undefined || item === null) continue;
-      search.append(key, String(item));
+      search.append(key, item instanceof Date ? instant(key, item) : String(item));
     }
   }
   return search.toString();
+}
+
+/** A `Date` as the service reads an instant; an invalid one is refused before sending. */
+function instant(key, date) {
+  if (Number.isNaN(date.getTime())) throw new RangeError(`${key} is an invalid Date`);
+  return date.toISOString();
 }

@@ -16,6 +16,8 @@ const operations = JSON.parse(readFileSync(new URL('../operations.json', import.
 const ARGUMENTS = {
   'lineage.deleteEdge': ['a', 'b'],
   'lineage.uploadManifest': [Buffer.from('{}'), { project: 'p' }],
+  'lineage.checkManifest': [Buffer.from('{}'), { project: 'p' }],
+  'lineage.diff': ['a', { from: '2026-01-01T00:00:00Z' }],
   'quality.uploadDbtResults': [{ results: [] }],
   'query.cypher': ['RETURN 1'],
 };

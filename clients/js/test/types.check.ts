@@ -41,6 +41,9 @@ import GovernanceClientDefault, {
   type Webhook,
   type WebhookCreated,
   type WebhookTestResult,
+  type AssetVersion,
+  type ImpactReport,
+  type LineageDiff,
   AuthenticationError,
   DEFAULT_BASE_URL,
   DEFAULT_MAX_RETRIES,
@@ -282,6 +285,19 @@ export async function usage(): Promise<void> {
       void who;
     }
   }
+
+  const then: LineageGraph = await client.lineage.upstream('a', { as_of: new Date('2026-11-03T09:00:00Z'), depth: 2 });
+  await client.lineage.columnDownstream('a', 'x', { as_of: '2026-11-03T09:00:00Z' });
+  const diff: LineageDiff = await client.lineage.diff('a', { from: new Date(0), to: '2026-11-20T00:00:00Z', direction: 'upstream', limit: 10 });
+  void [then.nodes, diff.added.edges, diff.removed.nodes, diff.changed.edges.map((e) => e.previous_transformation), diff.truncated];
+  for await (const v of client.assets.iterateHistory('a', { limit: 10 })) {
+    const version: AssetVersion = v;
+    void [version.at, version.actor, version.deleted, version.changes.map((c) => [c.field, c.column, c.change, c.from, c.to])];
+  }
+  const report: ImpactReport = await client.lineage.checkManifest('manifest.json', { project: 'p', namespace: 'snowflake://acme', depth: 3 });
+  void report.impacted.map((hit) => [hit.asset, hit.owners, hit.via.join(' -> '), hit.distance, report.project, report.depth]);
+  const replaced2: BulkResult = await client.lineage.bulk([{ source: 'a', target: 'b' }], { origin: 'airflow:sync', replace: true });
+  void replaced2.retired?.edges_removed;
 
   const defaults: ['http://localhost:8080', 60000, 2, 2000] = [DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_RECONNECT_MS];
   void defaults;

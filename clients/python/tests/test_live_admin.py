@@ -124,8 +124,10 @@ def test_column_lineage_follows_the_mappings_of_edges(client: Client, prefix: st
 # -- OpenLineage ------------------------------------------------------------------
 
 
-def run_event(prefix: str, kind: str, run_id: str, output: str = "clean") -> dict[str, Any]:
-    """A RunEvent: job ``<prefix>/load`` reads ``<prefix>/raw`` and writes ``output``."""
+def run_event(
+    prefix: str, kind: str, run_id: str, output: str = "clean", job: str = "load"
+) -> dict[str, Any]:
+    """A RunEvent: job ``<prefix>/<job>`` reads ``<prefix>/raw`` and writes ``output``."""
     raw_id = {"namespace": prefix, "name": "raw", "field": "id"}
     return {
         "eventType": kind,
@@ -133,7 +135,7 @@ def run_event(prefix: str, kind: str, run_id: str, output: str = "clean") -> dic
         "producer": "https://github.com/governance-service/governance/clients/python",
         "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
         "run": {"runId": run_id},
-        "job": {"namespace": prefix, "name": "load", "facets": {"sql": {"query": "select 1"}}},
+        "job": {"namespace": prefix, "name": job, "facets": {"sql": {"query": "select 1"}}},
         "inputs": [
             {
                 "namespace": prefix,
@@ -163,8 +165,11 @@ def test_openlineage_events_become_lineage(client: Client, prefix: str) -> None:
     assert edge["origins"] == [f"openlineage:{prefix}/load"]
     assert [(c["source"], c["target"]) for c in edge["columns"]] == [("id", "id")]
 
+    # Three other jobs, each writing its own output: their edges add up.
     more = [run_event(prefix, "START", str(uuid.uuid4()))]
-    more += [run_event(prefix, "COMPLETE", str(uuid.uuid4()), f"out{i}") for i in range(3)]
+    more += [
+        run_event(prefix, "COMPLETE", str(uuid.uuid4()), f"out{i}", f"copy{i}") for i in range(3)
+    ]
     total = client.lineage.ingest_openlineage(iter(more), chunk_size=2)
     assert (total["received"], total["complete"]) == (4, 3)
     assert total["edges"]["created"] == 3
@@ -172,6 +177,12 @@ def test_openlineage_events_become_lineage(client: Client, prefix: str) -> None:
         f"{prefix}/clean",
         *(f"{prefix}/out{i}" for i in range(3)),
     }
+
+    # A later complete run of a job replaces the edges that job asserted before.
+    client.lineage.ingest_openlineage(run_event(prefix, "COMPLETE", str(uuid.uuid4()), "clean2"))
+    targets = {e["target"] for e in client.lineage.iter_edges(source=f"{prefix}/raw")}
+    assert f"{prefix}/clean2" in targets
+    assert f"{prefix}/clean" not in targets
 
 
 def test_a_bad_run_event_is_refused_whole(client: Client, prefix: str) -> None:

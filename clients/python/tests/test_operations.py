@@ -30,7 +30,7 @@ def resolve(client: object, path: str) -> Any:
 
 def test_the_file_is_a_flat_object_of_member_paths() -> None:
     assert isinstance(OPERATIONS, dict)
-    assert len(OPERATIONS) == 61
+    assert len(OPERATIONS) == 64
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in OPERATIONS.items())
     assert len(set(OPERATIONS.values())) == len(OPERATIONS), "two operations share a member"
 
@@ -69,8 +69,8 @@ def test_every_list_has_an_iterator_taking_the_same_arguments(make: Any) -> None
         for member in dir(resource)
         if member == "list" or member.startswith("list_")
     ]
-    assert len(pairs) == 11  # assets, edges, events, webhooks, deliveries, policies,
-    # violations, quality rules, results, tokens, users
+    assert len(pairs) == 12  # assets, asset history, edges, events, webhooks, deliveries,
+    # policies, violations, quality rules, results, tokens, users
     for name, lister, iterator in pairs:
         assert iterator is not None, f"{name} has no iterator twin"
         listed = list(inspect.signature(lister).parameters)

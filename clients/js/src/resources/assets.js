@@ -13,7 +13,7 @@
  * `dataset_taken`, whose `problem.holder` names that asset.
  */
 
-import { MERGE_PATCH_JSON, MutableCollection } from './collection.js';
+import { MERGE_PATCH_JSON, MutableCollection, walk } from './collection.js';
 
 export { MERGE_PATCH_JSON };
 
@@ -29,5 +29,20 @@ export class Assets extends MutableCollection {
    */
   put(id, asset, options = {}) {
     return this._client.request({ ...options, method: 'PUT', path: this._path(id), body: asset });
+  }
+
+  /**
+   * One page of `GET /assets/{id}/history` (`limit`, `cursor`): the asset's
+   * versions, newest first, each `{version, at, actor, changes}`; `changes` names
+   * each field with its old and new value, columns added, removed or retyped included.
+   */
+  listHistory(id, params = {}, options = {}) {
+    return this._listBelow(id, 'history', params, options);
+  }
+
+  /** Every version of the asset, newest first, page after page. */
+  iterateHistory(id, params = {}, options = {}) {
+    this._path(id); // an empty id fails now, not at the first iteration
+    return walk(this._client, (query) => this.listHistory(id, query, options), params);
   }
 }

@@ -41,17 +41,22 @@ export class Lineage {
 
   /**
    * `POST /lineage/bulk`: 1-10,000 edges in one atomic request. For more, use
-   * `pushBulk`. Answers `{received, created, existing, assets_created}`. The
-   * service merges edges, so a repeat writes nothing new: it is retried with no
-   * Idempotency-Key unless `idempotencyKey` gives one.
+   * `pushBulk`. Answers `{received, created, existing, assets_created}`.
+   * `origin` names the writer asserting the edges (default `api`); with
+   * `replace: true` the request is that origin's whole edge set: the edges it
+   * asserted before and not now are retired (`retired`), while an edge another
+   * origin still asserts stays. The service merges edges, so a repeat writes
+   * nothing new: it is retried with no Idempotency-Key unless `idempotencyKey`
+   * gives one.
    */
   bulk(edges, options = {}) {
-    const { strict, ...rest } = options;
+    const { strict, origin, replace, ...rest } = options;
+    checkReplace(origin, replace);
     return this._client.request({
       ...rest,
       method: 'POST',
       path: '/lineage/bulk',
-      query: { strict },
+      query: { strict, origin, replace: replace ? true : undefined },
       body: edges,
       idempotent: true,
     });
@@ -62,11 +67,19 @@ export class Lineage {
    * of at most `chunkSize` (default 10,000, the server's limit), one after
    * another; the answers are summed and `requests` counts them. Each request is
    * atomic, the whole push is not: if one fails, the earlier ones stay written.
-   * Pushing again is safe, as bulk writes are idempotent.
+   * Pushing again is safe, as bulk writes are idempotent. `origin` goes with
+   * every request; a replacement (`replace: true`) is one request, so more edges
+   * than one chunk are refused (RangeError) before anything is sent.
    */
-  pushBulk(edges, options = {}) {
+  async pushBulk(edges, options = {}) {
     const zero = { received: 0, created: 0, existing: 0, assets_created: 0 };
-    return this._push(edges, options, zero, (chunk, rest) => this.bulk(chunk, rest));
+    if (!options.replace) {
+      return this._push(edges, options, zero, (chunk, rest) => this.bulk(chunk, rest));
+    }
+    checkReplace(options.origin, options.replace);
+    const only = await oneChunk(edges, options.chunkSize ?? MAX_BULK_EDGES);
+    // One "chunk" holding the whole set: sent even when empty (the origin now asserts nothing).
+    return this._push([only], { ...options, chunkSize: 1 }, zero, ([set], rest) => this.bulk(set, rest));
   }
 
   /**
@@ -143,6 +156,35 @@ export class Lineage {
           body: gzipOnce(bytes),
           contentType: 'application/json',
           headers: { ...(rest.headers ?? {}), 'content-encoding': 'gzip' },
+        })
+        .withResponse(),
+    );
+    return new APIPromise(sent);
+  }
+
+  /**
+   * `POST /impact/manifest`: what uploading a candidate dbt `manifest.json` (a
+   * file path, or its bytes; `project` and `namespace` as for `uploadManifest`;
+   * `depth`: hops walked downstream) would change and break, writing nothing:
+   * `{project, changes: [{kind, asset, column, from, to, breaking}], impacted:
+   * [{asset, column, distance, owners, via}], breaking, depth}`. A project never
+   * uploaded is NotFoundError `unknown_project`. Gzipped on the way unless it
+   * already is; retried like a read (no Idempotency-Key). The timeout defaults to 600 s.
+   */
+  checkManifest(pathOrBytes, options = {}) {
+    const { project, namespace, depth, ...rest } = options;
+    const sent = artifactBytes(pathOrBytes, 'checkManifest').then((bytes) =>
+      this._client
+        .request({
+          timeoutMs: MANIFEST_TIMEOUT_MS,
+          ...rest,
+          method: 'POST',
+          path: '/impact/manifest',
+          query: { project, namespace, depth },
+          body: gzipOnce(bytes),
+          contentType: 'application/json',
+          headers: { ...(rest.headers ?? {}), 'content-encoding': 'gzip' },
+          idempotent: true,
         })
         .withResponse(),
     );
@@ -230,7 +272,12 @@ export class Lineage {
     });
   }
 
-  /** `GET /lineage/{id}`: the graph around an asset; `direction` both (default), upstream or downstream. */
+  /**
+   * `GET /lineage/{id}`: the graph around an asset; `direction` both (default),
+   * upstream or downstream. Every traversal takes `as_of` (a `Date`, or an RFC
+   * 3339 string): the graph as it stood then (NotFoundError if the asset did not
+   * exist then).
+   */
   get(id, params = {}, options = {}) {
     return this._traverse(`/lineage/${encodeSegment(id)}`, params, options);
   }
@@ -243,6 +290,21 @@ export class Lineage {
   /** `GET /lineage/{id}/downstream`: what the asset flows into. */
   downstream(id, params = {}, options = {}) {
     return this._traverse(`/lineage/${encodeSegment(id)}/downstream`, params, options);
+  }
+
+  /**
+   * `GET /lineage/{id}/diff`: how the lineage around an asset changed from
+   * `from` to `to` (each a `Date` or an RFC 3339 string; `to` defaults to now),
+   * over both neighbourhoods (`direction`, `depth`, `limit` as for a traversal):
+   * `{root, direction, depth, from, to, added: {nodes, edges}, removed: {nodes,
+   * edges}, changed: {edges}, truncated}`, `changed` holding the edges in both
+   * whose transformation changed (with `previous_transformation`).
+   */
+  diff(id, params, options = {}) {
+    if (params?.from === undefined || params.from === null) {
+      throw new TypeError('diff needs `from`: the moment it compares with');
+    }
+    return this._traverse(`/lineage/${encodeSegment(id)}/diff`, params, options);
   }
 
   /**
@@ -270,6 +332,25 @@ export class Lineage {
 function offsetFailures(result, offset) {
   if (!offset || !Array.isArray(result?.failures) || result.failures.length === 0) return result;
   return { ...result, failures: result.failures.map((f) => ({ ...f, index: f.index + offset })) };
+}
+
+/** All the edges of a replacement, refused when they do not fit in one request. */
+async function oneChunk(edges, chunkSize) {
+  let only = [];
+  for await (const chunk of chunksOf(edges, chunkSize)) {
+    if (only.length > 0) {
+      throw new RangeError(`a replacement is one request: at most ${chunkSize} edges (chunkSize)`);
+    }
+    only = chunk;
+  }
+  return only;
+}
+
+/** A replacement needs the origin whose edge set it replaces. */
+function checkReplace(origin, replace) {
+  if (replace && (typeof origin !== 'string' || origin === '')) {
+    throw new TypeError("replace needs an origin: the edge set it replaces is that origin's");
+  }
 }
 
 function columnPath(id, column, direction) {

@@ -5,7 +5,8 @@ answers are read, shared by both clients (policies, quality and queries are in
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
 from governance_client._call import (
@@ -27,6 +28,7 @@ from governance_client._call import (
 )
 from governance_client.types import (
     Asset,
+    AssetVersion,
     BulkResult,
     Column,
     ColumnGraph,
@@ -36,6 +38,8 @@ from governance_client.types import (
     EdgeInput,
     Event,
     Health,
+    ImpactReport,
+    LineageDiff,
     LineageGraph,
     ManifestSummary,
     Me,
@@ -69,6 +73,7 @@ EMPTY_OPENLINEAGE_RESULT: OpenLineageResult = {
 }
 
 S = TypeVar("S", bound=Mapping[str, Any])
+T = TypeVar("T")
 EdgeEnd = str | Dataset
 """An edge's end: an asset id (or a former one), or the dataset the asset holding it holds."""
 EdgeLike = (
@@ -76,6 +81,8 @@ EdgeLike = (
 )
 SqlStatements = Iterable[str | SqlStatement]
 Artifact = str | os.PathLike[str] | bytes
+Instant = str | datetime
+"""A moment: an RFC 3339 string, sent as it is, or a timezone-aware ``datetime``."""
 
 
 # -- service ----------------------------------------------------------------
@@ -175,6 +182,28 @@ def put_asset(asset_id: str, body: dict[str, Any], if_match: int | str | None) -
     return replace(item_path("/assets", asset_id), body, if_match)
 
 
+def list_history(
+    asset_id: str, *, limit: int | None, cursor: str | None
+) -> Call[Page[AssetVersion]]:
+    return get(item_path("/assets", asset_id, "/history"), limit=limit, cursor=cursor)
+
+
+# -- time -------------------------------------------------------------------
+
+
+def instant(value: Instant | None, name: str) -> str | None:
+    """``value`` as the service reads an instant: a string as it is (the service
+    judges it), a ``datetime`` in UTC with millisecond precision and ``Z``. A naive
+    ``datetime`` names no instant (its zone is a guess), so it is refused."""
+    if value is None or isinstance(value, str):
+        return value
+    if not isinstance(value, datetime):
+        raise TypeError(f"{name} must be an RFC 3339 string or a datetime")
+    if value.utcoffset() is None:
+        raise ValueError(f"{name} must be timezone-aware (e.g. datetime.now(UTC))")
+    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 # -- lineage ----------------------------------------------------------------
 
 
@@ -223,6 +252,15 @@ def _addable(mine: Any, value: Any) -> bool:
     return numbers or (isinstance(mine, list) and isinstance(value, list))
 
 
+def one_replacement(chunks: Iterator[list[T]], size: int) -> list[T]:
+    """The only chunk of a replacement: an origin's edge set is replaced by one
+    request, so edges beyond one chunk are refused before anything is sent."""
+    first = next(chunks, [])
+    if next(chunks, None) is not None:
+        raise ValueError(f"a replacement is one request: at most {size} edges (chunk_size)")
+    return first
+
+
 def check_chunk_size(chunk_size: int, most: int) -> int:
     if not 1 <= chunk_size <= most:
         raise ValueError(f"chunk_size must be between 1 and {most}")
@@ -250,13 +288,24 @@ def add_edge(
     )
 
 
-def bulk(edges: Iterable[EdgeLike], strict: bool, idempotency_key: str | None) -> Call[BulkResult]:
+def bulk(
+    edges: Iterable[EdgeLike],
+    strict: bool,
+    idempotency_key: str | None,
+    origin: str | None = None,
+    replace: bool = False,
+) -> Call[BulkResult]:
     # The service merges edges, so a repeat writes nothing new: retried without a key.
+    # A replacement repeated replaces with the same set, so it may be retried too.
+    if replace and origin is None:
+        raise ValueError("replace needs an origin: the edge set it replaces is that origin's")
     return Call(
         "POST",
         "/lineage/bulk",
         json_body,
-        params=query(strict=True if strict else None),
+        params=query(
+            strict=True if strict else None, origin=origin, replace=True if replace else None
+        ),
         body=dump([edge_payload(e) for e in edges]),
         idempotency_key=idempotency_key,
         idempotent=True,
@@ -292,16 +341,44 @@ def traverse(
     direction: str | None,
     depth: int | None,
     limit: int | None,
+    as_of: Instant | None = None,
     path: str = "",
 ) -> Call[LineageGraph]:
-    return get(item_path("/lineage", asset_id, path), depth=depth, direction=direction, limit=limit)
+    return get(
+        item_path("/lineage", asset_id, path),
+        depth=depth,
+        direction=direction,
+        limit=limit,
+        as_of=instant(as_of, "as_of"),
+    )
 
 
 def traverse_column(
-    asset_id: str, column: str, direction: str, *, depth: int | None, limit: int | None
+    asset_id: str,
+    column: str,
+    direction: str,
+    *,
+    depth: int | None,
+    limit: int | None,
+    as_of: Instant | None = None,
 ) -> Call[ColumnGraph]:
     path = item_path("/lineage", asset_id, f"/columns/{encode_segment(column)}/{direction}")
-    return get(path, depth=depth, limit=limit)
+    return get(path, depth=depth, limit=limit, as_of=instant(as_of, "as_of"))
+
+
+def diff(
+    asset_id: str,
+    from_: Instant,
+    to: Instant | None,
+    *,
+    direction: str | None,
+    depth: int | None,
+    limit: int | None,
+) -> Call[LineageDiff]:
+    start = instant(from_, "from_")
+    end = instant(to, "to")
+    params = query(direction=direction, depth=depth, limit=limit, **{"from": start, "to": end})
+    return Call("GET", item_path("/lineage", asset_id, "/diff"), json_body, params=params)
 
 
 def manifest_body(manifest: Artifact) -> bytes:
@@ -330,6 +407,28 @@ def upload_manifest(
         headers=(("Content-Encoding", "gzip"),),
         idempotency_key=idempotency_key,
         auto_idempotency_key=True,
+        min_timeout=UPLOAD_TIMEOUT_S,
+    )
+
+
+def check_manifest(
+    manifest: Artifact,
+    *,
+    project: str | None,
+    namespace: str | None,
+    depth: int | None,
+    idempotency_key: str | None,
+) -> Call[ImpactReport]:
+    # The check writes nothing, so a repeat is harmless: retried like a read, no key.
+    return Call(
+        "POST",
+        "/impact/manifest",
+        json_body,
+        params=query(project=project, namespace=namespace, depth=depth),
+        body=manifest_body(manifest),
+        headers=(("Content-Encoding", "gzip"),),
+        idempotency_key=idempotency_key,
+        idempotent=True,
         min_timeout=UPLOAD_TIMEOUT_S,
     )
 

@@ -11,7 +11,9 @@ from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar
 __all__ = [
     "Asset",
     "AssetFilter",
+    "AssetVersion",
     "BulkResult",
+    "ChangedEdge",
     "Column",
     "ColumnEdge",
     "ColumnGraph",
@@ -24,12 +26,18 @@ __all__ = [
     "DbtResultsSummary",
     "Delivery",
     "Edge",
+    "EdgeChanges",
     "EdgeInput",
     "EvaluationSummary",
     "Event",
     "GraphEdge",
     "GraphNode",
     "Health",
+    "ImpactChange",
+    "ImpactReport",
+    "ImpactedAsset",
+    "LineageChanges",
+    "LineageDiff",
     "LineageGraph",
     "ManifestAssetCounts",
     "ManifestSummary",
@@ -46,6 +54,7 @@ __all__ = [
     "QueryEdge",
     "QueryNode",
     "QueryResult",
+    "Retired",
     "Role",
     "ServiceInfo",
     "SqlFailure",
@@ -55,6 +64,7 @@ __all__ = [
     "Token",
     "TokenCreated",
     "User",
+    "VersionChange",
     "Violation",
     "Violations",
     "Webhook",
@@ -189,6 +199,17 @@ class MappingCounts(TypedDict):
     existing: int
 
 
+class Retired(TypedDict):
+    """What an origin let go of when a ``replace`` made its new set its whole set."""
+
+    edges: int
+    """Edges it asserted before and not now: its assertion withdrawn."""
+    edges_removed: int
+    """Of those, edges no other origin asserts: they left the graph."""
+    column_mappings: int
+    column_mappings_removed: int
+
+
 class BulkResult(TypedDict):
     received: int
     created: int
@@ -196,6 +217,8 @@ class BulkResult(TypedDict):
     assets_created: int
     column_mappings: NotRequired[MappingCounts | None]
     """Present when the request carried column mappings."""
+    retired: NotRequired[Retired | None]
+    """Present with ``replace``: what the origin asserted before and this request left out."""
 
 
 class GraphNode(TypedDict):
@@ -224,6 +247,40 @@ class LineageGraph(TypedDict):
     truncated: bool
 
 
+class LineageChanges(TypedDict):
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+
+
+class ChangedEdge(GraphEdge):
+    previous_transformation: str | None
+    """The transformation at ``from`` (``transformation`` is the one at ``to``)."""
+
+
+class EdgeChanges(TypedDict):
+    edges: list[ChangedEdge]
+
+
+LineageDiff = TypedDict(
+    "LineageDiff",
+    {
+        "root": str,
+        "direction": Direction,
+        "depth": int,
+        "from": str,
+        "to": str,
+        "added": LineageChanges,
+        "removed": LineageChanges,
+        "changed": EdgeChanges,
+        "truncated": bool,
+    },
+)
+"""How an asset's neighbourhood changed between two moments: the nodes and edges
+present at ``to`` but not at ``from`` (``added``, as shown at ``to``), the other way
+round (``removed``, as shown at ``from``), and the edges in both whose
+transformation changed (``changed``)."""
+
+
 class ColumnRef(TypedDict):
     asset: str
     column: str
@@ -250,6 +307,75 @@ class ColumnGraph(TypedDict):
     nodes: list[ColumnNode]
     edges: list[ColumnEdge]
     truncated: bool
+
+
+VersionChange = TypedDict(
+    "VersionChange",
+    {
+        "field": str,
+        "column": str | None,
+        "change": Literal["set", "added", "removed", "retyped", "changed"],
+        "from": Any,
+        "to": Any,
+    },
+)
+"""One difference from the version before: a field (``change`` ``set``, ``column``
+None) with its old and new value, or with ``field`` ``columns`` one column
+``added``, ``removed``, ``retyped`` or ``changed`` (``from``/``to``: the column as
+declared)."""
+
+
+class AssetVersion(TypedDict):
+    """One version of an asset, as ``assets.list_history`` answers them (newest first)."""
+
+    version: int
+    at: str
+    actor: str
+    """``token:<id>``, ``user:<id>``, or ``system`` for an asset older than its history."""
+    deleted: bool
+    """True for the version that says the asset was deleted."""
+    changes: list[VersionChange]
+
+
+ImpactChange = TypedDict(
+    "ImpactChange",
+    {
+        "kind": str,
+        "asset": str,
+        "column": str | None,
+        "from": str | None,
+        "to": str | None,
+        "breaking": bool,
+    },
+)
+"""A difference between a candidate manifest and the stored project: ``kind`` is
+``model_removed``, ``column_removed``, ``column_type_changed``, ``test_removed``,
+``model_added``, ``column_added``, ``materialization_changed``, ... (``column``,
+``from`` and ``to`` None where the kind has none)."""
+
+
+class ImpactedAsset(TypedDict):
+    """An asset (or one of its columns, where column lineage says) downstream of a
+    breaking change."""
+
+    asset: str
+    column: str | None
+    distance: int
+    owners: list[str]
+    via: list[str]
+    """The path from the changed asset (first) to this one (last): asset ids, or
+    ``asset.column`` for a column."""
+
+
+class ImpactReport(TypedDict):
+    """What ``lineage.check_manifest`` found; the service wrote nothing."""
+
+    project: str
+    changes: list[ImpactChange]
+    impacted: list[ImpactedAsset]
+    breaking: bool
+    depth: int
+    """How many hops downstream the walk went at most."""
 
 
 class AssetChanges(TypedDict):

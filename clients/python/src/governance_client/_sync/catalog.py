@@ -20,10 +20,12 @@ from governance_client._calls import (
     Artifact,
     EdgeEnd,
     EdgeLike,
+    Instant,
     SqlStatements,
 )
 from governance_client.types import (
     Asset,
+    AssetVersion,
     BulkResult,
     Column,
     ColumnGraph,
@@ -31,6 +33,8 @@ from governance_client.types import (
     Dataset,
     Direction,
     Edge,
+    ImpactReport,
+    LineageDiff,
     LineageGraph,
     ManifestSummary,
     OpenLineageResult,
@@ -184,6 +188,33 @@ class Assets(Versioned[Asset]):
         )
         return self._client._call(calls.put_asset(id, body, if_match), options)
 
+    def list_history(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> Page[AssetVersion]:
+        """One page of the asset's versions, newest first: each ``{"version", "at",
+        "actor", "changes"}``, the changes naming each field with its old and new
+        value and each column added, removed or retyped."""
+        call = calls.list_history(id, limit=limit, cursor=cursor)
+        return self._client._call(call, options)
+
+    def iter_history(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> Iterator[AssetVersion]:
+        """Every version of the asset, newest first, page after page."""
+        return paginate(
+            lambda at: self.list_history(id, limit=limit, cursor=at, options=options), cursor
+        )
+
 
 class Lineage(Resource):
     """``/lineage``: directed edges ``source -> target`` (with column mappings),
@@ -216,30 +247,48 @@ class Lineage(Resource):
         edges: Iterable[EdgeLike],
         *,
         strict: bool = False,
+        origin: str | None = None,
+        replace: bool = False,
         idempotency_key: str | None = None,
         options: RequestOptions | None = None,
     ) -> BulkResult:
         """Write 1 to 10,000 edges in one atomic request: mappings ``{"source",
         "target", "transformation"?, "columns"?}`` or tuples ``(source, target[,
         transformation])``, each end an asset id or a dataset. See ``push_bulk`` for more.
-        The service merges edges, so a repeat writes nothing new: it is retried with
-        no Idempotency-Key unless you give one."""
-        return self._client._call(calls.bulk(edges, strict, idempotency_key), options)
+        ``origin``: the writer the edges are asserted by (default ``api``); with
+        ``replace``, these edges become that origin's whole set: those it asserted
+        before and not now are retired (counted in ``retired``; an edge no other origin
+        asserts leaves the graph, counted in ``retired["edges_removed"]``). The service
+        merges edges, so a repeat writes nothing new: it is retried with no
+        Idempotency-Key unless you give one."""
+        call = calls.bulk(edges, strict, idempotency_key, origin, replace)
+        return self._client._call(call, options)
 
     def push_bulk(
         self,
         edges: Iterable[EdgeLike],
         *,
         strict: bool = False,
+        origin: str | None = None,
+        replace: bool = False,
         chunk_size: int = MAX_BULK_EDGES,
         options: RequestOptions | None = None,
     ) -> BulkResult:
         """Write any number of edges, ``chunk_size`` per request, and add up the
-        results. Each request is atomic; the whole is not, but repeating it is safe."""
+        results. Each request is atomic; the whole is not, but repeating it is safe.
+        A replacement (``replace``) is one request, sent even with no edges (the origin
+        then asserts none), so its edges must fit in one chunk: more raise
+        ``ValueError`` before anything is sent."""
         size = calls.check_chunk_size(chunk_size, MAX_BULK_EDGES)
+        chunks = chunked(edges, size)
+        if replace:
+            chunks = iter([calls.one_replacement(chunks, size)])
         total = EMPTY_BULK_RESULT
-        for index, chunk in enumerate(chunked(edges, size)):
-            part = self.bulk(chunk, strict=strict, options=chunk_options(options, index))
+        for index, chunk in enumerate(chunks):
+            each = chunk_options(options, index)
+            part = self.bulk(
+                chunk, strict=strict, origin=origin, replace=replace, options=each
+            )
             total = calls.add_counts(total, part)
         return total
 
@@ -290,6 +339,35 @@ class Lineage(Resource):
             project=project,
             namespace=namespace,
             prune=prune,
+            idempotency_key=idempotency_key,
+        )
+        return self._client._call(call, options)
+
+    def check_manifest(
+        self,
+        manifest: Artifact,
+        *,
+        project: str | None = None,
+        namespace: str | None = None,
+        depth: int | None = None,
+        idempotency_key: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ImpactReport:
+        """What uploading a candidate dbt ``manifest.json`` would break, writing
+        nothing (``POST /impact/manifest``; the manifest and ``project``/``namespace``
+        as for ``upload_manifest``): its ``changes`` against the stored project (models
+        and columns removed, columns retyped, tests removed, ...), each ``breaking`` or
+        not, and every asset downstream of a breaking change (``impacted``, at column
+        level where column lineage says, with its ``owners`` and the path ``via``).
+        ``breaking`` tells whether any change is. A CI step fails the pull request on
+        it. ``depth``: the most hops walked downstream (default: the service's maximum).
+        A project never uploaded is ``NotFoundError`` (``unknown_project``). Sent
+        gzipped, with a 600 s timeout; retried, as it writes nothing."""
+        call = calls.check_manifest(
+            manifest,
+            project=project,
+            namespace=namespace,
+            depth=depth,
             idempotency_key=idempotency_key,
         )
         return self._client._call(call, options)
@@ -392,11 +470,14 @@ class Lineage(Resource):
         direction: Direction | None = None,
         depth: int | None = None,
         limit: int | None = None,
+        as_of: Instant | None = None,
         options: RequestOptions | None = None,
     ) -> LineageGraph:
         """The lineage graph around an asset: ``direction`` both (default), upstream
-        or downstream; ``depth`` hops (1-50, default 5); at most ``limit`` nodes."""
-        call = calls.traverse(id, direction=direction, depth=depth, limit=limit)
+        or downstream; ``depth`` hops (1-50, default 5); at most ``limit`` nodes.
+        ``as_of``: the graph as it stood at that moment (``NotFoundError`` if the
+        asset did not exist then). Every traversal takes it."""
+        call = calls.traverse(id, direction=direction, depth=depth, limit=limit, as_of=as_of)
         return self._client._call(call, options)
 
     def upstream(
@@ -405,10 +486,13 @@ class Lineage(Resource):
         *,
         depth: int | None = None,
         limit: int | None = None,
+        as_of: Instant | None = None,
         options: RequestOptions | None = None,
     ) -> LineageGraph:
-        """What ``id`` is made from, to ``depth`` hops."""
-        call = calls.traverse(id, direction=None, depth=depth, limit=limit, path="/upstream")
+        """What ``id`` is made from (or was, ``as_of`` a moment), to ``depth`` hops."""
+        call = calls.traverse(
+            id, direction=None, depth=depth, limit=limit, as_of=as_of, path="/upstream"
+        )
         return self._client._call(call, options)
 
     def downstream(
@@ -417,10 +501,32 @@ class Lineage(Resource):
         *,
         depth: int | None = None,
         limit: int | None = None,
+        as_of: Instant | None = None,
         options: RequestOptions | None = None,
     ) -> LineageGraph:
-        """What is made from ``id``, to ``depth`` hops."""
-        call = calls.traverse(id, direction=None, depth=depth, limit=limit, path="/downstream")
+        """What is made from ``id`` (or was, ``as_of`` a moment), to ``depth`` hops."""
+        call = calls.traverse(
+            id, direction=None, depth=depth, limit=limit, as_of=as_of, path="/downstream"
+        )
+        return self._client._call(call, options)
+
+    def diff(
+        self,
+        id: str,
+        from_: Instant,
+        to: Instant | None = None,
+        *,
+        direction: Direction | None = None,
+        depth: int | None = None,
+        limit: int | None = None,
+        options: RequestOptions | None = None,
+    ) -> LineageDiff:
+        """How the lineage around ``id`` changed from one moment to another (``to``:
+        now by default), over both neighbourhoods (``direction``, ``depth``, ``limit``
+        as for ``get``): ``added`` and ``removed``, each ``{"nodes", "edges"}`` in the
+        shapes of a traversal, and ``changed["edges"]``, those in both whose
+        transformation changed. ``NotFoundError`` if the asset existed at neither."""
+        call = calls.diff(id, from_, to, direction=direction, depth=depth, limit=limit)
         return self._client._call(call, options)
 
     def column_upstream(
@@ -430,11 +536,13 @@ class Lineage(Resource):
         *,
         depth: int | None = None,
         limit: int | None = None,
+        as_of: Instant | None = None,
         options: RequestOptions | None = None,
     ) -> ColumnGraph:
-        """The columns that ``column`` of asset ``id`` is made from, to ``depth`` hops:
-        ``nodes`` ``{"asset", "column", "distance"}`` and the mappings among them."""
-        call = calls.traverse_column(id, column, "upstream", depth=depth, limit=limit)
+        """The columns that ``column`` of asset ``id`` is made from (or was, ``as_of``
+        a moment), to ``depth`` hops: ``nodes`` ``{"asset", "column", "distance"}`` and
+        the mappings among them."""
+        call = calls.traverse_column(id, column, "upstream", depth=depth, limit=limit, as_of=as_of)
         return self._client._call(call, options)
 
     def column_downstream(
@@ -444,8 +552,12 @@ class Lineage(Resource):
         *,
         depth: int | None = None,
         limit: int | None = None,
+        as_of: Instant | None = None,
         options: RequestOptions | None = None,
     ) -> ColumnGraph:
-        """The columns made from ``column`` of asset ``id``, to ``depth`` hops."""
-        call = calls.traverse_column(id, column, "downstream", depth=depth, limit=limit)
+        """The columns made from ``column`` of asset ``id`` (or that were, ``as_of`` a
+        moment), to ``depth`` hops."""
+        call = calls.traverse_column(
+            id, column, "downstream", depth=depth, limit=limit, as_of=as_of
+        )
         return self._client._call(call, options)

@@ -43,6 +43,7 @@ class AssetsWithRawResponse:
         self.put = raw(assets.put)
         self.patch = raw(assets.patch)
         self.delete = raw(assets.delete)
+        self.list_history = raw(assets.list_history)
 
 
 class LineageWithRawResponse:
@@ -52,11 +53,13 @@ class LineageWithRawResponse:
         self.ingest_openlineage = raw(lineage.ingest_openlineage)
         self.ingest_sql = raw(lineage.ingest_sql)
         self.upload_manifest = raw(lineage.upload_manifest)
+        self.check_manifest = raw(lineage.check_manifest)
         self.list_edges = raw(lineage.list_edges)
         self.delete_edge = raw(lineage.delete_edge)
         self.get = raw(lineage.get)
         self.upstream = raw(lineage.upstream)
         self.downstream = raw(lineage.downstream)
+        self.diff = raw(lineage.diff)
         self.column_upstream = raw(lineage.column_upstream)
         self.column_downstream = raw(lineage.column_downstream)
 

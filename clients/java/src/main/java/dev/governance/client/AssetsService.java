@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.governance.client.model.Asset;
 import dev.governance.client.model.AssetFilter;
 import dev.governance.client.model.AssetInput;
+import dev.governance.client.model.AssetVersion;
 import dev.governance.client.model.Dataset;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Saved;
@@ -17,6 +18,7 @@ import java.util.Optional;
  */
 public final class AssetsService {
   private static final TypeReference<Page<Asset>> PAGE = new TypeReference<>() {};
+  private static final TypeReference<Page<AssetVersion>> VERSIONS = new TypeReference<>() {};
   private final Requester http;
 
   AssetsService(Requester http) {
@@ -167,6 +169,20 @@ public final class AssetsService {
 
   public Response<Void> deleteWithResponse(String id, RequestOptions options) {
     return http.callWithoutBody(ApiCall.delete(path(id)).options(options));
+  }
+
+  /**
+   * The asset's versions, newest first, paged automatically: each says when, by whom and
+   * what it changed (each field with its old and new value, columns added, removed or
+   * retyped).
+   */
+  public PagedIterable<AssetVersion> history(String id) {
+    return history(id, RequestOptions.DEFAULTS);
+  }
+
+  /** As {@link #history(String)}, each page sent with {@code options}. */
+  public PagedIterable<AssetVersion> history(String id, RequestOptions options) {
+    return PagedIterable.of(http, path(id) + "/history", options, VERSIONS);
   }
 
   private static String path(String id) {

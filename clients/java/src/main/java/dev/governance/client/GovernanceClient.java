@@ -27,7 +27,7 @@ import java.util.function.Function;
  */
 public final class GovernanceClient {
   /** This library's version, sent in the User-Agent. */
-  public static final String VERSION = "0.3.0";
+  public static final String VERSION = "0.4.0";
 
   /** The per-attempt timeout unless the builder sets another: 60 s. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);

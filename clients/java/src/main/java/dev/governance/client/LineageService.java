@@ -2,12 +2,17 @@ package dev.governance.client;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.governance.client.exception.GovernanceException;
+import dev.governance.client.model.BulkOptions;
 import dev.governance.client.model.BulkResult;
 import dev.governance.client.model.ColumnGraph;
+import dev.governance.client.model.DiffOptions;
 import dev.governance.client.model.Direction;
 import dev.governance.client.model.Edge;
 import dev.governance.client.model.EdgeFilter;
 import dev.governance.client.model.EdgeInput;
+import dev.governance.client.model.ImpactOptions;
+import dev.governance.client.model.ImpactReport;
+import dev.governance.client.model.LineageDiff;
 import dev.governance.client.model.LineageGraph;
 import dev.governance.client.model.ManifestOptions;
 import dev.governance.client.model.ManifestSummary;
@@ -22,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -92,11 +98,28 @@ public final class LineageService {
     return bulkWithResponse(edges, strict, RequestOptions.DEFAULTS).value();
   }
 
+  /**
+   * One bulk request written as {@code settings} say: e.g. {@code
+   * BulkOptions.origin("airflow:sync").withReplace(true)} makes the edges that origin's whole
+   * edge set, retiring the ones it asserted before and not now ({@link BulkResult#retired()}).
+   */
+  public BulkResult bulk(List<EdgeInput> edges, BulkOptions settings) {
+    return bulkWithResponse(edges, settings, RequestOptions.DEFAULTS).value();
+  }
+
   public Response<BulkResult> bulkWithResponse(
       List<EdgeInput> edges, boolean strict, RequestOptions options) {
+    return bulkWithResponse(edges, BulkOptions.defaults().withStrict(strict), options);
+  }
+
+  public Response<BulkResult> bulkWithResponse(
+      List<EdgeInput> edges, BulkOptions settings, RequestOptions options) {
+    Objects.requireNonNull(settings, "settings: BulkOptions.defaults() for none");
     return http.call(
         ApiCall.post("/lineage/bulk")
-            .param("strict", strictParam(strict))
+            .param("strict", strictParam(settings.strict()))
+            .param("origin", settings.origin())
+            .param("replace", settings.replace() ? "true" : null)
             .json(edges)
             .replay(ApiCall.Replay.IDEMPOTENT)
             .options(options),
@@ -130,13 +153,44 @@ public final class LineageService {
    */
   public BulkResult pushBulk(
       Iterable<EdgeInput> edges, int chunkSize, boolean strict, RequestOptions options) {
+    return pushBulk(edges, chunkSize, BulkOptions.defaults().withStrict(strict), options);
+  }
+
+  /**
+   * {@link #pushBulk(Iterable, int, boolean, RequestOptions)} written as {@code settings} say
+   * (origin, strict). A replacement ({@link BulkOptions#replace()}) is one request, sent even
+   * with no edges (the origin then asserts none): its edges must fit in one chunk, else an
+   * {@code IllegalArgumentException} before anything is sent.
+   */
+  public BulkResult pushBulk(
+      Iterable<EdgeInput> edges, int chunkSize, BulkOptions settings, RequestOptions options) {
+    Objects.requireNonNull(settings, "settings: BulkOptions.defaults() for none");
+    if (settings.replace()) {
+      return bulkWithResponse(oneChunk(edges, chunkSize), settings, options).value();
+    }
     return Chunks.push(
         edges,
         chunkSize,
         MAX_BULK_EDGES,
         BulkResult.EMPTY,
-        chunk -> bulkWithResponse(chunk, strict, RequestOptions.perChunk(options)).value(),
+        chunk -> bulkWithResponse(chunk, settings, RequestOptions.perChunk(options)).value(),
         BulkResult::plus);
+  }
+
+  private static List<EdgeInput> oneChunk(Iterable<EdgeInput> edges, int chunkSize) {
+    if (chunkSize < 1 || chunkSize > MAX_BULK_EDGES) {
+      throw new IllegalArgumentException(
+          "chunkSize must be between 1 and " + MAX_BULK_EDGES + ", got " + chunkSize);
+    }
+    List<EdgeInput> all = new ArrayList<>();
+    for (EdgeInput edge : edges) {
+      if (all.size() == chunkSize) {
+        throw new IllegalArgumentException(
+            "a replacement is one request: at most " + chunkSize + " edges (chunkSize)");
+      }
+      all.add(edge);
+    }
+    return all;
   }
 
   /**
@@ -239,6 +293,51 @@ public final class LineageService {
             .param("prune", settings.prune() ? "true" : "false")
             .options(options);
     return http.call(call, ManifestSummary.class);
+  }
+
+  /** {@link #checkManifest(byte[], ImpactOptions)} of a file, with the defaults. */
+  public ImpactReport checkManifest(Path path) {
+    return checkManifest(read(path, "manifest"), ImpactOptions.defaults());
+  }
+
+  /**
+   * {@link #checkManifest(byte[], ImpactOptions)} of a file.
+   *
+   * @throws UncheckedIOException when the file cannot be read
+   */
+  public ImpactReport checkManifest(Path path, ImpactOptions settings) {
+    return checkManifest(read(path, "manifest"), settings);
+  }
+
+  /**
+   * {@code POST /impact/manifest}: what uploading a candidate dbt {@code manifest.json} would
+   * change and break, read as {@link #uploadManifest(byte[], ManifestOptions)} would read it
+   * ({@code project}, {@code namespace}). The service writes nothing, so the call is retried
+   * like a read, without an automatic {@code Idempotency-Key}. The report lists the changes
+   * against the stored project, each breaking or not, and every asset downstream of a
+   * breaking change with its owners and path; {@link ImpactReport#breaking()} is what a CI step
+   * fails on. Each attempt may take {@link #MANIFEST_TIMEOUT}.
+   *
+   * @throws dev.governance.client.exception.ValidationException ({@code invalid_manifest}) for
+   *     a body the service cannot read as a manifest
+   * @throws dev.governance.client.exception.NotFoundException ({@code unknown_project}) for a
+   *     project no upload made
+   */
+  public ImpactReport checkManifest(byte[] manifest, ImpactOptions settings) {
+    return checkManifestWithResponse(manifest, settings, RequestOptions.DEFAULTS).value();
+  }
+
+  public Response<ImpactReport> checkManifestWithResponse(
+      byte[] manifest, ImpactOptions settings, RequestOptions options) {
+    Objects.requireNonNull(settings, "settings: ImpactOptions.defaults() for none");
+    ApiCall call =
+        upload("/impact/manifest", manifest, "manifest")
+            .param("project", settings.project())
+            .param("namespace", settings.namespace())
+            .param("depth", settings.depth())
+            .replay(ApiCall.Replay.IDEMPOTENT)
+            .options(options);
+    return http.call(call, ImpactReport.class);
   }
 
   /** {@link #ingestSql(SqlInput)} of one statement or a {@code ;}-separated script. */
@@ -406,6 +505,36 @@ public final class LineageService {
     return checked(http.call(call, LineageGraph.class));
   }
 
+  /**
+   * {@code GET /lineage/{id}/diff}: how the lineage around the asset changed between {@code
+   * range.from()} and {@code range.to()} (now by default), over both neighbourhoods: the nodes
+   * and edges {@link LineageDiff#added() added} and {@link LineageDiff#removed() removed}, and
+   * the edges whose transformation {@link LineageDiff#changed() changed}. A root that existed
+   * at only one moment has an empty neighbourhood at the other.
+   *
+   * @throws dev.governance.client.exception.NotFoundException for a root unknown at both
+   *     moments
+   * @throws dev.governance.client.exception.ValidationException when {@code from} is after
+   *     {@code to}
+   */
+  public LineageDiff diff(String id, DiffOptions range) {
+    return diffWithResponse(id, range, RequestOptions.DEFAULTS).value();
+  }
+
+  public Response<LineageDiff> diffWithResponse(
+      String id, DiffOptions range, RequestOptions options) {
+    Objects.requireNonNull(range, "range: DiffOptions.from(moment)");
+    ApiCall call =
+        ApiCall.get("/lineage/" + Ids.segment("asset id", id) + "/diff")
+            .param("from", Instants.wire(range.from()))
+            .param("to", Instants.wire(range.to()))
+            .param("direction", range.direction() == null ? null : range.direction().wireName())
+            .param("depth", range.depth())
+            .param("limit", range.limit())
+            .options(options);
+    return http.call(call, LineageDiff.class);
+  }
+
   /** The columns that flow into this column, within the default depth (5). */
   public ColumnGraph columnUpstream(String assetId, String column) {
     return columnUpstream(assetId, column, Traversal.defaults());
@@ -460,6 +589,7 @@ public final class LineageService {
     Objects.requireNonNull(bounds, "bounds: Traversal.defaults() for the service's");
     bounds.depth().ifPresent(depth -> call.param("depth", depth));
     bounds.limit().ifPresent(limit -> call.param("limit", limit));
+    bounds.asOf().ifPresent(moment -> call.param("as_of", Instants.wire(moment)));
     return call;
   }
 
