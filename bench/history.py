@@ -59,7 +59,11 @@ from tests.support.neo4j_server import Neo4jTarget
 DEPTH = 10
 PLAIN = ("bench-history-plain", 17711)
 KEPT = ("bench-history-kept", 17712)
-SET_DESCRIPTIONS = "UNWIND $ids AS id MATCH (a:Asset {id: id}) SET a.description = $description"
+# Described as the API would: no longer a placeholder (a placeholder records no version).
+SET_DESCRIPTIONS = (
+    "UNWIND $ids AS id MATCH (a:Asset {id: id})"
+    " SET a.description = $description, a.placeholder = false"
+)
 
 
 @dataclass

@@ -16,11 +16,11 @@ CALL () {
   MATCH (a:ColumnTrail)-[w:COLUMN_LINEAGE_WAS]->(b:ColumnTrail {key: key})
   RETURN a, b, w
 }
-WITH a, b, w, [i IN range(0, size(w.since) - 1)
-               WHERE w.since[i] <= $as_of AND $as_of < w.until[i]] AS held
-WHERE size(held) > 0
+// the interval that may hold $as_of: the last to begin by then (see traverse_as_of)
+WITH a, b, w, size([s IN w.since WHERE s <= $as_of]) - 1 AS held
+WHERE held >= 0 AND $as_of < w.until[held]
 WITH collect([a.asset, a.name, b.asset, b.name,
-              CASE WHEN w.transformed[held[0]] THEN w.transformation[held[0]] END]) AS edges
+              CASE WHEN w.transformed[held] THEN w.transformation[held] END]) AS edges
 CALL () {
   OPTIONAL MATCH (v:AssetVersion {asset_id: $asset})
   WHERE v.at <= $as_of
@@ -30,8 +30,7 @@ OPTIONAL MATCH (asset:Asset {id: $asset})
 WITH edges, v, asset,
      EXISTS {
        MATCH (root:ColumnTrail {key: $key})-[w:COLUMN_LINEAGE_WAS]-()
-       WHERE any(i IN range(0, size(w.since) - 1)
-                 WHERE w.since[i] <= $as_of AND $as_of < w.until[i])
+       WHERE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of])
      } AS column_exists
 RETURN (v IS NOT NULL AND NOT coalesce(v.deleted, false))
        OR (asset IS NOT NULL AND asset.created_at <= $as_of
