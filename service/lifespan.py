@@ -25,7 +25,7 @@ from service.graph import Graph
 from service.metrics import Metrics
 from service.ratelimit import SignInThrottle
 from service.settings import Settings
-from service.store import asset_versions, edge_sets, history, idempotency, sessions
+from service.store import asset_versions, edge_sets, history, idempotency, migrations, sessions
 from service.store import events as event_store
 from service.store import users as user_store
 from service.store.inflation import InflationBudget
@@ -112,15 +112,15 @@ async def _workers(made: state.AppState) -> AsyncIterator[None]:
 
 
 async def _prepare(graph: Graph, readiness: state.Readiness, settings: Settings) -> None:
-    """Schema, versions for assets kept before history was, the index of writers' edge
-    sets written before it was (a replace must find them), then the first admin;
-    retried until Neo4j answers, so the service can start before its database."""
+    """Schema, the index of writers' edge sets written before it was (a replace must
+    find them: readiness waits for it; once per database, `store.migrations`), then the
+    first admin; retried until Neo4j answers, so the service can start before its
+    database."""
     while True:
         try:
             await graph.apply_schema()
             await graph.write("meta.await_indexes")
-            await asset_versions.backfill(graph)
-            await edge_sets.backfill(graph)
+            await migrations.once(graph, "edge_origin_index", edge_sets.backfill)
             await _first_admin(graph, settings)
             readiness.schema_applied = True
             return
@@ -162,16 +162,25 @@ async def _after(prepared: asyncio.Task[None], work: Callable[[], Awaitable[None
 
 
 async def _backfill(graph: Graph) -> None:
-    """Histories for live edges from before history was kept, once the schema is in
-    place (its constraints keep processes starting together from making two trails per
-    id). In the background: a large graph's first pass must not hold back readiness."""
+    """Histories for live edges, and first versions for assets, from before history was
+    kept, once the schema is in place (its constraints keep processes starting together
+    from making two trails per id or two first versions). In the background: a large
+    graph's first pass must not hold back readiness; until it is done, an as_of read
+    answers an unversioned asset from the live one (`lineage.traverse_as_of`)."""
     try:
-        opened = await history.backfill(graph)
+        opened = await migrations.once(graph, "lineage_history", history.backfill)
     except Exception:
         log.warning("lineage history backfill failed; the next start resumes it", exc_info=True)
+    else:
+        if opened:
+            log.info("opened the history of %d edges and column mappings", opened)
+    try:
+        versioned = await migrations.once(graph, "asset_versions", asset_versions.backfill)
+    except Exception:
+        log.warning("asset version backfill failed; the next start resumes it", exc_info=True)
         return
-    if opened:
-        log.info("opened the history of %d edges and column mappings", opened)
+    if versioned:
+        log.info("wrote a first version for %d assets kept before versions were", versioned)
 
 
 async def _housekeeping(
