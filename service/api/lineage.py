@@ -140,6 +140,7 @@ async def upstream(request: Request) -> Response:
 
 
 async def diff(request: Request) -> Response:
+    asset_id = path_param(request, "asset_id")  # a broken path is 400 before any query check
     params = Params(request)
     direction = params.choice("direction", DIRECTIONS, "both")
     depth, limit = _bounds(request)
@@ -151,7 +152,7 @@ async def diff(request: Request) -> Response:
         raise validation_error(("query", "from"), "from must not be after to", "out_of_range")
     changes = await lineage_diff(
         deps.graph(request),
-        path_param(request, "asset_id"),
+        asset_id,
         direction,
         depth,
         limit,

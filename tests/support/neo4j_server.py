@@ -95,7 +95,10 @@ def neo4j_for_tests() -> Iterator[Neo4jTarget]:
         default_cache_dir(),
         name=name,
         bolt_port=port,
-        heap="1g",
+        # 2g: a transaction may use a quarter of the heap, and a full bulk of 10,000
+        # new edges with its history (20,000 placeholders, 10,000 edges and their
+        # trails) needs more than the 256 MiB a 1g heap allows.
+        heap="2g",
         pagecache="512m",
     )
     was_running = server.status().running
