@@ -66,6 +66,12 @@ def same_origin(request: Request) -> bool:
     return origin is None or origin == f"{scheme}://{request.url.netloc}"
 
 
+def same_secret(sent: str, expected: str) -> bool:
+    """Constant-time equality of two secrets as bytes: `hmac.compare_digest` raises on
+    str holding non-ASCII, which a header or form field may carry."""
+    return hmac.compare_digest(sent.encode(), expected.encode())
+
+
 async def check_csrf(request: Request, expected: str) -> None:
     """Refuse a POST whose CSRF token is missing or wrong (403, nothing changes)."""
     sent = request.headers.get(CSRF_HEADER)
@@ -73,7 +79,7 @@ async def check_csrf(request: Request, expected: str) -> None:
         form = await request.form()
         value = form.get(CSRF_FIELD)
         sent = value if isinstance(value, str) else None
-    if not sent or not hmac.compare_digest(sent, expected) or not same_origin(request):
+    if not sent or not same_secret(sent, expected) or not same_origin(request):
         raise Refused(
             403,
             "This form has expired or did not come from this site. Reload the page and try again.",

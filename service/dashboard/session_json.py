@@ -8,7 +8,6 @@ send the visitor to sign in again. A POST needs the session's CSRF token in the
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
@@ -63,4 +62,4 @@ def _csrf_sent(request: Request, expected: str) -> bool:
     """A script's POST carries the session's CSRF token in its header (never in the body,
     which is the upload itself) and comes from this site."""
     sent = request.headers.get(guard.CSRF_HEADER, "")
-    return bool(sent) and hmac.compare_digest(sent, expected) and guard.same_origin(request)
+    return bool(sent) and guard.same_secret(sent, expected) and guard.same_origin(request)

@@ -57,6 +57,10 @@ class ServerSettings:
     bolt_port: int
     heap: str
     pagecache: str
+    # Keep each plan once made: for a test instance, whose tiny graph is cleared
+    # between tests (each clear makes every cached plan "stale" and the next run of a
+    # heavy statement spends up to seconds replanning it, under a query timeout).
+    stable_plans: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.bolt_port <= 65535:
@@ -125,6 +129,12 @@ def render_neo4j_conf(layout: InstanceLayout, settings: ServerSettings) -> str:
         "internal.server.bolt.thread_pool_shutdown_wait_time=1s",
         "internal.server.bolt.connection_shutdown_wait_time=1s",
     ]
+    if settings.stable_plans:
+        lines += [
+            "",
+            "# Plans: kept once made (statistics are checked again only after a day).",
+            "dbms.cypher.min_replan_interval=24h",
+        ]
     return "\n".join(lines) + "\n"
 
 

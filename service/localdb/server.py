@@ -55,9 +55,11 @@ class LocalNeo4j:
         bolt_port: int = 17687,
         heap: str | None = None,
         pagecache: str | None = None,
+        stable_plans: bool = False,
     ) -> None:
         """``heap`` and ``pagecache`` left None are sized from the machine's RAM
-        (see :mod:`.sizing`)."""
+        (see :mod:`.sizing`); ``stable_plans`` keeps Cypher plans however the graph's
+        statistics move (see :class:`.config.ServerSettings`)."""
         if not _NAME_RE.fullmatch(name):
             raise LocalNeo4jError(
                 f"invalid instance name {name!r}: use letters, digits, '.', '_' or '-'"
@@ -69,6 +71,7 @@ class LocalNeo4j:
             bolt_port=bolt_port,
             heap=heap or default_heap(ram),
             pagecache=pagecache or default_pagecache(ram),
+            stable_plans=stable_plans,
         )
         self.layout = InstanceLayout(self.cache_dir / "instances" / name)
 

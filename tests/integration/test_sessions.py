@@ -11,6 +11,7 @@ import sys
 import httpx
 import neo4j
 
+from service.dashboard.guard import CSRF_HEADER
 from tests.support.dashboard import (
     PASSWORD,
     browser,
@@ -143,9 +144,16 @@ def test_a_post_without_the_sessions_csrf_token_changes_nothing(
     make_user(admin, "csrf-target", "admin")
     before = token_count(driver)
     with sign_in(live, "csrf-target") as client:
-        for data in ({}, {"csrf_token": "guess"}):
+        for data in ({}, {"csrf_token": "guess"}, {"csrf_token": "gu\u00e9ss"}):
             answer = client.post("/settings/tokens", data={**data, "name": "x", "scope": "read"})
             assert answer.status_code == 403
+        # A header carrying a non-ASCII byte is a wrong token too, not a failure.
+        odd = client.post(
+            "/settings/tokens",
+            data={"name": "x", "scope": "read"},
+            headers={CSRF_HEADER.encode(): "gu\u00e9ss".encode("latin-1")},
+        )
+        assert odd.status_code == 403
         foreign = client.post(
             "/settings/tokens",
             data={"csrf_token": page_csrf(client), "name": "x", "scope": "read"},

@@ -100,6 +100,9 @@ def neo4j_for_tests() -> Iterator[Neo4jTarget]:
         # trails) needs more than the 256 MiB a 1g heap allows.
         heap="2g",
         pagecache="512m",
+        # Tests clear the graph between them; without this each clear would make the
+        # next run of every heavy statement replan it (up to seconds on a busy machine).
+        stable_plans=True,
     )
     was_running = server.status().running
     try:

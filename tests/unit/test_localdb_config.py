@@ -121,3 +121,10 @@ def test_a_path_with_a_newline_cannot_inject_settings() -> None:
     layout = InstanceLayout(Path("/srv/evil\nserver.http.enabled=true"))
     with pytest.raises(LocalNeo4jError, match="newline"):
         render_neo4j_conf(layout, settings())
+
+
+def test_plans_follow_statistics_unless_asked_to_stay(conf: dict[str, str]) -> None:
+    assert "dbms.cypher.min_replan_interval" not in conf
+    stable = ServerSettings(bolt_port=17687, heap="1g", pagecache="512m", stable_plans=True)
+    rendered = parse(render_neo4j_conf(InstanceLayout(HOME), stable))
+    assert rendered["dbms.cypher.min_replan_interval"] == "24h"
