@@ -83,16 +83,30 @@ unit: install
 TEST_WORKERS ?= 0
 DIST := $(if $(filter 0,$(TEST_WORKERS)),,--dist loadfile)
 
-integration: install
+integration: install oidc-provider
 	$(BIN)/pytest tests/integration -q -n $(TEST_WORKERS) $(DIST) \
 	  --junitxml=$(REPORTS)/integration.xml
+
+# The OpenID provider the single sign-on tests sign in through: zitadel/oidc's example
+# provider (tests/support/oidc_provider, pinned by its go.mod and go.sum), built from the
+# Go module proxy and rebuilt only when its sources change. The tests run `make -s
+# oidc-provider` themselves too, so a lone `pytest` finds it built.
+OIDC_PROVIDER_SRC := tests/support/oidc_provider
+OIDC_PROVIDER := .cache/tools/bin/oidc-provider
+
+$(OIDC_PROVIDER): $(OIDC_PROVIDER_SRC)/main.go $(OIDC_PROVIDER_SRC)/go.mod $(OIDC_PROVIDER_SRC)/go.sum
+	@command -v go >/dev/null || { echo "the single sign-on tests need Go (https://go.dev/dl/)"; exit 1; }
+	cd $(OIDC_PROVIDER_SRC) && go build -o $(CURDIR)/$@ .
+
+.PHONY: oidc-provider
+oidc-provider: $(OIDC_PROVIDER)
 
 # Schemathesis against the live service: docs/testing.md#api-fuzzing.
 .PHONY: fuzz-api
 fuzz-api: install
 	$(BIN)/pytest tests/api_fuzz -q --junitxml=$(REPORTS)/fuzz-api.xml
 
-e2e: install browser
+e2e: install browser oidc-provider
 	$(BIN)/pytest tests/e2e -q --junitxml=$(REPORTS)/e2e.xml
 
 clients: install

@@ -18,6 +18,7 @@ import binascii
 import os
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, model_validator
 
@@ -132,6 +133,21 @@ class Limits(BaseModel):
         2_000,
         "Most assets a lineage answer holds when the read names no `limit`; at most "
         "`GOVERNANCE_MAX_LINEAGE_NODES`.",
+        ge=1,
+    )
+    max_lineage_fanout: int = env(
+        "GOVERNANCE_MAX_LINEAGE_FANOUT",
+        1_000,
+        "Upper bound of a lineage read's `fanout` (the most neighbours each reached "
+        "asset expands, first by id).",
+        ge=1,
+    )
+    max_export_nodes: int = env(
+        "GOVERNANCE_MAX_EXPORT_NODES",
+        10_000,
+        "Most assets a lineage export (`GET /lineage/{id}/export`, the CLI's and the "
+        "dashboard's) may hold: the upper bound of its `limit`, and the `limit` an export "
+        "that names none uses.",
         ge=1,
     )
     max_page_size: int = Field(500, ge=1)
@@ -418,6 +434,117 @@ class LocalNeo4jSettings(BaseModel):
     )
 
 
+ROLES = ("viewer", "editor", "admin")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _check_role_map(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """Each group maps to one of the roles (named lower-case, as the API names them)."""
+    wrong = [role for _, role in pairs if role.lower() not in ROLES]
+    if wrong:
+        raise ValueError(f"roles must be one of {', '.join(ROLES)}, got {', '.join(wrong)}")
+    return tuple((group, role.lower()) for group, role in pairs)
+
+
+RoleMap = Annotated[tuple[tuple[str, str], ...], AfterValidator(_check_role_map)]
+
+
+class SingleSignOn(BaseModel):
+    """Single sign-on and local passwords. Single sign-on through an OpenID Connect
+    provider is on when `GOVERNANCE_OIDC_ISSUER` is set; [sso.md](sso.md) says how to
+    set it up with your identity provider."""
+
+    model_config = ConfigDict(frozen=True)
+
+    issuer: str | None = env(
+        "GOVERNANCE_OIDC_ISSUER",
+        None,
+        "The provider's issuer URL, exactly as its discovery document "
+        "(`<issuer>/.well-known/openid-configuration`) states it; https, or http on "
+        "loopback only. Set, the sign-in page offers single sign-on.",
+    )
+    client_id: str | None = env(
+        "GOVERNANCE_OIDC_CLIENT_ID", None, "The client id the provider gave this service."
+    )
+    client_secret: SecretStr | None = env(
+        "GOVERNANCE_OIDC_CLIENT_SECRET",
+        None,
+        "The client's secret; or give `GOVERNANCE_OIDC_CLIENT_SECRET_FILE` instead.",
+    )
+    client_secret_file: str | None = env(
+        "GOVERNANCE_OIDC_CLIENT_SECRET_FILE",
+        None,
+        "A file holding the client's secret (a mounted secret), read once at start; "
+        "surrounding whitespace is ignored.",
+    )
+    scopes: tuple[str, ...] = env(
+        "GOVERNANCE_OIDC_SCOPES",
+        ("openid", "profile", "email"),
+        "Scopes asked for, comma-separated; `openid` is always asked for. Add the one "
+        "your provider needs to put groups in the ID token (often `groups`).",
+    )
+    redirect_uri: str | None = env(
+        "GOVERNANCE_OIDC_REDIRECT_URI",
+        None,
+        "The redirect URI registered at the provider: `<the dashboard's URL>/auth/oidc/"
+        "callback`. Unset, it is made from the address each request came to, which is "
+        "wrong behind a proxy that rewrites the host or scheme.",
+    )
+    role_claim: str = env(
+        "GOVERNANCE_OIDC_ROLE_CLAIM",
+        "groups",
+        "The ID token claim that lists the user's groups (a list of strings, or one string).",
+    )
+    role_map: RoleMap = env(
+        "GOVERNANCE_OIDC_ROLE_MAP",
+        (),
+        "Comma-separated `group=role` pairs, e.g. `gov-admins=admin,gov-editors=editor`; "
+        "a user in several mapped groups gets the highest of their roles, at every sign-in.",
+    )
+    default_role: Literal["none", "viewer", "editor", "admin"] = env(
+        "GOVERNANCE_OIDC_DEFAULT_ROLE",
+        "none",
+        "The role of a user none of whose groups is mapped; `none` refuses their sign-in.",
+    )
+    button_label: str = env(
+        "GOVERNANCE_OIDC_BUTTON_LABEL",
+        "single sign-on",
+        'What the sign-in button names: "Sign in with <label>".',
+    )
+    local_passwords: bool = env(
+        "GOVERNANCE_LOCAL_PASSWORDS",
+        True,
+        "Whether people may sign in to the dashboard with a username and password; "
+        "`false` (which needs single sign-on) leaves only the provider. API tokens and "
+        "`governance user set-password` work either way.",
+    )
+
+    @model_validator(mode="after")
+    def _complete(self) -> SingleSignOn:
+        """A provider without a client, or no way in at all, would fail at sign-in."""
+        problems = []
+        if self.issuer is not None:
+            if not self.client_id:
+                problems.append("GOVERNANCE_OIDC_ISSUER needs GOVERNANCE_OIDC_CLIENT_ID")
+            if (self.client_secret is None) == (self.client_secret_file is None):
+                problems.append(
+                    "GOVERNANCE_OIDC_ISSUER needs one of GOVERNANCE_OIDC_CLIENT_SECRET "
+                    "and GOVERNANCE_OIDC_CLIENT_SECRET_FILE"
+                )
+            if not _https_or_loopback(self.issuer):
+                problems.append("GOVERNANCE_OIDC_ISSUER must be https (http only on loopback)")
+        elif not self.local_passwords:
+            problems.append("GOVERNANCE_LOCAL_PASSWORDS=false needs GOVERNANCE_OIDC_ISSUER")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+def _https_or_loopback(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in LOOPBACK)
+
+
 class Settings(BaseModel):
     """Neo4j and the HTTP server."""
 
@@ -486,6 +613,7 @@ class Settings(BaseModel):
     policies: PolicySettings = Field(default_factory=PolicySettings)
     observability: Observability = Field(default_factory=Observability)
     local_neo4j: LocalNeo4jSettings = Field(default_factory=LocalNeo4jSettings)
+    sso: SingleSignOn = Field(default_factory=SingleSignOn)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

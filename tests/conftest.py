@@ -18,10 +18,12 @@ from service.app import create_app
 from service.localdb.runtime import SERVER_MAIN_CLASS
 from service.settings import EventSettings, PolicySettings, RateLimit, Settings, WebhookSettings
 from tests.support import procfs
+from tests.support.identity_provider import IdentityProvider
 from tests.support.neo4j_server import Neo4jTarget, neo4j_for_tests
 from tests.support.schema import apply_schema
 from tests.support.server import LiveServer
 from tests.support.tokens import TokenMaker
+from tests.support.warm_up import warm_plans
 
 # The event counter and the dispatcher's lease (with its cursor) survive: sequence
 # numbers only ever rise, and the dispatcher never skips events, across tests too. So
@@ -126,6 +128,7 @@ def make_settings(neo4j_target: Neo4jTarget) -> Callable[..., Settings]:
         return base.model_copy(update=overrides)
 
     apply_schema(make())
+    warm_plans(make(), CLEAR_GRAPH)
     return make
 
 
@@ -193,3 +196,21 @@ def reader(live: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
 def anonymous(live: LiveServer, clean: None) -> Iterator[httpx.Client]:
     with client_for(live, None) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def oidc_provider(tmp_path_factory: pytest.TempPathFactory) -> Iterator[IdentityProvider]:
+    """A real OpenID provider process for the single sign-on tests (its users: none yet)."""
+    started = IdentityProvider(tmp_path_factory.mktemp("provider")).start()
+    yield started
+    started.stop()
+
+
+@pytest.fixture(scope="module")
+def sso_live(
+    oidc_provider: IdentityProvider, make_settings: Callable[..., Settings]
+) -> Iterator[LiveServer]:
+    """The service with single sign-on through `oidc_provider`, local passwords on."""
+    server = LiveServer(create_app(make_settings(sso=oidc_provider.settings()))).start()
+    yield server
+    server.stop()

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from service.api import deps
 from service.dashboard import guard, present
 from service.domain.access.scopes import Scope
 from service.driver_errors import from_driver_error
@@ -23,11 +25,11 @@ from service.store.sessions import Session
 
 HERE = Path(__file__).resolve().parent
 CSP = (
-    "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; "
+    "default-src 'self'; base-uri 'none'; form-action {forms}; frame-ancestors 'none'; "
     "object-src 'none'"
 )
 PAGE_HEADERS = {
-    "Content-Security-Policy": CSP,
+    "Content-Security-Policy": CSP.format(forms="'self'"),
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
@@ -65,7 +67,19 @@ def html(
         **context,
     }
     body = _env.get_template(template).render(values)
-    return HTMLResponse(body, status_code=status, headers={**PAGE_HEADERS, **(headers or {})})
+    sent = {**PAGE_HEADERS, **_sso_forms(request), **(headers or {})}
+    return HTMLResponse(body, status_code=status, headers=sent)
+
+
+def _sso_forms(request: Request) -> dict[str, str]:
+    """With single sign-on, forms may also lead to the provider: browsers hold the
+    redirects after a form (the sign-in button's, sign-out's) to `form-action`."""
+    issuer = deps.settings(request).sso.issuer
+    if issuer is None:
+        return {}
+    provider = urlsplit(issuer)
+    forms = f"'self' {provider.scheme}://{provider.netloc}"
+    return {"Content-Security-Policy": CSP.format(forms=forms)}
 
 
 def error_page(

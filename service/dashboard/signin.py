@@ -21,7 +21,7 @@ from service.dashboard import guard
 from service.dashboard.render import error_page, html
 from service.domain.access import sessions as rules
 from service.routing import PUBLIC, Route
-from service.store import sessions
+from service.store import federated_users, sessions
 from service.store import users as user_store
 
 LOGIN_CSRF_COOKIE = "gov_login_csrf"
@@ -40,12 +40,15 @@ def _form(
     request: Request, status: int = 200, error: str | None = None, username: str = ""
 ) -> Response:
     token = request.cookies.get(LOGIN_CSRF_COOKIE) or secrets.token_urlsafe(32)
+    chosen = deps.settings(request).sso
     context = {
         "error": error,
         "username": username,
         "next": safe_next(request.query_params.get("next")),
         "login_csrf": token,
         "title": "Sign in",
+        "sso_label": chosen.button_label if chosen.issuer else None,
+        "local_passwords": chosen.local_passwords,
     }
     response = html(request, "login.html", context, None, status)
     response.set_cookie(
@@ -66,11 +69,15 @@ async def show_login(request: Request) -> Response:
 
 
 async def sign_in(request: Request) -> Response:
+    chosen = deps.settings(request).sso
+    if not chosen.local_passwords:
+        message = f"Password sign-in is turned off here: sign in with {chosen.button_label}."
+        return error_page(request, None, 403, message)
     form = await request.form(max_files=0, max_fields=10)
     username = str(form.get("username") or "")[:MAX_FIELD]
     password = str(form.get("password") or "")[:MAX_FIELD]
     sent, cookie = str(form.get("csrf_token") or ""), request.cookies.get(LOGIN_CSRF_COOKIE, "")
-    if not sent or not cookie or not hmac.compare_digest(sent, cookie):
+    if not sent or not cookie or not hmac.compare_digest(sent.encode(), cookie.encode()):
         return error_page(request, None, 403, "The sign-in form expired. Reload it and try again.")
     throttle = state.of(request).signin_throttle
     client = request.client.host if request.client else "unknown"
@@ -87,12 +94,12 @@ async def sign_in(request: Request) -> Response:
     session = await sessions.start(deps.graph(request), user)
     target = safe_next(str(form.get("next") or "/"))
     response = RedirectResponse(target, status_code=303)
-    _set_session_cookie(request, response, session.secret)
+    set_session_cookie(request, response, session.secret)
     response.delete_cookie(LOGIN_CSRF_COOKIE, path="/login")
     return response
 
 
-def _set_session_cookie(request: Request, response: Response, secret: str) -> None:
+def set_session_cookie(request: Request, response: Response, secret: str) -> None:
     secure = guard.is_secure(request)
     response.set_cookie(
         rules.cookie_name(secure),
@@ -106,14 +113,21 @@ def _set_session_cookie(request: Request, response: Response, secret: str) -> No
 
 
 async def sign_out(request: Request) -> Response:
+    """End the session; a user of the provider goes on to end theirs there too."""
     session = await guard.current(request)
+    target = "/login"
     if session is not None:
         try:
             await guard.check_csrf(request, session.csrf)
         except guard.Refused as exc:
             return error_page(request, session, exc.status, exc.message)
-        await sessions.end(deps.graph(request), session.secret)
-    response = RedirectResponse("/login", status_code=303)
+        graph = deps.graph(request)
+        await sessions.end(graph, session.secret)
+        if deps.settings(request).sso.issuer and await federated_users.linked(
+            graph, session.user.id
+        ):
+            target = "/auth/oidc/logout"
+    response = RedirectResponse(target, status_code=303)
     secure = guard.is_secure(request)  # browsers drop a `__Host-` cookie only when Secure
     response.delete_cookie(rules.cookie_name(secure), path="/", secure=secure, httponly=True)
     return response

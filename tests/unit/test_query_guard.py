@@ -54,6 +54,8 @@ def test_nodes_found_without_a_label_are_refused(leaf: dict[str, Any]) -> None:
         ("NOT n:Asset AND n:`IdempotencyRecord`", "IdempotencyRecord"),
         ("a.password_hash AS h", "password_hash"),
         ("s.`csrf` AS c", "csrf"),
+        ("f:SignInFlow", "SignInFlow"),
+        ("f.code_verifier AS v", "code_verifier"),
     ],
 )
 def test_the_labels_and_properties_of_secrets_are_refused(details: str, named: str) -> None:

@@ -28,6 +28,19 @@ VARIABLES = list(settings_doc.variables())
 SAMPLES = {
     "GOVERNANCE_SECRET_KEY": "A" * 43 + "=",
     "GOVERNANCE_DATASET_NAMESPACES": "snowflake=snowflake://acme-prod",
+    "GOVERNANCE_OIDC_ISSUER": "https://idp.example",
+    "GOVERNANCE_OIDC_ROLE_MAP": "gov-admins=admin",
+}
+# Variables that are checked against others at start, and what they need beside them.
+_PROVIDER = {
+    "GOVERNANCE_OIDC_ISSUER": "https://idp.example",
+    "GOVERNANCE_OIDC_CLIENT_ID": "governance",
+    "GOVERNANCE_OIDC_CLIENT_SECRET": "client-secret",
+}
+COMPANIONS = {
+    "GOVERNANCE_OIDC_ISSUER": _PROVIDER,
+    "GOVERNANCE_LOCAL_PASSWORDS": _PROVIDER,
+    "GOVERNANCE_OIDC_CLIENT_SECRET": {**_PROVIDER, "GOVERNANCE_OIDC_CLIENT_SECRET": ""},
 }
 
 
@@ -51,7 +64,8 @@ def test_unset_the_variable_gives_the_documented_default(variable: Variable) -> 
 
 @pytest.mark.parametrize("variable", VARIABLES, ids=lambda v: v.name)
 def test_setting_the_variable_changes_the_documented_field(variable: Variable) -> None:
-    changed = Settings.from_env({variable.name: _another_value(variable)})
+    companions = COMPANIONS.get(variable.name, {})
+    changed = Settings.from_env({**companions, variable.name: _another_value(variable)})
     assert _at(changed, variable.path) != variable.default
 
 

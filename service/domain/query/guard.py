@@ -13,10 +13,12 @@ query (EXPLAIN), never on its text, which has too many spellings to police.
 Secrets stay out of reach: the service's accounts (`User`: password hashes),
 sessions (`Session`: session hashes, CSRF values), API tokens (`ApiToken`: token
 hashes) and idempotency records (`IdempotencyRecord`: stored answers, a new token's
-secret among them) are never read.
+secret among them) and single sign-ons under way (`SignInFlow`: PKCE verifiers) are
+never read.
 
 - No operator may name one of those labels (a scan, a filter, a label expression,
-  a count), nor a property only they hold (`password_hash`, `login_key`, `csrf`).
+  a count), nor a property only they hold (`password_hash`, `login_key`, `csrf`,
+  `code_verifier`).
 - Every node a query starts from must be found through a label: a scan of all nodes
   (`MATCH (n)`, `OPTIONAL MATCH (n)`, `MATCH (n:!Asset)`, `MATCH (n:$($label))`) or a
   seek by internal id could reach those nodes, and once a query holds a node, whole-
@@ -61,8 +63,8 @@ FORBIDDEN_OPERATORS = (
 )
 _PROCEDURE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
 # Labels of the nodes that hold secrets, and the properties only they hold.
-SECRET_LABELS = ("User", "Session", "ApiToken", "IdempotencyRecord")
-SECRET_PROPERTIES = ("password_hash", "login_key", "csrf")
+SECRET_LABELS = ("User", "Session", "ApiToken", "IdempotencyRecord", "SignInFlow")
+SECRET_PROPERTIES = ("password_hash", "login_key", "csrf", "code_verifier")
 # A label in a label expression as Neo4j prints it (`n:User`, `n:Asset|User`, `(:User)`).
 _SECRET_LABEL = re.compile(r"[:|&!]\s*`?(" + "|".join(SECRET_LABELS) + r")`?(?![A-Za-z0-9_])")
 _SECRET_PROPERTY = re.compile(r"\.`?(" + "|".join(SECRET_PROPERTIES) + r")`?(?![A-Za-z0-9_])")
