@@ -53,6 +53,7 @@ from bench.common import (
 from bench.lineage import CHUNK, NODE_LIMIT, chunks, warehouse
 from service import clock, cypher
 from service.domain.history import OPEN
+from service.domain.lineage_pages import page_params
 from service.localdb import LocalNeo4j
 from tests.support.neo4j_server import Neo4jTarget
 
@@ -151,9 +152,10 @@ def describe(
 
 @dataclass
 class Growth:
-    """Store bytes on `kept` before any history, after the asset versions, after the
-    edge rounds up to `million` (the round where edge changes pass a million) and
-    after them all."""
+    """Store bytes on `kept` before any history, after the asset versions, and after a
+    third, two thirds and all of the edge rounds and the round `million` where edge
+    changes pass a million (or the last): three sizes show whether growth is linear
+    where a million changes cannot be reached."""
 
     edges: int
     assets: int
@@ -161,8 +163,23 @@ class Growth:
     million: int
     base: int = 0
     versions: int = 0
-    at_million: int = 0
-    end: int = 0
+    after_round: dict[int, int] = field(default_factory=dict)
+
+    def checkpoints(self) -> list[int]:
+        """The edge rounds after which the store is measured."""
+        thirds = {max(1, self.rounds // 3), max(1, 2 * self.rounds // 3)}
+        return sorted(thirds | {self.million, self.rounds})
+
+    @property
+    def at_million(self) -> int:
+        return self.after_round[self.million]
+
+    @property
+    def end(self) -> int:
+        return self.after_round[self.rounds]
+
+    def per_edge_change_after(self, round_: int) -> float:
+        return (self.after_round[round_] - self.versions) / (round_ * self.edges)
 
     def per_asset_version(self) -> float:
         return (self.versions - self.base) / (self.rounds * self.assets)
@@ -196,10 +213,9 @@ def make_history(
         load(driver, queries, edges, f"select {round_}", record=True)
         if round_ == growth.rounds - 1:
             middle = clock.now_iso()
-        if round_ == growth.million:
-            growth.at_million = kept.store_bytes()
         print(f"edge round {round_}: {time.perf_counter() - started:.0f} s", flush=True)
-    growth.end = kept.store_bytes()
+        if round_ in growth.checkpoints():
+            growth.after_round[round_] = kept.store_bytes()
     return middle
 
 
@@ -236,7 +252,7 @@ def traverse(
 ) -> set[str]:
     params: dict[str, object] = {
         "id": root,
-        "limit": NODE_LIMIT,
+        **page_params(NODE_LIMIT),
         "downstream": side == "downstream",
         "upstream": side == "upstream",
         "token_hash": None,
@@ -246,7 +262,11 @@ def traverse(
         params["as_of"] = as_of
     with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
         row = session.run(statement, params).single(strict=True)
-    return {n["id"] for n in row["down"] + row["up"]}
+    # lineage.traverse answers one list of nodes; lineage.traverse_as_of one per side
+    nodes = row.get("nodes")
+    if nodes is None:
+        nodes = row["down"] + row["up"]
+    return {n["id"] for n in nodes}
 
 
 def http_get(client: LeanClient, path: str) -> None:
@@ -455,10 +475,11 @@ def render(args: argparse.Namespace, growth: Growth, cells: list[Cell]) -> str:
         f"| live graph, no history | {growth.base / mib:.1f} | |",
         f"| + {args.rounds * growth.assets:,} asset versions | {growth.versions / mib:.1f}"
         f" | {growth.per_asset_version():.0f} per version |",
-        f"| + {growth.million * growth.edges:,} edge changes | {growth.at_million / mib:.1f}"
-        f" | {growth.per_edge_change_at_million():.0f} per edge change |",
-        f"| + {args.rounds * growth.edges:,} edge changes | {growth.end / mib:.1f}"
-        f" | {growth.per_edge_change():.0f} per edge change |",
+        *(
+            f"| + {r * growth.edges:,} edge changes | {growth.after_round[r] / mib:.1f}"
+            f" | {growth.per_edge_change_after(r):.0f} per edge change |"
+            for r in growth.checkpoints()
+        ),
         "",
     ]
     return "\n".join(lines)

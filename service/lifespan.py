@@ -175,6 +175,13 @@ async def _backfill(graph: Graph) -> None:
         if opened:
             log.info("opened the history of %d edges and column mappings", opened)
     try:
+        filled = await migrations.once(graph, "lineage_history_runs", history.fill_runs)
+    except Exception:
+        log.warning("lineage history runs failed; the next start resumes them", exc_info=True)
+    else:
+        if filled:
+            log.info("filled the runs of %d edge histories", filled)
+    try:
         versioned = await migrations.once(graph, "asset_versions", asset_versions.backfill)
     except Exception:
         log.warning("asset version backfill failed; the next start resumes it", exc_info=True)

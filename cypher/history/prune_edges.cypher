@@ -2,8 +2,9 @@
 // $batch histories per run (run until it answers fewer). Seeks by `first_closed`
 // (index schema.082), so histories with nothing to forget cost nothing. Open
 // intervals and those still running at $cutoff stay, so the graph as it stood at any
-// instant from $cutoff on answers as before; a history left empty goes, and so does a
-// trail node left with no history.
+// instant from $cutoff on answers as before (the scalar summary, see record_edges,
+// follows the arrays); a history left empty goes, and so does a trail node left with
+// no history.
 MATCH (s:AssetTrail)-[w:LINEAGE_WAS]->(t:AssetTrail)
 WHERE w.first_closed < $cutoff
 WITH s, w, t
@@ -24,7 +25,12 @@ FOREACH (_ IN CASE WHEN size(kept) > 0 THEN [1] ELSE [] END |
       w.transformation = transformation, w.origin = origin, w.origin_since = origin_since,
       w.origin_until = origin_until,
       w.first_closed = reduce(m = $open, x IN until + origin_until
-                              | CASE WHEN x < m THEN x ELSE m END))
+                              | CASE WHEN x < m THEN x ELSE m END),
+      w.run_since = since[reduce(k = size(since) - 1, i IN reverse(range(0, size(since) - 2))
+                                 | CASE WHEN k = i + 1 AND until[i] = since[k] THEN i ELSE k END)],
+      w.last_since = since[-1],
+      w.last_until = until[-1],
+      w.last_transformation = CASE WHEN transformed[-1] THEN transformation[-1] END)
 FOREACH (_ IN CASE WHEN size(kept) = 0 THEN [1] ELSE [] END | DELETE w)
 WITH count(*) AS pruned, collect(DISTINCT s) + collect(DISTINCT t) AS ends
 CALL (ends) {

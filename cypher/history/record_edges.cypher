@@ -12,6 +12,15 @@
 //                                each writer's assertion intervals
 //   first_closed                 the earliest closed end of any interval, $open when
 //                                none (what retention seeks by)
+//   run_since, last_until        where the last run of back-to-back intervals began
+//                                (each ending where the next began: a changed
+//                                transformation, not a removal) and where it ends
+//                                (until[-1]); last_since and last_transformation, the
+//                                last interval's start and transformation (absent for
+//                                none). Scalars, read without the arrays (which live
+//                                in the dynamic store, a read each): an as_of walk
+//                                decides an instant in the last run by two of them,
+//                                and shows an edge unchanged since then by a third
 // The live state and the history are compared first, without taking a lock or making
 // anything, so a pair that did not change costs two index seeks and writes nothing:
 // repeating a request adds no history. Only changed pairs MERGE their trail. An
@@ -73,5 +82,10 @@ SET w.since = since,
     w.origin = w.origin + joining,
     w.origin_since = w.origin_since + [o IN joining | at],
     w.origin_until = origin_until,
-    w.first_closed = reduce(m = $open, x IN until + origin_until | CASE WHEN x < m THEN x ELSE m END)
+    w.first_closed = reduce(m = $open, x IN until + origin_until | CASE WHEN x < m THEN x ELSE m END),
+    w.run_since = since[reduce(k = size(since) - 1, i IN reverse(range(0, size(since) - 2))
+                               | CASE WHEN k = i + 1 AND until[i] = since[k] THEN i ELSE k END)],
+    w.last_since = since[-1],
+    w.last_until = until[-1],
+    w.last_transformation = CASE WHEN transformed[-1] THEN transformation[-1] END
 RETURN count(*) AS recorded

@@ -74,6 +74,19 @@ async def backfill(graph: Graph) -> int:
     return opened
 
 
+async def fill_runs(graph: Graph) -> int:
+    """Give edge histories written before it was kept their scalar summary
+    (`history.record_edges`: what lets an as_of walk skip the interval arrays).
+    Idempotent and batched; how many histories were filled."""
+    filled = 0
+    after: str | None = ""
+    while after is not None:
+        row = (await graph.write("history.fill_runs", after=after, batch=BACKFILL_BATCH))[0]
+        filled += int(row["filled"])
+        after = row["last"]
+    return filled
+
+
 async def prune(graph: Graph, retention: timedelta, now: datetime | None = None) -> int:
     """Retention: forget edge and column history that ended more than `retention` ago,
     and asset versions older than that but the newest one at the cutoff (the baseline).

@@ -1,0 +1,171 @@
+"""Each edge history carries where its last run of back-to-back intervals began and
+where it ends (`run_since`, `last_until`): an as_of walk decides most edges by them
+without reading the interval arrays, so every write path keeps them equal to what the
+arrays say, and a data migration fills them in on histories written before."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import httpx
+import neo4j
+
+from service import clock, cypher
+from service.domain.history import OPEN
+from service.graph import Graph
+from service.settings import Settings
+from service.store import history
+
+HISTORIES = (
+    "MATCH (s:AssetTrail)-[w:LINEAGE_WAS]->(t:AssetTrail) "
+    "RETURN s.id AS source, t.id AS target, w.since AS since, w.until AS until, "
+    "w.run_since AS run_since, w.last_until AS last_until ORDER BY source, target"
+)
+
+
+def edge(client: httpx.Client, body: dict[str, Any]) -> None:
+    answer = client.post("/lineage", json=body)
+    assert answer.status_code in (200, 201), answer.text
+
+
+def moment() -> str:
+    """An instant after everything done so far and before anything done next."""
+    now = clock.now_iso()
+    while clock.now_iso() == now:
+        pass
+    return now
+
+
+def run(make_settings: Callable[..., Settings], work: Callable[[Graph], Any]) -> Any:
+    async def go() -> Any:
+        settings = make_settings()
+        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
+        try:
+            return await work(graph)
+        finally:
+            await graph.close()
+
+    return asyncio.run(go())
+
+
+def expected_run(since: list[str], until: list[str]) -> tuple[str, str]:
+    """(run_since, last_until) as the arrays define them."""
+    start = len(since) - 1
+    while start > 0 and until[start - 1] == since[start]:
+        start -= 1
+    return since[start], until[-1]
+
+
+def histories(driver: neo4j.Driver) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(r["source"], r["target"]): r.data() for r in driver.execute_query(HISTORIES).records}
+
+
+def assert_runs_follow_the_arrays(driver: neo4j.Driver) -> None:
+    found = histories(driver)
+    assert found
+    for pair, h in found.items():
+        assert (h["run_since"], h["last_until"]) == expected_run(h["since"], h["until"]), pair
+
+
+def nodes_as_of(client: httpx.Client, root: str, at: str) -> list[str]:
+    answer = client.get(f"/lineage/{root}/downstream", params={"as_of": at})
+    assert answer.status_code == 200, answer.text
+    return sorted(n["id"] for n in answer.json()["nodes"])
+
+
+def test_every_write_keeps_the_last_run_equal_to_the_intervals(
+    writer: httpx.Client, driver: neo4j.Driver
+) -> None:
+    edge(writer, {"source": "a", "target": "b"})
+    first = moment()
+    # a changed transformation closes one interval and opens the next back to back
+    body = {"source": "a", "target": "b", "transformation": "v2"}
+    edge(writer, body)
+    assert_runs_follow_the_arrays(driver)
+    assert histories(driver)[("a", "b")]["run_since"] == histories(driver)[("a", "b")]["since"][0]
+
+    assert writer.delete("/lineage/edges", params={"source": "a", "target": "b"}).status_code == 204
+    gone = moment()
+    assert_runs_follow_the_arrays(driver)
+    assert writer.post("/lineage/bulk", json=[{"source": "a", "target": "b"}]).status_code == 200
+    h = histories(driver)[("a", "b")]
+    assert_runs_follow_the_arrays(driver)
+    assert len(h["since"]) == 3 and h["run_since"] == h["since"][2]  # after the gap
+
+    # instants in the run, in the gap and before it: the gappy part is read from the arrays
+    assert nodes_as_of(writer, "a", moment()) == ["a", "b"]
+    assert nodes_as_of(writer, "a", gone) == ["a"]
+    assert nodes_as_of(writer, "a", first) == ["a", "b"]
+
+
+def test_an_asset_deletion_and_a_bulk_replace_keep_the_runs(
+    writer: httpx.Client, driver: neo4j.Driver
+) -> None:
+    rows = [{"source": "x", "target": "y"}, {"source": "x", "target": "z"}]
+    assert writer.post("/lineage/bulk?origin=sync", json=rows).status_code == 200
+    replaced = writer.post("/lineage/bulk?origin=sync&replace=true", json=rows[:1])
+    assert replaced.status_code == 200, replaced.text
+    assert writer.delete("/assets/y").status_code == 204
+    assert_runs_follow_the_arrays(driver)
+    assert all(h["last_until"] != OPEN for h in histories(driver).values())
+
+
+def test_the_backfill_and_retention_keep_the_runs(
+    writer: httpx.Client, driver: neo4j.Driver, make_settings: Callable[..., Settings]
+) -> None:
+    driver.execute_query(
+        "CREATE (:Asset {id: 'old.src', name: 'old.src', type: 'table', tags: [],"
+        " owners: [], placeholder: false, version: 1,"
+        " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
+        "-[:LINEAGE {origins: ['api'], transformation: 'copy',"
+        " created_at: '2024-02-01T00:00:00.000Z', updated_at: '2024-02-01T00:00:00.000Z'}]->"
+        "(:Asset {id: 'old.dst', name: 'old.dst', type: 'table', tags: [], owners: [],"
+        " placeholder: false, version: 1,"
+        " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
+    )
+    assert run(make_settings, history.backfill) == 1
+    assert histories(driver)[("old.src", "old.dst")]["run_since"] == "2024-02-01T00:00:00.000Z"
+    assert_runs_follow_the_arrays(driver)
+
+    for transformation in ("v1", "v2"):
+        body = {"source": "old.src", "target": "old.dst", "transformation": transformation}
+        edge(writer, body)
+    gone = writer.delete("/lineage/edges", params={"source": "old.src", "target": "old.dst"})
+    assert gone.status_code == 204
+    edge(writer, body)
+    later = clock.now() + timedelta(days=2)
+    kept = histories(driver)[("old.src", "old.dst")]
+    assert len(kept["since"]) == 4  # the backfilled one, v1, v2, and after the gap
+    # a day's retention two days on forgets every closed interval: only the open run stays
+    run(make_settings, lambda graph: history.prune(graph, timedelta(days=1), later))
+    pruned = histories(driver)[("old.src", "old.dst")]
+    assert pruned["since"] == kept["since"][-1:]
+    assert_runs_follow_the_arrays(driver)
+
+
+def test_the_migration_fills_the_runs_of_histories_written_before_them(
+    writer: httpx.Client, driver: neo4j.Driver, make_settings: Callable[..., Settings]
+) -> None:
+    edge(writer, {"source": "m", "target": "n"})
+    edge(writer, {"source": "n", "target": "o"})
+    open_ = moment()
+    assert writer.delete("/lineage/edges", params={"source": "n", "target": "o"}).status_code == 204
+    edge(writer, {"source": "n", "target": "o"})
+    assert writer.delete("/lineage/edges", params={"source": "n", "target": "o"}).status_code == 204
+    gap = moment()
+    edge(writer, {"source": "n", "target": "o"})
+    now = moment()
+    written = histories(driver)
+    answers = {at: nodes_as_of(writer, "m", at) for at in (open_, gap, now)}
+    # the shape an earlier version left: arrays without their summary
+    driver.execute_query("MATCH ()-[w:LINEAGE_WAS]->() REMOVE w.run_since, w.last_until")
+    assert {at: nodes_as_of(writer, "m", at) for at in answers} == answers
+
+    assert run(make_settings, history.fill_runs) == len(written)
+    assert histories(driver) == written
+    assert run(make_settings, history.fill_runs) == 0
+    assert answers == {open_: ["m", "n", "o"], gap: ["m", "n"], now: ["m", "n", "o"]}
+    assert {at: nodes_as_of(writer, "m", at) for at in answers} == answers
