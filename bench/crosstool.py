@@ -73,6 +73,7 @@ from service import clock, cypher, gc_tuning
 from service.domain import sql_plan
 from service.domain.datasets import DatasetRef, normalise
 from service.domain.lineage import column_key
+from service.domain.lineage_pages import page_params
 from service.domain.sql.lineage import lineage as our_lineage
 from service.domain.sql.statements import Failed, SqlStatement, parse, split_script
 from service.graph import Graph
@@ -499,7 +500,7 @@ def profiled_hits(driver: neo4j.Driver, queries: cypher.Queries, asset_id: str, 
         result = session.run(
             statement,
             id=asset_id,
-            limit=2000,
+            **page_params(2000),
             downstream=side == "downstream",
             upstream=side == "upstream",
             token_hash=None,

@@ -40,6 +40,7 @@ from bench.common import (
 from bench.floor import bare_http
 from bench.thin import thin_service
 from service import clock, cypher
+from service.domain.lineage_pages import page_params
 from service.settings import Limits
 
 CHUNK = 10_000
@@ -120,13 +121,13 @@ def traverse_raw(
         row = session.run(
             statement,
             id=root,
-            limit=NODE_LIMIT,
             downstream=side == "downstream",
             upstream=side == "upstream",
             token_hash=None,
             now=clock.now_iso(),
+            **page_params(NODE_LIMIT),
         ).single(strict=True)
-    found = len(row["down"]) + len(row["up"]) + len(row["down_edges"]) + len(row["up_edges"])
+    found = len(row["nodes"]) + len(row["edges"])
     return found + 1 if row["root"] else 0
 
 

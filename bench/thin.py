@@ -1,7 +1,7 @@
 """The thinnest HTTP service that gives a traversal's answer: a bare ASGI app under
 uvicorn (uvloop and httptools, as the service is), the async driver, the service's
-own statement with the caller's token re-checked in it, the service's `assemble`
-and orjson. No framework, routing, middleware, token cache, logs or metrics.
+own statement with the caller's token re-checked in it, the service's
+`assemble_page` and orjson. No framework, routing, middleware, token cache, logs or metrics.
 
 `bench.lineage` times it beside the service and the raw driver. Against the raw
 driver it shows what any Python HTTP service in front of Neo4j pays on the machine
@@ -23,7 +23,7 @@ import orjson
 
 from bench.common import LeanClient, app_process
 from service import clock, cypher
-from service.domain.lineage import assemble
+from service.domain.lineage_pages import After, Walk, assemble_page, page_params
 from service.settings import Limits
 from tests.support.neo4j_server import Neo4jTarget
 
@@ -72,27 +72,34 @@ class ThinApp:
             result = await session.run(
                 self._traverse.statement({"depth": depth}),
                 id=asset,
-                limit=LIMIT,
                 downstream=direction == "downstream",
                 upstream=direction == "upstream",
                 token_hash=hashlib.sha256(token).hexdigest(),
                 now=clock.now_iso(),
+                **page_params(LIMIT),
             )
             row = await result.single(strict=True)
         if not row["authorised"]:
             return 401, b'{"title":"Unauthorized"}'
         if row["root"] is None:
             return 404, b'{"title":"Not Found"}'
-        nodes, edges, truncated = assemble(
-            row["root"], row["down"], row["up"], row["down_edges"], row["up_edges"], LIMIT
+        pending = {"downstream": row["pending_down"], "upstream": row["pending_up"]}
+        hidden = {"downstream": row["hidden_down"], "upstream": row["hidden_up"]}
+        walk = Walk(asset, direction, depth)
+        page = assemble_page(
+            walk, row["root"], After(), row["nodes"], row["edges"], pending, hidden
         )
         document = {
             "root": asset,
             "direction": direction,
             "depth": depth,
-            "nodes": nodes,
-            "edges": edges,
-            "truncated": truncated,
+            "nodes": page.nodes,
+            "edges": page.edges,
+            "truncated": page.more,
+            "next_cursor": None,
+            "remaining": page.remaining,
+            "hidden": page.hidden,
+            "capped": [],
         }
         return 200, orjson.dumps(document)
 

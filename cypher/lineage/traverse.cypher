@@ -1,6 +1,7 @@
-// A lineage traversal in one statement and one round trip: the root, the assets
-// within {{depth}} hops on each asked side (each once, at its fewest-hop distance,
-// nearest first, at most $limit per side), and the edges that may join them.
+// One page of a lineage traversal in one statement and one round trip: the root (on
+// the first page), the next $take shown assets within {{depth}} hops after each side's
+// cursor position, counts of what is left and of what the filters hid, and the edges
+// this page adds.
 //
 // `authorised` re-checks the caller's token (by $token_hash, null when the caller
 // was already looked up for this request): still there, not revoked, not expired,
@@ -11,16 +12,24 @@
 //
 // Each walk groups `min(length(p))` by end node, which is what lets the planner use
 // the pruning breadth-first expand (VarLengthExpand(Pruning,BFS)): cost grows with
-// the nodes and edges reached, never with the number of paths, and cycles end.
-// Nodes come in the answer's own shape (defaults filled, distance and direction
-// set), so the service serialises them as they arrive. Each side walks up to $limit
-// nodes besides the root (one more than an answer keeps, which tells the caller it
-// was cut) and returns, as [source, target, transformation] sorted by (source,
-// target), the edges among the root and that side's first $limit - 1: an answer's
-// edges exactly when one side is walked. Neo4j keeps a set for `IN kept`, so the
-// filter is linear in the kept nodes' degree. Sorted here, a side costs the service
-// one pass to check its order (Neo4j compares some strings by UTF-16 code unit, the
-// service by code point; they differ only past U+FFFF).
+// the nodes and edges reached, never with the number of paths, and cycles end. Both
+// walks feed one aggregation that keeps a node reached both ways once, at its fewer
+// hops (downstream on a tie: rank = 2 * distance, + 1 upstream). Every page walks the
+// whole neighbourhood and filters `(distance, id) > ` its side's position
+// ($after_down, $after_up: [distance, id] or null) after the aggregation, so page 20
+// costs what page 1 does, and the counts ($take nodes of the pending ones are
+// returned; the service subtracts) come from the same rows. The rows are sorted
+// before they are collected and the page is a slice: a Top over the unwound list
+// would hold the whole list in each kept row (500 rows of a 10,000-node list pass the
+// 512 MiB a transaction may use).
+//
+// Filters ($types, $platforms, $tags, $owners: null or a list; any of a list, all of
+// the given lists) decide which walked nodes are shown; hidden ones still extend the
+// walk and are only counted. Edges are direct LINEAGE edges on one side (or touching
+// the root) between a node of this page and a shown node of this or an earlier page
+// (`seen`), so across pages each comes once; an edge between two nodes of this page
+// comes twice and the service folds it. Neo4j keeps a set for `IN kept`, so that is
+// linear in the page's degree.
 // The root is the asset with id $id, or the one a merge made $id a former id of.
 // Every subquery aggregates without grouping keys, so the answer is always one row.
 CALL () {
@@ -36,54 +45,63 @@ OPTIONAL MATCH (direct:Asset {id: $id}) WHERE authorised
 OPTIONAL MATCH (:AssetAlias {id: $id})-[:ALIAS_OF]->(aliased:Asset) WHERE authorised AND direct IS NULL
 WITH authorised, coalesce(direct, aliased) AS root
 CALL (root) {
-  WITH root WHERE root IS NOT NULL AND $downstream
-  MATCH p = (root)-[:LINEAGE*1..{{depth}}]->(n)
-  WITH n, min(length(p)) AS distance
-  WHERE n <> root
+  CALL (root) {
+    WITH root WHERE root IS NOT NULL AND $downstream
+    MATCH p = (root)-[:LINEAGE*1..{{depth}}]->(n)
+    WITH n, min(length(p)) AS distance
+    WHERE n <> root
+    RETURN n, 2 * distance AS rank
+    UNION ALL
+    WITH root WHERE root IS NOT NULL AND $upstream
+    MATCH p = (root)<-[:LINEAGE*1..{{depth}}]-(n)
+    WITH n, min(length(p)) AS distance
+    WHERE n <> root
+    RETURN n, 2 * distance + 1 AS rank
+  }
+  WITH n, min(rank) AS rank
+  WITH n, rank / 2 AS distance, CASE rank % 2 WHEN 0 THEN 'downstream' ELSE 'upstream' END AS side
+  WITH n, distance, side,
+       ($types IS NULL OR coalesce(n.type, 'unknown') IN $types)
+       AND ($platforms IS NULL OR n.platform IN $platforms)
+       AND ($tags IS NULL OR any(tag IN coalesce(n.tags, []) WHERE tag IN $tags))
+       AND ($owners IS NULL OR any(owner IN coalesce(n.owners, []) WHERE owner IN $owners)) AS shown,
+       CASE side WHEN 'downstream' THEN $after_down ELSE $after_up END AS after
+  WITH n, distance, side, shown,
+       after IS NULL OR distance > after[0] OR (distance = after[0] AND n.id > after[1]) AS pending
   ORDER BY distance, n.id
-  LIMIT $limit
-  RETURN collect(n {.id, name: coalesce(n.name, n.id), type: coalesce(n.type, 'unknown'),
-                    .platform, tags: coalesce(n.tags, []), placeholder: coalesce(n.placeholder, false),
-                    distance: distance, direction: 'downstream'}) AS down,
-         collect(n) AS down_nodes
+  RETURN collect(CASE WHEN shown AND pending THEN {n: n, distance: distance, side: side} END) AS pending,
+         collect(CASE WHEN shown AND NOT pending AND side = 'downstream' THEN n END) AS seen_down,
+         collect(CASE WHEN shown AND NOT pending AND side = 'upstream' THEN n END) AS seen_up,
+         count(CASE WHEN NOT shown AND side = 'downstream' THEN 1 END) AS hidden_down,
+         count(CASE WHEN NOT shown AND side = 'upstream' THEN 1 END) AS hidden_up
 }
-CALL (root) {
-  WITH root WHERE root IS NOT NULL AND $upstream
-  MATCH p = (root)<-[:LINEAGE*1..{{depth}}]-(n)
-  WITH n, min(length(p)) AS distance
-  WHERE n <> root
-  ORDER BY distance, n.id
-  LIMIT $limit
-  RETURN collect(n {.id, name: coalesce(n.name, n.id), type: coalesce(n.type, 'unknown'),
-                    .platform, tags: coalesce(n.tags, []), placeholder: coalesce(n.placeholder, false),
-                    distance: distance, direction: 'upstream'}) AS up,
-         collect(n) AS up_nodes
-}
-CALL (root, down_nodes) {
-  WITH root, down_nodes WHERE root IS NOT NULL AND $downstream
-  WITH [root] + down_nodes[..$limit - 1] AS kept
-  UNWIND kept AS a
-  MATCH (a)-[e:LINEAGE]->(b)
+WITH root, authorised, pending, pending[..$take] AS page, seen_down, seen_up, hidden_down, hidden_up
+CALL (root, page, seen_down) {
+  WITH root, [p IN page WHERE p.side = 'downstream' | p.n] AS fresh, seen_down
+  WITH fresh, [root] + seen_down + fresh AS kept
+  UNWIND fresh AS a
+  MATCH (a)-[e:LINEAGE]-(b)
   WHERE b IN kept
-  WITH a.id AS source, b.id AS target, e.transformation AS transformation
-  ORDER BY source, target
-  RETURN collect([source, target, transformation]) AS down_edges
+  RETURN collect([startNode(e).id, endNode(e).id, e.transformation]) AS down_edges
 }
-CALL (root, up_nodes) {
-  WITH root, up_nodes WHERE root IS NOT NULL AND $upstream
-  WITH [root] + up_nodes[..$limit - 1] AS kept
-  UNWIND kept AS b
-  MATCH (a)-[e:LINEAGE]->(b)
-  WHERE a IN kept
-  WITH a.id AS source, b.id AS target, e.transformation AS transformation
-  ORDER BY source, target
-  RETURN collect([source, target, transformation]) AS up_edges
+CALL (root, page, seen_up) {
+  WITH root, [p IN page WHERE p.side = 'upstream' | p.n] AS fresh, seen_up
+  WITH fresh, [root] + seen_up + fresh AS kept
+  UNWIND fresh AS a
+  MATCH (a)-[e:LINEAGE]-(b)
+  WHERE b IN kept
+  RETURN collect([startNode(e).id, endNode(e).id, e.transformation]) AS up_edges
 }
 RETURN authorised,
        root {.id, name: coalesce(root.name, root.id), type: coalesce(root.type, 'unknown'),
              .platform, tags: coalesce(root.tags, []), placeholder: coalesce(root.placeholder, false),
              distance: 0, direction: 'root'} AS root,
-       down,
-       up,
-       down_edges,
-       up_edges
+       [p IN page | {id: p.n.id, name: coalesce(p.n.name, p.n.id), type: coalesce(p.n.type, 'unknown'),
+                     platform: p.n.platform, tags: coalesce(p.n.tags, []),
+                     placeholder: coalesce(p.n.placeholder, false),
+                     distance: p.distance, direction: p.side}] AS nodes,
+       size([p IN pending WHERE p.side = 'downstream']) AS pending_down,
+       size([p IN pending WHERE p.side = 'upstream']) AS pending_up,
+       hidden_down,
+       hidden_up,
+       down_edges + up_edges AS edges

@@ -14,9 +14,14 @@
 // An edge took part at $as_of when one of its intervals holds it
 // (since[i] <= $as_of < until[i]). The intervals are in order and do not overlap
 // (until[i] <= since[i + 1]), so that is: more of them began by $as_of than ended by
-// then, and the one holding it is the last that began. Counting reads each array once
-// per relationship (an index loop reads the property at every step: at ten intervals,
-// four times the db hits of today's walk). That test is a relationship predicate on the
+// then, and the one holding it is the last that began. The arrays live in the dynamic
+// store, each read costing about what the walk's step does, so most edges are decided
+// by the relationship's scalar summary (record_edges): in the last run of back-to-back
+// intervals (run_since <= $as_of) an edge took part when $as_of < last_until, and one
+// unchanged since then (last_since <= $as_of) shows last_transformation; only an
+// instant before that run (or a history from before the summary was kept, whose null
+// fields fail every comparison) counts through the arrays, each read once (an index
+// loop reads the property at every step). That test is a relationship predicate on the
 // walk, and each walk still groups `min(length(p))` by end node, so the planner keeps
 // the pruning breadth-first expand: EXPLAIN and PROFILE show
 // VarLengthExpand(Pruning,BFS,All) with the predicate inlined (Neo4j 5.26), cost
@@ -49,34 +54,51 @@ CALL (authorised, aliased) {
      OR (a IS NOT NULL AND a.created_at <= $as_of AND (v IS NULL OR v.at < a.created_at))
      OR (v IS NULL AND a IS NULL AND EXISTS {
            MATCH (:AssetTrail {id: candidate})-[w:LINEAGE_WAS]-()
-           WHERE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of])
+           WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
+                 ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END
          })
   RETURN head(collect({id: candidate,
                        shown: CASE WHEN a.updated_at <= $as_of THEN a
                                    WHEN NOT coalesce(v.deleted, true) THEN v END})) AS found
 }
 OPTIONAL MATCH (root:AssetTrail {id: found.id})
+// The walks are one page, as lineage.traverse's: both feed one aggregation keeping a
+// node reached both ways once at its fewer hops (downstream on a tie), and each side
+// keeps the nodes after its position ($after_down, $after_up: [distance, id] or null),
+// the first $take of them (nearest first) on this page, how many in all (`pending_*`)
+// and the ones earlier pages returned (`*_seen`, for this page's edges).
 CALL (root) {
-  WITH root WHERE root IS NOT NULL AND $downstream
-  MATCH p = (root)-[:LINEAGE_WAS*1..{{depth}}]->(n)
-  WHERE all(w IN relationships(p) WHERE
-    size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]))
-  WITH n, min(length(p)) AS distance
-  WHERE n <> root
+  CALL (root) {
+    WITH root WHERE root IS NOT NULL AND $downstream
+    MATCH p = (root)-[:LINEAGE_WAS*1..{{depth}}]->(n)
+    WHERE all(w IN relationships(p) WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
+      ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END)
+    WITH n, min(length(p)) AS distance
+    WHERE n <> root
+    RETURN n, 2 * distance AS rank
+    UNION ALL
+    WITH root WHERE root IS NOT NULL AND $upstream
+    MATCH p = (root)<-[:LINEAGE_WAS*1..{{depth}}]-(n)
+    WHERE all(w IN relationships(p) WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
+      ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END)
+    WITH n, min(length(p)) AS distance
+    WHERE n <> root
+    RETURN n, 2 * distance + 1 AS rank
+  }
+  WITH n, min(rank) AS rank
+  WITH n, rank / 2 AS distance, rank % 2 = 0 AS down
+  WITH n, distance, down, CASE WHEN down THEN $after_down ELSE $after_up END AS after
+  WITH n, distance, down,
+       after IS NULL OR distance > after[0] OR (distance = after[0] AND n.id > after[1]) AS pending
   ORDER BY distance, n.id
-  LIMIT $limit
-  RETURN collect(n) AS down_nodes, collect(distance) AS down_distances
-}
-CALL (root) {
-  WITH root WHERE root IS NOT NULL AND $upstream
-  MATCH p = (root)<-[:LINEAGE_WAS*1..{{depth}}]-(n)
-  WHERE all(w IN relationships(p) WHERE
-    size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]))
-  WITH n, min(length(p)) AS distance
-  WHERE n <> root
-  ORDER BY distance, n.id
-  LIMIT $limit
-  RETURN collect(n) AS up_nodes, collect(distance) AS up_distances
+  WITH collect(CASE WHEN pending THEN [n, distance, down] END) AS rows,
+       collect(CASE WHEN NOT pending AND down THEN n END) AS down_seen,
+       collect(CASE WHEN NOT pending AND NOT down THEN n END) AS up_seen
+  WITH rows[..$take] AS page, rows, down_seen, up_seen
+  RETURN [r IN page WHERE r[2] | r[0]] AS down_nodes, [r IN page WHERE r[2] | r[1]] AS down_distances,
+         [r IN page WHERE NOT r[2] | r[0]] AS up_nodes, [r IN page WHERE NOT r[2] | r[1]] AS up_distances,
+         size([r IN rows WHERE r[2]]) AS pending_down, size([r IN rows WHERE NOT r[2]]) AS pending_up,
+         down_seen, up_seen
 }
 CALL (down_nodes, down_distances, up_nodes, up_distances) {
   WITH down_nodes + up_nodes AS reached, down_distances + up_distances AS distances,
@@ -101,33 +123,39 @@ CALL (down_nodes, down_distances, up_nodes, up_distances) {
   RETURN [x IN collect(node) WHERE x.direction = 'downstream'] AS down,
          [x IN collect(node) WHERE x.direction = 'upstream'] AS up
 }
-CALL (root, down_nodes) {
-  WITH root, down_nodes WHERE root IS NOT NULL AND $downstream
-  WITH [root] + down_nodes[..$limit - 1] AS kept
-  UNWIND kept AS a
-  MATCH (a)-[w:LINEAGE_WAS]->(b)
-  WHERE b IN kept
-  WITH a, b, w, size([s IN w.since WHERE s <= $as_of]) - 1 AS held
-  WHERE held >= 0 AND $as_of < w.until[held]
+CALL (root, down_nodes, down_seen) {
+  WITH root, down_nodes, down_seen WHERE root IS NOT NULL AND $downstream
+  WITH down_nodes, [root] + down_seen + down_nodes AS kept
+  UNWIND down_nodes AS x
+  MATCH (x)-[w:LINEAGE_WAS]-(y)
+  WHERE y IN kept
+  WITH startNode(w) AS a, endNode(w) AS b, w
+  WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
+        ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END
   WITH a.id AS source, b.id AS target,
-       CASE WHEN w.transformed[held] THEN w.transformation[held] END AS transformation
+       CASE WHEN w.last_since <= $as_of THEN w.last_transformation
+            ELSE head([i IN [size([s IN w.since WHERE s <= $as_of]) - 1]
+                       WHERE w.transformed[i] | w.transformation[i]]) END AS transformation
   ORDER BY source, target
   RETURN collect([source, target, transformation]) AS down_edges
 }
-CALL (root, up_nodes) {
-  WITH root, up_nodes WHERE root IS NOT NULL AND $upstream
-  WITH [root] + up_nodes[..$limit - 1] AS kept
-  UNWIND kept AS b
-  MATCH (a)-[w:LINEAGE_WAS]->(b)
-  WHERE a IN kept
-  WITH a, b, w, size([s IN w.since WHERE s <= $as_of]) - 1 AS held
-  WHERE held >= 0 AND $as_of < w.until[held]
+CALL (root, up_nodes, up_seen) {
+  WITH root, up_nodes, up_seen WHERE root IS NOT NULL AND $upstream
+  WITH up_nodes, [root] + up_seen + up_nodes AS kept
+  UNWIND up_nodes AS x
+  MATCH (x)-[w:LINEAGE_WAS]-(y)
+  WHERE y IN kept
+  WITH startNode(w) AS a, endNode(w) AS b, w
+  WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
+        ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END
   WITH a.id AS source, b.id AS target,
-       CASE WHEN w.transformed[held] THEN w.transformation[held] END AS transformation
+       CASE WHEN w.last_since <= $as_of THEN w.last_transformation
+            ELSE head([i IN [size([s IN w.since WHERE s <= $as_of]) - 1]
+                       WHERE w.transformed[i] | w.transformation[i]]) END AS transformation
   ORDER BY source, target
   RETURN collect([source, target, transformation]) AS up_edges
 }
-WITH authorised, found, down, up, down_edges, up_edges
+WITH authorised, found, down, up, down_edges, up_edges, pending_down, pending_up
 RETURN authorised,
        CASE WHEN found IS NULL THEN null ELSE
          {id: found.id, name: coalesce(found.shown.name, found.id),
@@ -135,4 +163,4 @@ RETURN authorised,
           tags: coalesce(found.shown.tags, []),
           placeholder: coalesce(found.shown.placeholder, found.shown IS NULL),
           distance: 0, direction: 'root'} END AS root,
-       down, up, down_edges, up_edges
+       down, up, down_edges, up_edges, pending_down, pending_up

@@ -9,7 +9,9 @@ from service import clock
 from service.api import deps, openlineage
 from service.domain import origins
 from service.domain.access.scopes import Scope
+from service.domain.history import parse_instant
 from service.domain.lineage import validate_edges
+from service.domain.lineage_pages import FILTERS, Filters
 from service.errors import FieldError, Unprocessable, validation_error
 from service.http import json_response, path_param, read_json
 from service.models.common import NO_CONTROLS_PATTERN
@@ -25,6 +27,10 @@ from service.store.lineage_diff import diff as lineage_diff
 
 BASE = "/api/v1/lineage"
 DIRECTIONS = ("both", "upstream", "downstream")
+MAX_FILTER_VALUES = 50
+MAX_FILTER_VALUE = 512
+MAX_CURSOR = 4096
+LATEST_INSTANT = "9999-12-31T23:59:59.999Z"
 
 
 def _strict(request: Request) -> bool:
@@ -117,8 +123,55 @@ def _bounds(request: Request) -> tuple[int, int]:
     return depth, limit
 
 
+def _filters(params: Params) -> Filters:
+    """The repeatable filters, each value at most 512 characters, at most
+    MAX_FILTER_VALUES of each; 422 naming the parameter."""
+    given = {}
+    for name in FILTERS:
+        values = params.many(name)
+        if len(values) > MAX_FILTER_VALUES:
+            raise validation_error(
+                ("query", name), f"at most {MAX_FILTER_VALUES} values of {name}", "too_long"
+            )
+        if any(len(v) > MAX_FILTER_VALUE for v in values):
+            raise validation_error(
+                ("query", name), f"a {name} is longer than {MAX_FILTER_VALUE} characters"
+            )
+        given[name] = tuple(values)
+    return Filters(**given)
+
+
+def _walk_options(request: Request, as_of: str | None) -> tuple[Filters, int | None]:
+    """(filters, fanout) of a traversal. Neither goes with `as_of` (the past is walked
+    over the history layer, which the filters and the hop-by-hop walk do not read): 422
+    naming the parameter."""
+    params = Params(request)
+    filters = _filters(params)
+    fanout = None
+    if "fanout" in request.query_params:
+        fanout = params.integer("fanout", 1, 1, deps.settings(request).limits.max_lineage_fanout)
+    given = [n for n in FILTERS if getattr(filters, n)] + ["fanout"] * (fanout is not None)
+    if as_of is not None and given:
+        raise validation_error(
+            ("query", given[0]), f"{given[0]} does not go with as_of", "unsupported_combination"
+        )
+    return filters, fanout
+
+
+def _as_asked(params: Params) -> str | None:
+    """`as_of` as the graph stores instants, not moved back to now when it lies in the
+    future (the store reads such an instant as now): the walk a cursor names stays the
+    same walk from page to page."""
+    checked = params.instant("as_of")
+    raw = params.text("as_of")
+    return None if checked is None or raw is None else parse_instant(raw, LATEST_INSTANT)
+
+
 async def _traverse(request: Request, direction: str) -> Response:
     depth, limit = _bounds(request)
+    params = Params(request)
+    as_of = _as_asked(params)
+    filters, fanout = _walk_options(request, as_of)
     graph = await store.traverse(
         deps.graph(request),
         path_param(request, "asset_id"),
@@ -126,7 +179,10 @@ async def _traverse(request: Request, direction: str) -> Response:
         depth,
         limit,
         token_hash=deps.token_to_recheck(request),
-        as_of=Params(request).instant("as_of"),
+        as_of=as_of,
+        cursor=params.text("cursor", MAX_CURSOR),
+        filters=filters,
+        fanout=fanout,
     )
     return json_response(graph)
 
@@ -267,9 +323,45 @@ _DEPTH = Param("depth", schema=configured_integer("max_lineage_depth", "default_
 _LIMIT = Param(
     "limit",
     schema=configured_integer("max_lineage_nodes", "default_lineage_nodes"),
-    description="most nodes in the answer, the root included; then truncated=true",
+    description="most nodes in the answer (for a traversal: in one page, the root on the "
+    "first page included); then truncated=true",
 )
 _INSTANT = {"type": "string", "format": "date-time"}
+_CURSOR = Param(
+    "cursor",
+    schema={"type": "string", "pattern": f"^[A-Za-z0-9_-]{{0,{MAX_CURSOR}}}$"},
+    description="`next_cursor` of the previous page, with the same root, `direction`, "
+    "`depth`, `as_of`, filters and `fanout` (`limit` may change): the next nodes in "
+    "(distance, id) order. 400 `invalid_cursor` when it does not decode or was made for "
+    "other parameters (`detail` and `parameter` name the one that differs)",
+)
+_FILTER_VALUES = {
+    "type": "array",
+    "items": {"type": "string", "maxLength": MAX_FILTER_VALUE},
+    "maxItems": MAX_FILTER_VALUES,
+}
+_FILTERS = tuple(
+    Param(
+        name,
+        schema=_FILTER_VALUES,
+        description=f"repeatable: show only assets whose {what} is one of these (any of "
+        "the values; all of the filter parameters given). Hidden assets are still walked "
+        "through and counted in `hidden`; not with `as_of` (422)",
+    )
+    for name, what in (
+        ("type", "type"),
+        ("platform", "platform"),
+        ("tag", "tags hold one"),
+        ("owner", "owners hold one"),
+    )
+)
+_FANOUT = Param(
+    "fanout",
+    schema={"type": "integer", "minimum": 1, "maximum": Configured("max_lineage_fanout")},
+    description="each asset reached expands at most this many neighbours (the first by "
+    "id); the cut ones are listed in `capped`. Walked hop by hop (one statement per hop, "
+    "still linear in what is reached); not with `as_of` (422)",
+)
 _AS_OF = Param(
     "as_of",
     schema=_INSTANT,
@@ -283,7 +375,36 @@ _TRAVERSAL = (
     "the edges among them sorted by source, then target; cost grows with "
     "what is reached, never with the number of paths; cycles terminate. Edges here carry no "
     "column mappings (so traversal stays cheap): read them with `GET /lineage/edges` or the "
-    "column lineage operations."
+    "column lineage operations.\n\n"
+    "**Pages.** An answer holds at most `limit` nodes (the root, on the first page only, "
+    "counted); `next_cursor` continues with the next ones, so across pages every node of "
+    "the neighbourhood comes exactly once, in (distance, id) order; with both directions "
+    "a page takes from both sides in that order (downstream first on a tie) and the "
+    "cursor keeps each side's position. `remaining` counts, per asked side, the nodes "
+    "left after this page; `truncated` is `next_cursor != null`. Each page carries the "
+    "edges joining one of its nodes to a node of this or an earlier page (the root "
+    "included), so every edge comes exactly once, on the page of its later end. Every "
+    "page walks the whole neighbourhood again (one statement, no path enumeration), so "
+    "a late page costs what the first does.\n\n"
+    "**Between pages** nothing is held: each page reads the graph as it is then. The "
+    "positions are (distance, id) pairs, so a node that moved to a position the reader "
+    "already passed (it came closer, or its side changed) is skipped (an edge on a later "
+    "page may still name it); one that moved "
+    "further, past the position, comes again; a node added past the position comes, one "
+    "removed does not; an edge comes with the later of its ends, so it is missed when "
+    "that end was read before the edge existed. `remaining` is exact for the moment of "
+    "each page. A reader that needs one consistent picture reads with `as_of` at an "
+    "instant already past (the history does not change: pages never skip or repeat; an "
+    "instant in the future reads each page as of its own now).\n\n"
+    "**Filters** (`type`, `platform`, `tag`, `owner`) choose which walked assets are "
+    "shown; the walk goes through the others, shown assets keep their true distance, "
+    "and `hidden` counts the rest per side. Edges are direct edges only: two shown assets "
+    "joined only through hidden ones have no edge between them in the answer (their "
+    "distances still tell how far they are).\n\n"
+    "**`fanout`** caps each asset's expansion at that many neighbours (first by id); "
+    "edges are then the ones the walk followed, and `capped` lists "
+    "`{id, direction, shown, total}` for each asset whose neighbours were cut. Pages and "
+    "filters work with it."
 )
 _COLUMN_TRAVERSAL = (
     "The column's lineage: each reached column (`asset`, `column`) once, at its fewest-hop "
@@ -387,17 +508,17 @@ docs = {
         "Upstream lineage of an asset",
         "lineage",
         description=_TRAVERSAL,
-        params=(_DEPTH, _LIMIT, _AS_OF),
+        params=(_DEPTH, _LIMIT, _AS_OF, _CURSOR, *_FILTERS, _FANOUT),
         responses={200: LineageGraph},
-        errors=(404, 422),
+        errors=(400, 404, 422),
     ),
     "lineage_downstream": Doc(
         "Downstream lineage of an asset",
         "lineage",
         description=_TRAVERSAL,
-        params=(_DEPTH, _LIMIT, _AS_OF),
+        params=(_DEPTH, _LIMIT, _AS_OF, _CURSOR, *_FILTERS, _FANOUT),
         responses={200: LineageGraph},
-        errors=(404, 422),
+        errors=(400, 404, 422),
     ),
     "column_lineage_upstream": Doc(
         "Upstream lineage of a column",
@@ -424,9 +545,12 @@ docs = {
             _LIMIT,
             Param("direction", schema={"enum": list(DIRECTIONS), "default": "both"}),
             _AS_OF,
+            _CURSOR,
+            *_FILTERS,
+            _FANOUT,
         ),
         responses={200: LineageGraph},
-        errors=(404, 422),
+        errors=(400, 404, 422),
     ),
     "lineage_diff": Doc(
         "What changed in an asset's lineage between two instants",

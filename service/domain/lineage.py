@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from operator import itemgetter
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from service.domain import column_kinds
 from service.domain.datasets import DatasetNameError, DatasetRef, normalise
 from service.errors import FieldError, Unprocessable
 from service.ids import is_plain_id
@@ -281,9 +281,11 @@ def column_row(
     target_column: str,
     transformation: str | None,
     at: str | None = None,
+    kind: str | None = None,
 ) -> dict[str, Any]:
     """One column mapping as `lineage.merge_columns` takes it; `at` is the event time of
-    a writer whose events may arrive out of order (OpenLineage), else None."""
+    a writer whose events may arrive out of order (OpenLineage), else None. `kind`
+    (`column_kinds`), when the writer does not know it, is read from the transformation."""
     return {
         "source": source,
         "target": target,
@@ -293,6 +295,7 @@ def column_row(
         "target_key": column_key(target, target_column),
         "transformation": transformation,
         "at": at,
+        "kind": kind if kind is not None else column_kinds.of_text(transformation),
     }
 
 
@@ -325,6 +328,7 @@ def column_rows(edges: Iterable[EdgeIn]) -> list[dict[str, Any]]:
                 end_id(edge.target),
                 mapping.target,
                 mapping.transformation,
+                kind=mapping.kind,
             )
             key = (row["source_key"], row["target_key"])
             previous = last.get(key)
@@ -337,11 +341,6 @@ def column_rows(edges: Iterable[EdgeIn]) -> list[dict[str, Any]]:
 Node = dict[str, Any]
 """A node as the traversal statement returns it, already in the answer's shape: id,
 name, type, platform, tags, placeholder, distance and direction."""
-Adjacent = Sequence[Sequence[Any]]
-"""[source, target, transformation] of the edges among one side's kept nodes and the
-root, sorted by (source, target)."""
-_BY_DISTANCE = itemgetter("distance", "id")
-_BY_ENDS = itemgetter(0, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,55 +355,14 @@ class LineageView:
     nodes: list[Node]
     edges: list[dict[str, Any]]
     truncated: bool
+    next_cursor: str | None = None
+    remaining: dict[str, int] = field(default_factory=dict)
+    hidden: dict[str, int] = field(default_factory=dict)
+    capped: list[dict[str, Any]] = field(default_factory=list)
 
     def document(self) -> dict[str, Any]:
         """The JSON document as a dict (for templates; the API dumps the view itself)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def assemble(
-    root: Node,
-    down: Sequence[Node],
-    up: Sequence[Node],
-    down_edges: Adjacent,
-    up_edges: Adjacent,
-    limit: int,
-) -> tuple[list[Node], list[dict[str, Any]], bool]:
-    """Nodes nearest first (root included, at most `limit`) and the edges among them that
-    lie in the traversed direction, from the traversal statement's sides: each side's
-    nodes nearest first (ties by id), the root left out, one more than an answer keeps
-    when there were more; each side's edges those among the root and its first
-    `limit - 1` nodes, sorted. With one side walked that is the answer, sorted again
-    in code-point order: Neo4j compares some strings by UTF-16 code unit, which differs
-    for characters past U+FFFF, and re-sorting a sorted list costs one pass. Both sides
-    are merged: a node reached both ways (a cycle through the root) is kept once at
-    its fewer hops (downstream on a tie), an edge when both its ends are on its side."""
-    if not (down and up):
-        reached = down or up
-        nodes = [root, *sorted(reached[: limit - 1], key=_BY_DISTANCE)]
-        edges = sorted(down_edges if down else up_edges, key=_BY_ENDS)
-        return nodes, _documents(edges), len(reached) > limit - 1
-    best: dict[str, Node] = {}
-    for node in (*down, *up):  # downstream first: a tie keeps it
-        current = best.get(node["id"])
-        if current is None or node["distance"] < current["distance"]:
-            best[node["id"]] = node
-    ordered = sorted(best.values(), key=_BY_DISTANCE)
-    nodes = [root, *ordered[: limit - 1]]
-    kept: dict[tuple[str, str], Sequence[Any]] = {}
-    for adjacent, side in ((down_edges, "downstream"), (up_edges, "upstream")):
-        on_side = {n["id"] for n in nodes if n["direction"] in (side, "root")}
-        for edge in adjacent:
-            if edge[0] in on_side and edge[1] in on_side:
-                kept[(edge[0], edge[1])] = edge
-    return nodes, _documents(sorted(kept.values(), key=_BY_ENDS)), len(ordered) > limit - 1
-
-
-def _documents(edges: Adjacent) -> list[dict[str, Any]]:
-    return [
-        {"source": source, "target": target, "transformation": transformation}
-        for source, target, transformation in edges
-    ]
 
 
 @dataclass(frozen=True)

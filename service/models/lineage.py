@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, StringConstraints, Tag
+from pydantic.config import JsonDict
 
 from service.models.common import (
     END_DATASET,
@@ -20,6 +21,8 @@ from service.models.datasets import DatasetIn
 MAX_TRANSFORMATION = 1_048_576
 Transformation = Annotated[str, StringConstraints(max_length=MAX_TRANSFORMATION)]
 Direction = Literal["upstream", "downstream", "both"]
+# What a column mapping does to the values it carries (service.domain.column_kinds).
+MappingKind = Literal["identity", "transformation", "masking", "aggregation", "indirect", "unknown"]
 MAX_COLUMN_MAPPINGS = 10_000
 MAX_COLUMN_NAME = 512
 
@@ -38,6 +41,14 @@ class ColumnMapIn(StrictModel):
     source: ColumnName
     target: ColumnName
     transformation: Transformation | None = None
+    kind: MappingKind | None = Field(
+        default=None,
+        description="what the mapping does to the values (`identity`, `transformation`, "
+        "`masking`, `aggregation`, `indirect`, `unknown`); absent, it is read from "
+        "`transformation` (OpenLineage labels such as `DIRECT/IDENTITY`, else a SQL "
+        "expression: `md5(email)` is masking, `count(id)` aggregation), `unknown` without "
+        "one. It decides whether column tags follow the mapping (docs/column-classification.md)",
+    )
 
 
 def _end_kind(value: Any) -> str:
@@ -155,13 +166,48 @@ class GraphEdge(ResponseModel):
     transformation: str | None = None
 
 
+class Capped(ResponseModel):
+    id: str = Field(description="the asset whose neighbours were cut")
+    direction: Literal["upstream", "downstream"] = Field(description="the side it was expanded on")
+    shown: int = Field(description="neighbours the walk followed (`fanout`, the first by id)")
+    total: int = Field(description="neighbours it has on that side")
+
+
+_SIDE_COUNTS: JsonDict = {
+    "type": "object",
+    "properties": {
+        "downstream": {"type": "integer", "minimum": 0},
+        "upstream": {"type": "integer", "minimum": 0},
+    },
+    "additionalProperties": False,
+}
+
+
 class LineageGraph(ResponseModel):
-    root: str
+    root: str = Field(description="the root's id, on every page (the node is on the first)")
     direction: Direction
     depth: int
     nodes: list[GraphNode]
     edges: list[GraphEdge]
-    truncated: bool
+    truncated: bool = Field(description="more nodes are left: `next_cursor` is not null")
+    next_cursor: str | None = Field(
+        description="pass as `cursor` (with the same parameters) for the next page; null "
+        "when nothing is left"
+    )
+    remaining: dict[str, int] = Field(
+        description="per asked side (`downstream`, `upstream`), nodes of the neighbourhood "
+        "not yet returned after this page",
+        json_schema_extra=_SIDE_COUNTS,
+    )
+    hidden: dict[str, int] = Field(
+        description="per asked side, walked nodes the filters hid (the whole neighbourhood's "
+        "count, the same on every page; 0 without filters)",
+        json_schema_extra=_SIDE_COUNTS,
+    )
+    capped: list[Capped] = Field(
+        description="with `fanout`: the nodes whose neighbours were cut, those of this page "
+        "(the root's and hidden nodes' on the first page); empty otherwise"
+    )
 
 
 class ColumnRef(ResponseModel):

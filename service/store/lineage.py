@@ -16,13 +16,24 @@ from service.domain.lineage import (
     EdgeBatch,
     LineageView,
     ReachedColumn,
-    assemble,
     assemble_columns,
     column_key,
     remap_rows,
 )
+from service.domain.lineage_pages import (
+    NO_FILTERS,
+    After,
+    Filters,
+    Page,
+    Walk,
+    assemble_page,
+    check_root,
+    decode,
+    encode,
+    page_params,
+)
 from service.driver_errors import ConcurrentChange
-from service.errors import FieldError, NotFound, Unprocessable, invalid_token
+from service.errors import FieldError, NotFound, Unprocessable
 from service.graph import Graph, Reader, Tx
 from service.models.lineage import (
     BulkResult,
@@ -32,7 +43,7 @@ from service.models.lineage import (
     EdgeIn,
     MappingCounts,
 )
-from service.store import edge_sets, history, identity
+from service.store import column_tags, edge_sets, history, identity, lineage_fanout
 from service.store.outbox import emit
 
 API_ORIGIN = origins.API
@@ -81,6 +92,13 @@ async def _ensure_endpoints(
     return dict(row["aliased"]), int(row["created"])
 
 
+async def ensure_ids(tx: Tx, ids: list[str], now: str) -> tuple[dict[str, str], int]:
+    """(former ids among `ids` -> the ids they name now, placeholders made for the
+    others that name no asset): for writers naming assets by id (OpenLineage's
+    `governance:asset` namespace)."""
+    return await _ensure_endpoints(tx, ids, False, now)
+
+
 async def merge_rows(
     tx: Tx, edges: list[dict[str, Any]], columns: list[dict[str, Any]], origin: str, now: str
 ) -> Merged:
@@ -101,6 +119,7 @@ async def merge_rows(
     mapped = (await tx.run("lineage.merge_columns", rows=columns, origin=origin, now=now))[0]
     _all_written(mapped, columns)
     await history.record_columns(tx, mapped["changed_pairs"], now)
+    await column_tags.after_mappings(tx, mapped["changed_pairs"])
     return replace(
         merged,
         columns_created=int(mapped["created"] or 0),
@@ -156,10 +175,12 @@ async def merge_by_dataset(
     return ends, made, merged
 
 
-async def dataset_ends(tx: Tx, datasets: list[DatasetRef], now: str) -> tuple[dict[str, str], int]:
+async def dataset_ends(
+    tx: Tx, datasets: list[DatasetRef], now: str, ids: Mapping[str, str] | None = None
+) -> tuple[dict[str, str], int]:
     """(each dataset end, DATASET_MARK + key -> the asset holding it, placeholders made
-    for the datasets nobody held)."""
-    held, made = await identity.ensure_datasets(tx, datasets, now)
+    for the datasets nobody held: `<namespace>/<name>`, or the id `ids` gives by key)."""
+    held, made = await identity.ensure_datasets(tx, datasets, now, ids)
     return {DATASET_MARK + key: asset_id for key, asset_id in held.items()}, made
 
 
@@ -313,6 +334,14 @@ async def delete_edge(graph: Graph, source: str, target: str, actor: str) -> Non
             ],
             now,
         )
+        await column_tags.after_mappings(
+            tx,
+            [
+                (column_key(gone.source, c.source), column_key(gone.target, c.target))
+                for c in gone.columns
+            ],
+            actor,
+        )
         emit(tx, "lineage.edge.deleted", gone, actor)
 
     await graph.write_tx(work)
@@ -327,34 +356,64 @@ async def traverse(
     *,
     token_hash: str | None = None,
     as_of: str | None = None,
+    cursor: str | None = None,
+    filters: Filters = NO_FILTERS,
+    fanout: int | None = None,
 ) -> LineageView:
-    """Nodes within `depth` hops (fewest-hop distance), nearest first, at most `limit`
-    with the root, in one statement that enumerates no paths. With `token_hash`, the
-    same statement re-checks that token and a refused one walks nothing (401). With
-    `as_of` (an instant as the graph stores them), the graph as it stood then, from
-    the history layer: 404 when the root did not exist then."""
-    walk = {"as_of": as_of} if as_of else {}
+    """One page of the nodes within `depth` hops (fewest-hop distance), nearest first,
+    at most `limit` (the root, on the first page, included), in one statement that
+    enumerates no paths; `cursor` continues after an earlier page of the same walk.
+    With `token_hash`, the same statement re-checks that token and a refused one walks
+    nothing (401). With `as_of` (an instant as the graph stores them), the graph as it
+    stood then, from the history layer: 404 when the root did not exist then. With
+    `fanout`, a hop-by-hop walk (`lineage_fanout`) that caps each node's expansion."""
+    walk = Walk(root_id, direction, depth, as_of, filters, fanout)
+    after = decode(cursor, walk)
+    if fanout is not None:
+        page = await lineage_fanout.page(graph, walk, after, limit, token_hash)
+    else:
+        page = await _walk_page(graph, walk, after, limit, token_hash)
+    return LineageView(
+        page.root,
+        direction,
+        depth,
+        page.nodes,
+        page.edges,
+        page.more,
+        next_cursor=encode(walk, page.after) if page.more else None,
+        remaining=page.remaining,
+        hidden=page.hidden,
+        capped=page.capped,
+    )
+
+
+async def _walk_page(
+    graph: Graph, walk: Walk, after: After, limit: int, token_hash: str | None
+) -> Page:
+    at = {"as_of": min(walk.as_of, clock.now_iso())} if walk.as_of else {}  # the future is now
     rows = await graph.read(
-        "lineage.traverse_as_of" if as_of else "lineage.traverse",
-        {"depth": depth},
-        id=root_id,
-        limit=limit,
-        downstream=direction != "upstream",
-        upstream=direction != "downstream",
+        "lineage.traverse_as_of" if walk.as_of else "lineage.traverse",
+        {"depth": walk.depth},
+        id=walk.root,
+        downstream="downstream" in walk.sides,
+        upstream="upstream" in walk.sides,
         token_hash=token_hash,
         now=clock.now_iso(),
-        **walk,
+        **page_params(limit, after, walk.filters),
+        **at,
     )
     row = rows[0]
-    if not row["authorised"]:
-        raise invalid_token()
-    if row["root"] is None:
-        when = f" at {as_of}" if as_of else ""
-        raise NotFound(f"No asset with id {root_id!r}{when}.", code="asset_not_found")
-    nodes, edges, truncated = assemble(
-        row["root"], row["down"], row["up"], row["down_edges"], row["up_edges"], limit
+    check_root(row["authorised"], row["root"], walk)
+    taken = row["nodes"] if not walk.as_of else [*row["down"], *row["up"]]
+    return assemble_page(
+        walk,
+        row["root"],
+        after,
+        taken,
+        row["edges"] if not walk.as_of else [*row["down_edges"], *row["up_edges"]],
+        {"downstream": row["pending_down"], "upstream": row["pending_up"]},
+        {"downstream": row.get("hidden_down", 0), "upstream": row.get("hidden_up", 0)},
     )
-    return LineageView(row["root"]["id"], direction, depth, nodes, edges, truncated)
 
 
 async def delete_asset_columns(tx: Tx, asset_id: str) -> None:

@@ -11,6 +11,7 @@ import httpx
 import neo4j
 
 from service import cypher
+from service.domain.lineage_pages import Filters
 from service.models.lineage import LineageGraph
 
 
@@ -188,15 +189,18 @@ def test_traversals_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) ->
     """Guards the linear-cost design: the planner must not enumerate paths."""
     queries = cypher.load()
     statement = queries["lineage.traverse"].statement({"depth": 50})
-    summary = driver.execute_query(
-        "EXPLAIN " + statement,
-        id="x",
-        limit=10,
-        downstream=True,
-        upstream=True,
-        token_hash=None,
-        now="2026-01-01T00:00:00Z",
-    ).summary
+    params: dict[str, Any] = {
+        "id": "x",
+        "take": 10,
+        "after_down": [2, "b"],
+        "after_up": None,
+        "downstream": True,
+        "upstream": True,
+        "token_hash": None,
+        "now": "2026-01-01T00:00:00Z",
+        **Filters(type=("table",)).params(),
+    }
+    summary = driver.execute_query("EXPLAIN " + statement, params).summary
     operators = _operators(summary.plan)
     walks = [op for op in operators if op.startswith("VarLengthExpand")]
     assert len(walks) == 2 and all(op.startswith("VarLengthExpand(Pruning,BFS") for op in walks), (

@@ -1,0 +1,246 @@
+"""Pages of a lineage traversal: what a walk is (root, direction, depth, as_of, filters,
+fan-out), the cursor that continues it, and one page assembled from the rows a walk
+statement returns.
+
+A page is the next nodes in (distance, id) order after each side's position, so every
+node of the neighbourhood comes once across pages; the cursor holds each side's last
+(distance, id) with the walk it was made for, so a cursor used with other parameters
+is refused naming the first that differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import Any
+
+import orjson
+
+from service.domain.cursor import decode_cursor, encode_cursor
+from service.errors import BadRequest, NotFound, invalid_token
+
+SIDES = ("downstream", "upstream")
+FILTERS = ("type", "platform", "tag", "owner")
+Position = tuple[int, str]
+Node = dict[str, Any]
+_BY_DISTANCE = itemgetter("distance", "id")
+_BY_ENDS = itemgetter("source", "target")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which walked nodes are shown: any of each given list, all given lists."""
+
+    type: tuple[str, ...] = ()
+    platform: tuple[str, ...] = ()
+    tag: tuple[str, ...] = ()
+    owner: tuple[str, ...] = ()
+
+    def given(self) -> dict[str, list[str]]:
+        return {name: sorted(set(getattr(self, name))) for name in FILTERS if getattr(self, name)}
+
+    def digests(self) -> dict[str, str]:
+        """Each given filter as a short digest: a cursor stays short, and a differing
+        one is still named."""
+        return {
+            name: hashlib.sha256(orjson.dumps(values)).hexdigest()[:16]
+            for name, values in self.given().items()
+        }
+
+    def params(self) -> dict[str, list[str] | None]:
+        """The walk statement's parameters: a list per filter, null when not given."""
+        given = self.given()
+        return {f"{name}s": given.get(name) for name in FILTERS}
+
+    def shows(self, node: Mapping[str, Any]) -> bool:
+        """The same test as the walk statement's, for a node with `owners` beside its shape."""
+        return (
+            (not self.type or node["type"] in self.type)
+            and (not self.platform or node["platform"] in self.platform)
+            and (not self.tag or any(t in self.tag for t in node["tags"]))
+            and (not self.owner or any(o in self.owner for o in node.get("owners") or ()))
+        )
+
+
+@dataclass(frozen=True)
+class Walk:
+    """What a page continues: a cursor made for one walk is refused by another."""
+
+    root: str
+    direction: str
+    depth: int
+    as_of: str | None = None
+    filters: Filters = field(default_factory=Filters)
+    fanout: int | None = None
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(s for s in SIDES if self.direction in (s, "both"))
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "root": self.root,
+            "direction": self.direction,
+            "depth": self.depth,
+            "as_of": self.as_of,
+            "filters": self.filters.digests(),
+            "fanout": self.fanout,
+        }
+
+
+NO_FILTERS = Filters()
+
+
+_IDENTITY = ("root", "direction", "depth", "as_of", "filters", "fanout")
+# The query parameter a differing part of the walk is named by in the 400.
+_PARAMETER = {"root": "asset_id"}
+
+
+@dataclass(frozen=True)
+class After:
+    """Each side's last returned (distance, id); None before its first node. `started`
+    says the root was already returned (every page after the first)."""
+
+    downstream: Position | None = None
+    upstream: Position | None = None
+    started: bool = False
+
+    def of(self, side: str) -> Position | None:
+        return self.downstream if side == "downstream" else self.upstream
+
+    def params(self) -> dict[str, list[Any] | None]:
+        return {
+            "after_down": list(self.downstream) if self.downstream else None,
+            "after_up": list(self.upstream) if self.upstream else None,
+        }
+
+
+def encode(walk: Walk, after: After) -> str:
+    position = {side: list(p) if (p := after.of(side)) else None for side in SIDES}
+    return encode_cursor({"walk": walk.identity(), "after": position})
+
+
+def decode(cursor: str | None, walk: Walk) -> After:
+    """The positions a cursor holds for `walk`; none: the first page. 400
+    `invalid_cursor` when it does not decode or was made for another walk (the detail
+    names the parameter that differs)."""
+    if cursor is None:
+        return After()
+    state = decode_cursor(cursor, ("walk", "after"))
+    made_for, after = state["walk"], state["after"]
+    if not isinstance(made_for, dict) or set(made_for) != set(_IDENTITY):
+        raise _undecodable()
+    for key, value in walk.identity().items():
+        if made_for[key] != value:
+            name = _PARAMETER.get(key, key)
+            if key == "filters" and isinstance(made_for[key], dict):
+                name = _differing(made_for[key], value)
+            raise BadRequest(
+                f"The cursor was made for another `{name}`: pass the same parameters as "
+                "the request that gave it.",
+                code="invalid_cursor",
+                extra={"parameter": name},
+            )
+    if not isinstance(after, dict) or set(after) != set(SIDES):
+        raise _undecodable()
+    return After(_position(after["downstream"]), _position(after["upstream"]), started=True)
+
+
+def _differing(made_for: dict[str, Any], given: dict[str, str]) -> str:
+    return next(n for n in FILTERS if made_for.get(n) != given.get(n))
+
+
+def _position(raw: Any) -> Position | None:
+    if raw is None:
+        return None
+    if (
+        isinstance(raw, list)
+        and len(raw) == 2
+        and isinstance(raw[0], int)
+        and not isinstance(raw[0], bool)
+        and isinstance(raw[1], str)
+    ):
+        return raw[0], raw[1]
+    raise _undecodable()
+
+
+def _undecodable() -> BadRequest:
+    return BadRequest("The cursor cannot be decoded.", code="invalid_cursor")
+
+
+def take(limit: int, after: After) -> int:
+    """Nodes besides the root a page holds: the root takes one place on the first page."""
+    return limit if after.started else limit - 1
+
+
+def page_params(
+    limit: int, after: After = After(), filters: Filters = NO_FILTERS
+) -> dict[str, Any]:
+    """The walk statements' page parameters (`lineage.traverse`; `_as_of` takes no
+    filters): how many to take, each side's position, the filters."""
+    return {"take": take(limit, after), **after.params(), **filters.params()}
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page in the answer's shape, before the cursor is written."""
+
+    root: str
+    nodes: list[Node]
+    edges: list[dict[str, Any]]
+    after: After
+    remaining: dict[str, int]
+    hidden: dict[str, int]
+    capped: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def more(self) -> bool:
+        return any(self.remaining.values())
+
+
+def assemble_page(
+    walk: Walk,
+    root: Node,
+    after: After,
+    taken: Sequence[Node],
+    edges: Iterable[Sequence[Any]],
+    pending: Mapping[str, int],
+    hidden: Mapping[str, int],
+) -> Page:
+    """A page from a walk's rows. `taken` is the page's nodes in the walk's own order
+    (Neo4j compares some strings by UTF-16 code unit, so the positions come from that
+    order, and the nodes shown are sorted again by code point); `edges` are
+    [source, target, transformation], a pair possibly twice; `pending` counts, per side,
+    the shown nodes after the side's position before this page took its own."""
+    positions = {side: after.of(side) for side in SIDES}
+    for node in taken:
+        positions[node["direction"]] = (node["distance"], node["id"])
+    moved = After(positions["downstream"], positions["upstream"], started=True)
+    shown = sorted(taken, key=_BY_DISTANCE)
+    nodes = shown if after.started else [root, *shown]
+    folded = {(e[0], e[1]): e[2] for e in edges}
+    return Page(
+        root=root["id"],
+        nodes=nodes,
+        edges=sorted(
+            ({"source": s, "target": t, "transformation": x} for (s, t), x in folded.items()),
+            key=_BY_ENDS,
+        ),
+        after=moved,
+        remaining={
+            side: pending[side] - sum(1 for n in taken if n["direction"] == side)
+            for side in walk.sides
+        },
+        hidden={side: hidden[side] for side in walk.sides},
+    )
+
+
+def check_root(authorised: bool, root: Node | None, walk: Walk) -> None:
+    """401 for a refused token, 404 for a root that is not there (then)."""
+    if not authorised:
+        raise invalid_token()
+    if root is None:
+        when = f" at {walk.as_of}" if walk.as_of else ""
+        raise NotFound(f"No asset with id {walk.root!r}{when}.", code="asset_not_found")
