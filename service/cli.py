@@ -94,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     _user_commands(commands)
     _ingest_commands(commands)
     _check_commands(commands)
+    _lineage_commands(commands)
     neo4j = _group(commands, "neo4j", "the local development Neo4j")
     for name, run, what in (
         (
@@ -293,6 +294,56 @@ def _check_commands(commands: Commands[argparse.ArgumentParser]) -> None:
         help="an API token with scope read (default GOVERNANCE_TOKEN)",
     )
     command.set_defaults(run=_check)
+
+
+def _lineage_commands(commands: Commands[argparse.ArgumentParser]) -> None:
+    from service.domain.lineage_export_formats import NAMES
+
+    lineage = _group(commands, "lineage", "read lineage from a running service")
+    what = (
+        "an asset's lineage neighbourhood as a file: OpenLineage events (which "
+        "POST /lineage/openlineage takes back), GraphViz DOT, Mermaid or CSV"
+    )
+    command = lineage.add_parser("export", help=what, description=what)
+    command.add_argument("asset_id", metavar="ID", help="the asset at the centre")
+    command.add_argument("--format", choices=NAMES, required=True, help="the file's format")
+    command.add_argument(
+        "--direction",
+        choices=("both", "upstream", "downstream"),
+        default="both",
+        help="which side to walk (default both)",
+    )
+    command.add_argument(
+        "--depth", type=_positive, help="hops to walk (default: the service's default, 5)"
+    )
+    command.add_argument(
+        "--limit",
+        type=_positive,
+        help="most assets (default and ceiling: the service's GOVERNANCE_MAX_EXPORT_NODES)",
+    )
+    command.add_argument(
+        "--as-of", dest="as_of", help="an RFC 3339 instant: the lineage as it stood then"
+    )
+    command.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
+    )
+    command.add_argument(
+        "--url",
+        default=os.environ.get("GOVERNANCE_URL", "http://127.0.0.1:8080"),
+        help="the service (default GOVERNANCE_URL or http://127.0.0.1:8080)",
+    )
+    command.add_argument(
+        "--token",
+        default=os.environ.get("GOVERNANCE_TOKEN"),
+        help="an API token with scope read (default GOVERNANCE_TOKEN)",
+    )
+    command.set_defaults(run=_export)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from service import cli_export
+
+    return cli_export.run(args)
 
 
 def _check(args: argparse.Namespace) -> int:

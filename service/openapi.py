@@ -63,13 +63,35 @@ class MergePatch:
 
 
 @dataclass(frozen=True)
+class Content:
+    """A success answer in other media types than JSON, or in several: each media type
+    with its schema as written, and the headers it carries, each with a description."""
+
+    description: str
+    media: Mapping[str, Mapping[str, Any]]
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    def rendered(self) -> dict[str, Any]:
+        answer: dict[str, Any] = {
+            "description": self.description,
+            "content": {media: {"schema": dict(schema)} for media, schema in self.media.items()},
+        }
+        if self.headers:
+            answer["headers"] = {
+                name: {"description": text, "schema": {"type": "string"}}
+                for name, text in self.headers.items()
+            }
+        return answer
+
+
+@dataclass(frozen=True)
 class Doc:
     summary: str
     tag: str
     description: str = ""
     body: type[BaseModel] | MergePatch | Mapping[str, Any] | None = None
     body_media_types: tuple[str, ...] = ("application/json",)
-    responses: Mapping[int, type[BaseModel] | Mapping[str, Any] | str | None] = field(
+    responses: Mapping[int, type[BaseModel] | Mapping[str, Any] | Content | str | None] = field(
         default_factory=dict
     )
     params: tuple[Param, ...] = ()
@@ -279,10 +301,12 @@ def _operation(route: Route, policy: Policy, doc: Doc, schemas: _Schemas) -> dic
 
 
 def _response(
-    spec: type[BaseModel] | Mapping[str, Any] | str | None, schemas: _Schemas
+    spec: type[BaseModel] | Mapping[str, Any] | Content | str | None, schemas: _Schemas
 ) -> dict[str, Any]:
     if spec is None:
         return {"description": "no content"}
+    if isinstance(spec, Content):
+        return spec.rendered()
     if isinstance(spec, str):
         return {"description": spec}
     return {

@@ -19,6 +19,13 @@ one changes no set), placeholders are unions; a run keeps the state of its lates
 event (by eventTime, then state rank); a transformation or a schema is taken only
 from an event at least as new as the one that set it last. Times are compared as
 normalised UTC strings, which order like the instants.
+
+A dataset in the namespace `governance:asset` is the asset whose id is its name (a
+former id: the asset it names now; none: a placeholder with that id, holding no
+dataset), as the service's own exports name assets that hold no dataset. A dataset
+whose `symlinks` facet lists an identifier in that namespace, and that nobody holds,
+is made under that id (not `<namespace>/<name>`): how an export names an asset that
+holds a dataset under another id.
 """
 
 from __future__ import annotations
@@ -31,10 +38,13 @@ from typing import Any
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
+from service.domain import column_kinds
 from service.domain.datasets import DatasetNameError, DatasetRef, normalise
 from service.domain.lineage import DATASET_MARK, column_row
 from service.domain.origins import OPENLINEAGE_PREFIX
 from service.errors import FieldError, Unprocessable
+from service.ids import id_problem
+from service.ids import normalise as normalise_id
 from service.models.assets import Column
 from service.models.openlineage import (
     ColumnLineageField,
@@ -52,6 +62,12 @@ ORIGIN_PREFIX = OPENLINEAGE_PREFIX
 # Among events with the same eventTime, a finished state outranks a running one.
 STATE_RANK = {"OTHER": 0, "START": 1, "RUNNING": 2, "COMPLETE": 3, "FAIL": 3, "ABORT": 3}
 _EVENT = TypeAdapter(RunEvent)
+# A dataset of this namespace names an asset by its id (`lineage_export_openlineage`).
+ASSET_NAMESPACE = "governance:asset"
+
+
+def names_asset(namespace: str) -> bool:
+    return namespace.strip() == ASSET_NAMESPACE
 
 
 @dataclass
@@ -71,6 +87,8 @@ class Plan:
     schemas: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     complete_keys: dict[str, str] = field(default_factory=dict)
+    asset_ids: list[str] = field(default_factory=list)  # ends in ASSET_NAMESPACE, sorted
+    dataset_ids: dict[str, str] = field(default_factory=dict)  # key -> id from `symlinks`
 
 
 def parse_events(body: Any, max_events: int) -> list[RunEvent]:
@@ -121,6 +139,8 @@ def _unnamable(event: RunEvent, loc: Loc) -> list[FieldError]:
                     found.append(((*where, "inputFields", j), source))
     errors = []
     for where, ref in found:
+        if names_asset(ref.namespace):  # the name is an asset id, checked as one already
+            continue
         try:
             normalise(ref.namespace, ref.name)
         except DatasetNameError as exc:
@@ -166,6 +186,8 @@ class _Folder:
     def __init__(self) -> None:
         self.runs: dict[str, dict[str, Any]] = {}
         self.datasets: dict[str, DatasetRef] = {}
+        self.asset_ids: set[str] = set()
+        self.dataset_ids: dict[str, str] = {}
         self.edges: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
         self.columns: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
         self.schemas: dict[str, dict[str, Any]] = {}
@@ -241,13 +263,23 @@ class _Folder:
             row = column_row(source_id, source.field, output_id, column, None, at)
             rows = self.columns.setdefault(origin, {})
             key = (row["source_key"], row["target_key"])
-            _keep_newest(rows, key, row, _column_transformation(spec, source), at)
+            described = _column_transformation(spec, source)
+            row["kind"] = _column_kind(spec, source) if described is not None else "unknown"
+            _keep_newest(rows, key, row, described, at)
             self.asserted[origin][1].add(key)
 
     def _end(self, dataset: DatasetRefModel) -> str:
-        """The dataset as the plan's rows name it until the store resolves it."""
+        """The dataset as the plan's rows name it until the store resolves it; an asset
+        named by id, by its id."""
+        if names_asset(dataset.namespace):
+            asset_id = normalise_id(dataset.name)
+            self.asset_ids.add(asset_id)
+            return asset_id
         ref = normalise(dataset.namespace, dataset.name)
         self.datasets.setdefault(ref.key, ref)
+        linked = _linked_asset(dataset)
+        if linked is not None:
+            self.dataset_ids[ref.key] = linked
         return DATASET_MARK + ref.key
 
     def _schema(self, dataset_id: str, dataset: Dataset, at: str) -> None:
@@ -279,6 +311,8 @@ class _Folder:
             schemas=[self.schemas[k] for k in sorted(self.schemas)],
             warnings=list(dict.fromkeys(self.warnings)),
             complete_keys=dict(sorted(self.latest.items())),
+            asset_ids=sorted(self.asset_ids),
+            dataset_ids=dict(sorted(self.dataset_ids.items())),
         )
 
     def _kept(
@@ -291,6 +325,22 @@ class _Folder:
             if keys:
                 kept[origin] = [rows[k] for k in keys]
         return kept
+
+
+def _linked_asset(dataset: DatasetRefModel) -> str | None:
+    """The asset id a `symlinks` facet gives the dataset (an identifier in
+    ASSET_NAMESPACE that is a valid id), or None. Any other shape is ignored, as
+    facets this service does not read are."""
+    facets = dataset.facets if isinstance(dataset, Dataset) else None
+    symlinks = (facets.model_extra or {}).get("symlinks") if facets else None
+    identifiers = symlinks.get("identifiers") if isinstance(symlinks, dict) else None
+    for identifier in identifiers if isinstance(identifiers, list) else ():
+        if not isinstance(identifier, dict) or not names_asset(str(identifier.get("namespace"))):
+            continue
+        name = identifier.get("name")
+        if isinstance(name, str) and id_problem(normalise_id(name)) is None:
+            return normalise_id(name)
+    return None
 
 
 def _shown(end: str) -> str:
@@ -320,6 +370,17 @@ def _column_transformation(spec: ColumnLineageField, source: InputField) -> str 
     if described:
         return "; ".join(described)
     return spec.transformationDescription or spec.transformationType
+
+
+def _column_kind(spec: ColumnLineageField, source: InputField) -> str:
+    """The mapping's kind (`column_kinds`): the most revealing of the input field's
+    transformations, the `masking` flag included; else the field's legacy type."""
+    if source.transformations:
+        return column_kinds.most_revealing(
+            column_kinds.of_openlineage(t.type, t.subtype, t.masking)
+            for t in source.transformations
+        )
+    return column_kinds.of_legacy_type(spec.transformationType)
 
 
 def _describe(transformation: FieldTransformation) -> str:

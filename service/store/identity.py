@@ -7,7 +7,7 @@ write that takes an id resolves it first and acts on the asset it names now.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,11 +63,12 @@ def taken(dataset: DatasetRef, holder: str) -> Conflict:
 
 
 async def ensure_datasets(
-    tx: Tx, refs: Sequence[DatasetRef], now: str
+    tx: Tx, refs: Sequence[DatasetRef], now: str, ids: Mapping[str, str] | None = None
 ) -> tuple[dict[str, str], int]:
     """(dataset key -> id of the asset holding it, placeholders made). A dataset nobody
-    holds gets a placeholder `<namespace>/<name>`; that id already naming an asset that
-    holds another dataset is a conflict the caller cannot resolve (409)."""
+    holds gets a placeholder `<namespace>/<name>` (or the id `ids` gives for its key);
+    that id already naming an asset that holds another dataset is a conflict the
+    caller cannot resolve (409)."""
     unique = {ref.key: ref for ref in refs}
     if not unique:
         return {}, 0
@@ -78,7 +79,7 @@ async def ensure_datasets(
                 "key": r.key,
                 "namespace": r.namespace,
                 "name": r.name,
-                "id": r.default_id,
+                "id": (ids or {}).get(r.key, r.default_id),
                 "platform": platform_of(r.namespace),
             }
             for r in sorted(unique.values(), key=lambda r: r.key)

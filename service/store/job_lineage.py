@@ -27,7 +27,8 @@ from service.store.lineage import Merged
 @dataclass
 class Written:
     """What one request did to the jobs' lineage: `ends` maps each dataset end
-    (DATASET_MARK + key) to its asset; `edges` and `columns` count the rows merged."""
+    (DATASET_MARK + key), and each former id named as an asset, to its asset; `edges`
+    and `columns` count the rows merged."""
 
     ends: dict[str, str]
     placeholders: int
@@ -44,12 +45,14 @@ class Written:
 async def write(tx: Tx, plan: Plan, now: str, actor: str) -> Written:
     """The plan's datasets resolved and each job's rows merged, its set replaced when
     this run is its newest."""
-    ends, made = await lineage_store.dataset_ends(tx, plan.datasets, now)
-    written = Written(ends, made)
+    ends, made = await lineage_store.dataset_ends(tx, plan.datasets, now, plan.dataset_ids)
+    aliased, made_by_id = await lineage_store.ensure_ids(tx, plan.asset_ids, now)
+    ends.update(aliased)
+    written = Written(ends, made + made_by_id)
     standing = await _claim(tx, plan.complete_keys)
     for origin, key in plan.complete_keys.items():
-        edges = remap_rows(plan.edges.get(origin, []), ends)
-        columns = remap_rows(plan.columns.get(origin, []), ends)
+        edges = _between_two(remap_rows(plan.edges.get(origin, []), ends))
+        columns = _between_two(remap_rows(plan.columns.get(origin, []), ends))
         before = standing.get(origin)
         if before is not None and key < before:
             edges, columns = await _still_asserted(tx, origin, edges, columns)
@@ -59,6 +62,11 @@ async def write(tx: Tx, plan: Plan, now: str, actor: str) -> Written:
         if before is None or key > before:
             written.let_go.append(await edge_sets.retire(tx, origin, edges, columns, actor, now))
     return written
+
+
+def _between_two(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows whose ends are two assets: an id and a dataset may name one asset."""
+    return [row for row in rows if row["source"] != row["target"]]
 
 
 async def _claim(tx: Tx, keys: dict[str, str]) -> dict[str, str | None]:

@@ -17,7 +17,7 @@ from service.domain.assets import from_node
 from service.domain.openlineage import Plan
 from service.graph import Graph, Tx
 from service.models.openlineage import AssetChanges, Counts, OpenLineageResult
-from service.store import asset_versions, edge_sets, job_lineage
+from service.store import asset_versions, column_tags, edge_sets, job_lineage
 from service.store.outbox import emit
 
 
@@ -34,10 +34,11 @@ async def ingest(
         ends, created_assets = written.ends, written.placeholders
         updated_assets = []
         if plan.schemas:
-            schemas = [{**row, "id": ends[row["id"]]} for row in plan.schemas]
+            schemas = [{**row, "id": ends.get(row["id"], row["id"])} for row in plan.schemas]
             rows = await tx.run("lineage.apply_schemas", rows=schemas, now=now)
             updated_assets = [from_node(node) for node in rows[0]["updated"]]
         for asset in updated_assets:
+            await column_tags.sync_declared(tx, asset.id, asset.columns, actor)
             emit(tx, "asset.updated", asset, actor)
         asset_versions.record(tx, [a.id for a in updated_assets], now, actor)
         result = _result(plan, written, len(updated_assets))
