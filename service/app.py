@@ -16,9 +16,11 @@ from starlette.responses import Response
 from service import __version__, cypher
 from service.api import (
     assets,
+    column_tags,
     events,
     impact,
     lineage,
+    lineage_export,
     manifest,
     meta,
     openlineage,
@@ -30,6 +32,7 @@ from service.api import (
     users,
     webhooks,
 )
+from service.auth import oidc
 from service.auth.middleware import AuthMiddleware
 from service.dashboard import routes as dashboard
 from service.driver_errors import from_driver_error
@@ -54,10 +57,12 @@ log = logging.getLogger(__name__)
 MODULES = (
     meta,
     assets,
+    column_tags,
     manifest,
     impact,
     openlineage,
     sql,
+    lineage_export,  # before lineage, whose last route takes any path under /lineage/
     lineage,
     policies,
     quality,
@@ -77,7 +82,7 @@ def create_app(settings: Settings) -> Starlette:
         )
     queries = cypher.load()
     routes = [route for module in MODULES for route in module.routes]
-    every_route = [*routes, *dashboard.routes()]
+    every_route = [*routes, *dashboard.routes(oidc.configure(settings.sso))]
     # Each route declares its policy; a request no route takes (404, 405) is answered
     # as it is to anyone. A route without a policy stops start-up here.
     policies = Policies(every_route, unrouted=PUBLIC)

@@ -14,7 +14,8 @@ CALL (fc, ic) {
   MERGE (ic)-[n:COLUMN_LINEAGE]->(t)
     ON CREATE SET n = properties(r)
     ON MATCH SET n.origins = n.origins + [o IN r.origins WHERE NOT o IN n.origins],
-                 n.transformation = coalesce(n.transformation, r.transformation)
+                 n.transformation = coalesce(n.transformation, r.transformation),
+                 n.kind = coalesce(n.kind, r.kind)
   DELETE r
   RETURN count(*) AS outgoing
 }
@@ -24,7 +25,8 @@ CALL (fc, ic) {
   MERGE (s)-[n:COLUMN_LINEAGE]->(ic)
     ON CREATE SET n = properties(r)
     ON MATCH SET n.origins = n.origins + [o IN r.origins WHERE NOT o IN n.origins],
-                 n.transformation = coalesce(n.transformation, r.transformation)
+                 n.transformation = coalesce(n.transformation, r.transformation),
+                 n.kind = coalesce(n.kind, r.kind)
   DELETE r
   RETURN count(*) AS incoming
 }

@@ -1,6 +1,7 @@
 // The column lineage of an asset being deleted: its Column nodes with their
 // COLUMN_LINEAGE, other assets' columns left in no column lineage, and the record of
-// its latest OpenLineage schema. Columns are found by key prefix (`id` + newline),
+// its latest OpenLineage schema (a column holding tags of its own stays: its tags are
+// its asset's, mirrored for column classification). Columns are found by key prefix (`id` + newline),
 // which the unique index on Column.key seeks, so this runs before or after the asset
 // node itself is deleted, in the same transaction. COLUMN_LINEAGE only joins columns,
 // so its far end stays unlabelled and the plan expands from each column.
@@ -17,7 +18,7 @@ CALL () {
   WITH [o IN others WHERE NOT o IN own] AS others
   UNWIND others AS other
   WITH other
-  WHERE NOT (other)-[:COLUMN_LINEAGE]-()
+  WHERE NOT (other)-[:COLUMN_LINEAGE]-() AND other.tags IS NULL
   DETACH DELETE other
 }
 RETURN true AS done

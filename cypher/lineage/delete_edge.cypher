@@ -1,5 +1,6 @@
 // Remove one edge, whoever asserted it, with the column lineage between its two
-// assets; a column left in no column lineage goes too. The endpoints stay.
+// assets; a column left in no column lineage goes too, unless it holds tags of its own
+// (its asset's, mirrored for column classification). The endpoints stay.
 MATCH (s:Asset {id: $source})-[r:LINEAGE]->(t:Asset {id: $target})
 CALL (s, t) {
   MATCH (s)-[:HAS_COLUMN]->(sc:Column)-[c:COLUMN_LINEAGE]->(tc:Column)
@@ -8,7 +9,7 @@ CALL (s, t) {
   WITH collect(DISTINCT sc) + collect(DISTINCT tc) AS touched
   UNWIND touched AS col
   WITH DISTINCT col
-  WHERE NOT (col)-[:COLUMN_LINEAGE]-()
+  WHERE NOT (col)-[:COLUMN_LINEAGE]-() AND col.tags IS NULL
   DETACH DELETE col
 }
 DELETE r

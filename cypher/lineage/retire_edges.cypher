@@ -29,7 +29,7 @@ CALL (eo) {
   CALL (touched) {
     UNWIND touched AS col
     WITH DISTINCT col
-    WHERE NOT (col)-[:COLUMN_LINEAGE]-()
+    WHERE NOT (col)-[:COLUMN_LINEAGE]-() AND col.tags IS NULL
     DETACH DELETE col
   }
   RETURN column_pairs, columns_removed
@@ -60,7 +60,7 @@ CALL (eo) {
     UNWIND looses AS loose
     UNWIND loose AS col
     WITH DISTINCT col
-    WHERE NOT (col)-[:COLUMN_LINEAGE]-()
+    WHERE NOT (col)-[:COLUMN_LINEAGE]-() AND col.tags IS NULL
     DETACH DELETE col
   }
   RETURN edges, reduce(acc = [], pairs IN strays | acc + pairs) AS stray

@@ -12,16 +12,17 @@ from service.domain.access.scopes import Scope
 from service.domain.preconditions import Expected
 from service.errors import BadRequest, validation_error
 from service.graph import Graph
-from service.http import path_param, read_json
+from service.http import json_response, path_param, read_json
 from service.ids import id_problem
 from service.models.asset_history import AssetHistoryPage, AssetVersion
 from service.models.assets import Asset, AssetCreate, AssetFields, AssetPage, AssetReplace
+from service.models.columns import AssetColumns
 from service.models.datasets import MAX_DATASET_PART
 from service.models.validation import validate
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.routing import Replay, Route, bearer
-from service.store import asset_versions
+from service.store import asset_versions, column_tags
 from service.store import assets as store
 from service.store.assets import AssetFilter
 
@@ -131,6 +132,13 @@ async def asset_history(request: Request) -> Response:
     return paging.respond(versions, key=lambda v: v.version, render=_version_json)
 
 
+async def asset_columns(request: Request) -> Response:
+    graph = deps.graph(request)
+    asset = await store.get(graph, path_param(request, "asset_id"))
+    listing = await column_tags.listing(graph, asset)
+    return json_response(listing)
+
+
 def _version_json(version: AssetVersion) -> object:
     return version.model_dump(mode="json", by_alias=True)
 
@@ -150,6 +158,13 @@ routes = [
         asset_history,
         methods=["GET"],
         name="asset_history",
+        policy=bearer(Scope.READ),
+    ),
+    Route(
+        BASE + "/{asset_id}/columns",
+        asset_columns,
+        methods=["GET"],
+        name="asset_columns",
         policy=bearer(Scope.READ),
     ),
     *ASSETS.routes(),
@@ -180,6 +195,19 @@ _HISTORY = (
     "another) answers its own versions, or when it has none, those of the asset it names. "
     "404 `asset_not_found` for an id that never named an asset. The id is one "
     "percent-encoded path segment."
+)
+_COLUMNS = (
+    "Column classification: each column's own `tags` (set through the asset's `columns`) "
+    "and the tags it `inherited` along column lineage, each with the column it came `from` "
+    "and the `path` that brought it (fewest mappings; each step names the kind of the "
+    "mapping into it). A tag follows a mapping unless the mapping's kind stops it: "
+    "`masking`, `aggregation` and `indirect` stop every tag; `identity`, `transformation` "
+    "and `unknown` carry it. Kinds come from OpenLineage column-lineage facets, from the SQL "
+    "expression computing the column (dbt manifests, SQL ingestion), or from the mapping as "
+    "written (`columns[].kind`, else read from its `transformation`). Lists the declared "
+    "columns in order, then columns known only to column lineage that hold or inherit a "
+    "tag. A former id answers the asset it names; 404 `asset_not_found` otherwise. The id is "
+    "one percent-encoded path segment. Details: docs/column-classification.md."
 )
 docs = {
     "list_assets": Doc(
@@ -235,6 +263,13 @@ docs = {
         description=_HISTORY,
         params=PAGING,
         responses={200: AssetHistoryPage},
+        errors=(404,),
+    ),
+    "asset_columns": Doc(
+        "An asset's columns with their direct and inherited tags",
+        "assets",
+        description=_COLUMNS,
+        responses={200: AssetColumns},
         errors=(404,),
     ),
     **ASSETS.docs(

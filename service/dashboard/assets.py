@@ -19,6 +19,7 @@ from service.models.assets import KNOWN_TYPES
 from service.models.datasets import MAX_DATASET_PART
 from service.routing import signed_in
 from service.store import assets as asset_store
+from service.store import column_tags
 from service.store import dashboard as dashboard_store
 from service.store import lineage as lineage_store
 from service.store import quality as quality_store
@@ -109,6 +110,8 @@ async def asset_page(request: Request, session: Session) -> Response:
         "rules": await quality_store.page(graph, asset.id, None, None, "", 200),
         "violations": await dashboard_store.open_violations(graph, asset.id, 100),
         "view": await described(graph, view),
+        "columns": (await column_tags.listing(graph, asset)).columns,
+        "described": {c.name: c.description for c in asset.columns},
     }
     return html(request, "asset.html", context, session)
 

@@ -22,6 +22,7 @@ EVENT_TYPES = (
     "asset.created", "asset.updated", "asset.deleted", "asset.merged",
     "lineage.edge.created", "lineage.edge.updated", "lineage.edge.deleted",
     "lineage.bulk.ingested", "lineage.manifest.ingested",
+    "column.tag.inherited", "column.tag.lost",
     "policy.created", "policy.updated", "policy.deleted",
     "policy.violation.opened", "policy.violation.resolved",
     "quality.rule.created", "quality.rule.updated", "quality.rule.deleted",

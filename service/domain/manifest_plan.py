@@ -170,7 +170,12 @@ def plan_column_edges(
         if (edge.source, edge.target) not in edges:
             continue
         row = column_row(
-            edge.source, edge.source_column, edge.target, edge.target_column, edge.transformation
+            edge.source,
+            edge.source_column,
+            edge.target,
+            edge.target_column,
+            edge.transformation,
+            kind=edge.kind,
         )
         rows[(row["source_key"], row["target_key"])] = row
     return [rows[key] for key in sorted(rows)]

@@ -13,6 +13,7 @@ from typing import Any
 TRIGGERS = (
     "asset.",
     "lineage.",
+    "column.tag.",
     "quality.rule.created",
     "quality.rule.updated",
     "quality.rule.deleted",

@@ -112,6 +112,7 @@ def fold(
                 DATASET_MARK + target.key,
                 flow.target_column,
                 flow.transformation,
+                kind=flow.kind,
             )
             edge = (row["source"], row["target"])
             edges.setdefault(edge, {"source": edge[0], "target": edge[1], "transformation": sql})

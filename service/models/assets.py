@@ -62,7 +62,10 @@ def _unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, strip_whitespace=False)]
+MAX_TAG_LENGTH = 64
+Tag = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_TAG_LENGTH, strip_whitespace=False)
+]
 Owner = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
 Description = Annotated[str, StringConstraints(max_length=65_536)]

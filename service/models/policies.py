@@ -23,6 +23,7 @@ Kind = Literal[
     "require_quality_rule",
     "tag_propagation",
     "restricted_flow",
+    "restricted_column_flow",
 ]
 KINDS: tuple[str, ...] = get_args(Kind)
 Severity = Literal["low", "medium", "high", "critical"]
@@ -88,12 +89,21 @@ class RestrictedFlowParams(StrictModel):
     max_depth: Depth | None = _max_depth("hops within which a flow is a violation")
 
 
+class RestrictedColumnFlowParams(StrictModel):
+    tag: Annotated[Tag, AfterValidator(str.lower)] = Field(
+        description="the column tag governed assets must not receive unmasked (compared "
+        "lower-cased): a column of theirs inheriting it along column lineage violates"
+    )
+    max_depth: Depth | None = _max_depth("mappings within which an arrival is a violation")
+
+
 PARAMS: dict[str, type[StrictModel]] = {
     "require_owner": NoParams,
     "require_description": NoParams,
     "require_quality_rule": RequireQualityRuleParams,
     "tag_propagation": TagPropagationParams,
     "restricted_flow": RestrictedFlowParams,
+    "restricted_column_flow": RestrictedColumnFlowParams,
 }
 
 
@@ -140,7 +150,8 @@ class PolicyFields(StrictModel):
     params: dict[str, Any] = Field(
         default_factory=dict,
         description="by kind: tag_propagation `{tag, max_depth?}`, restricted_flow "
-        "`{to: selector, max_depth?}`, require_quality_rule `{types?}`, others `{}`",
+        "`{to: selector, max_depth?}`, restricted_column_flow `{tag, max_depth?}`, "
+        "require_quality_rule `{types?}`, others `{}`",
     )
 
 

@@ -23,7 +23,15 @@ from service.domain.preconditions import Expected
 from service.errors import Conflict, NotFound, PreconditionFailed, validation_error
 from service.graph import Graph, Tx
 from service.models.assets import Asset, AssetFields
-from service.store import asset_versions, history, identity, lineage, quality, versioned
+from service.store import (
+    asset_versions,
+    column_tags,
+    history,
+    identity,
+    lineage,
+    quality,
+    versioned,
+)
 from service.store.outbox import emit
 
 
@@ -164,6 +172,7 @@ async def create(graph: Graph, asset_id: str, fields: AssetFields, actor: str) -
             raise Conflict(f"An asset with id {asset_id!r} already exists.", code="already_exists")
         written, current = await _take_dataset(tx, asset_id, fields, current, actor)
         asset = await _replace(tx, asset_id, _stamped(asset_id, written, current, now))
+        await column_tags.sync_declared(tx, asset_id, asset.columns, actor)
         emit(tx, "asset.created", asset, actor)
         asset_versions.record(tx, [asset_id], now, actor)
         return asset
@@ -188,6 +197,7 @@ async def upsert(
         created = bool(current.get("placeholder"))
         written, current = await _take_dataset(tx, target, fields, current, actor)
         asset = await _replace(tx, target, _stamped(target, written, current, now))
+        await column_tags.sync_declared(tx, target, asset.columns, actor)
         emit(tx, "asset.created" if created else "asset.updated", asset, actor)
         asset_versions.record(tx, [target], now, actor)
         return asset, created
@@ -210,6 +220,7 @@ async def patch(
         written, current = await _take_dataset(tx, target, fields, current, actor)
         now = clock.now_iso()
         asset = await _replace(tx, target, _stamped(target, written, current, now))
+        await column_tags.sync_declared(tx, target, asset.columns, actor)
         emit(tx, "asset.created" if current.get("placeholder") else "asset.updated", asset, actor)
         asset_versions.record(tx, [target], now, actor)
         return asset
@@ -224,7 +235,9 @@ async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: 
     async def change(tx: Tx, current: dict[str, Any]) -> None:
         target = current["id"]
         rules = await quality.delete_for_asset(tx, target, actor)
+        passed_on = await column_tags.before_asset_delete(tx, target)
         await lineage.delete_asset_columns(tx, target)
+        await column_tags.after_asset_delete(tx, passed_on, actor)
         await tx.run("assets.delete", id=target)
         await history.record_assets(tx, [target], clock.now_iso())
         gone = {"id": target, **({"quality_rules_deleted": rules} if rules else {})}

@@ -22,7 +22,7 @@ from typing import Any
 from service.domain import origins
 from service.graph import Graph, Tx
 from service.models.lineage import Edge, Retired
-from service.store import history
+from service.store import column_tags, history
 from service.store.outbox import Pending, emit_many
 
 BACKFILL_BATCH = 1_000
@@ -78,6 +78,7 @@ async def retire(
     )
     await history.record_edges(tx, withdrawn.pairs, now)
     await history.record_columns(tx, withdrawn.column_pairs, now)
+    await column_tags.after_mappings(tx, withdrawn.column_pairs, actor)
     return withdrawn
 
 

@@ -15,9 +15,11 @@ placeholder (and said in the warnings), so no edge is counted that was not writt
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+import orjson
 
 from service import clock
 from service.domain.datasets import DatasetRef
@@ -34,7 +36,7 @@ from service.models.manifest import (
     ManifestSummary,
     RuleCounts,
 )
-from service.store import asset_versions, edge_sets, identity, lineage
+from service.store import asset_versions, column_tags, edge_sets, identity, lineage
 from service.store.outbox import emit
 
 BATCH_ROWS = 5_000
@@ -187,10 +189,17 @@ async def _write_assets(
             row["props"] = {**row["props"], "aliases": into.get("aliases", [])}
             merged += 1
         await tx.run("manifest.write_assets", rows=rows)
+        await column_tags.sync_many(tx, {r["id"]: _column_tags(r["props"]) for r in rows}, actor)
         asset_versions.record(tx, [r["id"] for r in rows], now, actor)
         return merged
 
     return await writer.tx(work)
+
+
+def _column_tags(props: Mapping[str, Any]) -> dict[str, list[str]]:
+    """A written asset's tagged columns, name -> tags, from its `columns_json`."""
+    columns = orjson.loads(props["columns_json"]) if props.get("columns_json") else []
+    return {c["name"]: list(c["tags"]) for c in columns if c.get("tags")}
 
 
 @dataclass

@@ -228,6 +228,7 @@ EVALUATIONS = {
     "require_owner": "policies.eval_require_owner",
     "require_description": "policies.eval_require_description",
     "require_quality_rule": "policies.eval_require_quality_rule",
+    "restricted_column_flow": "policies.eval_restricted_column_flow",
 }
 
 
@@ -244,6 +245,8 @@ async def _findings(tx: Tx, policy: Policy, max_depth: int) -> list[Finding]:
     arguments: dict[str, Any] = {"selector": selector}
     if policy.kind == "require_quality_rule":
         arguments["types"] = params.get("types", [])
+    if policy.kind == "restricted_column_flow":
+        arguments.update(tag=params["tag"], depth=depth)
     rows = await tx.run(EVALUATIONS[policy.kind], **arguments)
     return [_finding(r) for r in rows]
 

@@ -43,14 +43,18 @@ GET    /metrics                                               public        stan
 GET    /api/v1/assets                                         token:read    standard none
 POST   /api/v1/assets                                         token:write   standard kept
 GET    /api/v1/assets/{asset_id}/history                      token:read    standard none
+GET    /api/v1/assets/{asset_id}/columns                      token:read    standard none
 GET    /api/v1/assets/{asset_id:path}                         token:read    standard none
 PUT    /api/v1/assets/{asset_id:path}                         token:write   standard none
 PATCH  /api/v1/assets/{asset_id:path}                         token:write   standard none
 DELETE /api/v1/assets/{asset_id:path}                         token:write   standard none
+GET    /api/v1/column-tags/{tag}                              token:read    standard none
+PUT    /api/v1/column-tags/{tag}                              token:write   standard none
 POST   /api/v1/lineage/manifest                               token:write   manifest kept
 POST   /api/v1/impact/manifest                                token:read    manifest read-only
 POST   /api/v1/lineage/openlineage                            token:write   standard kept
 POST   /api/v1/lineage/sql                                    token:write   standard kept
+GET    /api/v1/lineage/{asset_id}/export                      token:read    standard none
 POST   /api/v1/lineage                                        token:write   standard kept
 POST   /api/v1/lineage/bulk                                   token:write   standard kept
 GET    /api/v1/lineage/edges                                  token:read    standard none
@@ -112,6 +116,7 @@ GET    /ui/assets/{asset_id}                                  session:read  stan
 GET    /ui/lineage/{asset_id}                                 session:read  standard none
 GET    /ui/lineage/{asset_id}/columns/{column}/upstream       session:read  standard none
 GET    /ui/lineage/{asset_id}/columns/{column}/downstream     session:read  standard none
+GET    /ui/lineage/{asset_id}/export                          session:read  standard none
 GET    /policies                                              session:read  standard none
 GET    /quality                                               session:read  standard none
 GET    /events                                                session:read  standard none
@@ -127,6 +132,9 @@ POST   /settings/tokens/{token_id}/revoke                     session:read  stan
 GET    /settings/users                                        session:admin standard none
 POST   /settings/users                                        session:admin standard none
 POST   /settings/users/{user_id}                              session:admin standard none
+GET    /auth/oidc/login                                       public        standard none
+GET    /auth/oidc/callback                                    public        standard none
+GET    /auth/oidc/logout                                      public        standard none
 *      /static                                                public        standard none
 """
 

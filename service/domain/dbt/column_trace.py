@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, find_all_in_scope
 
+from service.domain import column_kinds
+
 MAX_EXPRESSION_CHARS = 4_096
 # (table parts lower-cased, column name): a column of a table the query reads.
 Leaf = tuple[tuple[str, ...], str]
@@ -27,15 +29,25 @@ ColumnsOf = Callable[[tuple[str, ...]], frozenset[str] | None]
 @dataclass
 class Trace:
     """Where one column of one scope comes from; `expression` is the SQL computing it
-    (the nearest one that is more than a column reference), if any."""
+    (the nearest one that is more than a column reference), if any; `kinds`, per leaf,
+    what the way from it does to its values (`column_kinds`), composed over every scope
+    it passes (a `count` in a CTE stays an aggregation when the outer query wraps it in
+    `coalesce`)."""
 
     leaves: set[Leaf] = field(default_factory=set)
     unresolved: bool = False
     expression: str | None = None
+    kinds: dict[Leaf, str] = field(default_factory=dict)
 
-    def add(self, other: Trace) -> None:
+    def add(self, other: Trace, step: str = "identity") -> None:
+        """Join `other`'s leaves, reached through a use of kind `step`; a leaf reached
+        two ways keeps the more revealing."""
         self.leaves |= other.leaves
         self.unresolved = self.unresolved or other.unresolved
+        for leaf, kind in other.kinds.items():
+            through = column_kinds.compose(step, kind)
+            known = self.kinds.get(leaf)
+            self.kinds[leaf] = through if known is None else column_kinds.revealing(known, through)
 
 
 def named_selects(scope: Scope) -> list[str]:
@@ -137,7 +149,7 @@ class ScopeTracer:
     def _projection(self, scope: Scope, projection: exp.Expr) -> Trace:
         inner = projection.this if isinstance(projection, exp.Alias) else projection
         children = [
-            self._source(scope, column.table, column.name)
+            (self._source(scope, column.table, column.name), column_kinds.of_use(inner, column))
             for column in find_all_in_scope(inner, exp.Column)
             if not isinstance(column.this, exp.Star)
         ]
@@ -145,17 +157,18 @@ class ScopeTracer:
         for query in find_all_in_scope(inner, *exp.UNWRAPPED_QUERIES):
             subscope = subscopes.get(id(query))
             if subscope is None:
-                children.append(Trace(unresolved=True))
+                children.append((Trace(unresolved=True), "unknown"))
                 continue
-            children += [self.column(subscope, n) for n in query.named_selects if n]
+            step = column_kinds.of_use(inner, query)
+            children += [(self.column(subscope, n), step) for n in query.named_selects if n]
         trace = Trace()
-        for child in children:
-            trace.add(child)
+        for child, step in children:
+            trace.add(child, step)
         if not isinstance(inner, exp.Column):
             sql = inner.sql(dialect=self.dialect, comments=False)
             trace.expression = sql[:MAX_EXPRESSION_CHARS]
         elif len(children) == 1:
-            trace.expression = children[0].expression
+            trace.expression = children[0][0].expression
         return trace
 
     def _source(self, scope: Scope, alias: str, name: str) -> Trace:
@@ -169,7 +182,8 @@ class ScopeTracer:
             if isinstance(source, Scope):
                 return self.column(source, name)
             if isinstance(source, exp.Table):
-                return Trace(leaves={(table_parts(source), name)})
+                leaf = (table_parts(source), name)
+                return Trace(leaves={leaf}, kinds={leaf: "identity"})
             if source is not None:
                 return Trace(unresolved=True)
             current = current.parent

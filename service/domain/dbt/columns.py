@@ -214,7 +214,8 @@ class _Node:
                     unknown.add(".".join(parts))
                     continue
                 spelled = self.spelling[source].get(column.lower(), column)
-                edge = DbtColumnEdge(source, spelled, self.uid, target, trace.expression)
+                kind = trace.kinds.get((parts, column), "unknown")
+                edge = DbtColumnEdge(source, spelled, self.uid, target, trace.expression, kind)
                 edges[(source, spelled, target)] = edge
         return NodeColumns(
             columns=None if star else tuple(self.own.get(n.lower(), n) for n in outputs),

@@ -71,13 +71,15 @@ class DbtRule:
 @dataclass(frozen=True, slots=True)
 class DbtColumnEdge:
     """Column lineage: `source_column` of the parent `source` feeds `target_column` of
-    `target`; `transformation` is the SQL expression that computes it, if not a copy."""
+    `target`; `transformation` is the SQL expression that computes it, if not a copy,
+    and `kind` what it does to the values (`service.domain.column_kinds`)."""
 
     source: str
     source_column: str
     target: str
     target_column: str
     transformation: str | None
+    kind: str = "identity"
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,12 +35,14 @@ _UNNAMED = re.compile(r"_col_\d+", re.IGNORECASE)
 @dataclass(frozen=True)
 class ColumnFlow:
     """`source_table`.`source_column` feeds `target_column`; `transformation` is the SQL
-    computing it, None for a plain copy. Names follow `names`."""
+    computing it, None for a plain copy, and `kind` what it does to the values
+    (`service.domain.column_kinds`). Names follow `names`."""
 
     source_table: str
     source_column: str
     target_column: str
     transformation: str | None
+    kind: str = "identity"
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,10 @@ class _Tracing:
                     if parts in self.clashes:
                         unknown.add(".".join(parts))
                     elif table is not None and table != self.parsed.target:
-                        flow = ColumnFlow(table, self._spell(column), target, trace.expression)
+                        kind = trace.kinds.get((parts, column), "unknown")
+                        flow = ColumnFlow(
+                            table, self._spell(column), target, trace.expression, kind
+                        )
                         flows[flow] = None
         if unresolved:
             self._warn("column(s) not fully traced:", unresolved)

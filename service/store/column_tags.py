@@ -1,0 +1,210 @@
+"""Column tags and their inheritance along column lineage, over `cypher/columns/`.
+
+Direct tags are the asset's declared columns' `tags`, mirrored onto the (:Column)
+nodes that column lineage joins whenever an asset is written. Inherited tags are
+(parent)-[:TAG_FLOWS {tag, source, distance, kind}]->(column) relationships, one per
+inheriting column and tag (`service.domain.column_spread`), recomputed in the writing
+transaction over the region a change may affect: a tag set or removed, a mapping
+written or removed, an asset deleted. Each recomputation announces the columns that
+gained or lost a tag (`column.tag.inherited`, `column.tag.lost`), one event per asset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from service import clock
+from service.domain.column_kinds import KINDS
+from service.domain.column_spread import (
+    DEFAULT_STOPS,
+    Change,
+    Feed,
+    Held,
+    RegionColumn,
+    recompute,
+)
+from service.domain.lineage import column_key
+from service.graph import Graph, Reader, Tx
+from service.models.assets import Asset, Column
+from service.models.columns import (
+    AssetColumn,
+    AssetColumns,
+    ColumnTagRule,
+    InheritedTag,
+    PathStep,
+)
+from service.models.lineage import ColumnRef
+from service.store.outbox import Pending, emit_many
+
+SYSTEM_ACTOR = "system:column-tags"
+
+
+async def sync_declared(tx: Tx, asset_id: str, columns: Sequence[Column], actor: str) -> None:
+    """After an asset write: its declared columns' tags onto its (:Column) nodes, and
+    each tag that was set or removed somewhere recomputed from there."""
+    await sync_many(tx, {asset_id: {c.name: list(c.tags) for c in columns if c.tags}}, actor)
+
+
+async def sync_many(tx: Tx, declared: Mapping[str, Mapping[str, list[str]]], actor: str) -> None:
+    """`sync_declared` for a batch of assets (a dbt manifest's): asset id -> each tagged
+    declared column's tags. Two statements for the batch, then one recomputation per
+    tag that was set or removed somewhere."""
+    ids = sorted(declared)
+    if not ids:
+        return
+    read = await tx.run("columns.asset_tags", ids=ids, separator=column_key("", ""))
+    now: dict[tuple[str, str], list[str]] = {(a, n): list(t) for a, n, t in read[0]["tagged"]}
+    wanted = {(a, n): tags for a in ids for n, tags in declared[a].items() if tags}
+    changed = sorted(k for k in set(now) | set(wanted) if now.get(k, []) != wanted.get(k, []))
+    if not changed:
+        return
+    rows = [
+        {"asset": a, "key": column_key(a, n), "name": n, "tags": wanted.get((a, n), [])}
+        for a, n in changed
+    ]
+    await tx.run("columns.set_tags", rows=rows)
+    seeds: dict[str, set[str]] = {}
+    for asset, name in changed:
+        for tag in set(now.get((asset, name), [])) ^ set(wanted.get((asset, name), [])):
+            seeds.setdefault(tag, set()).add(column_key(asset, name))
+    for tag in sorted(seeds):
+        await spread(tx, tag, seeds[tag], actor)
+
+
+async def after_mappings(tx: Tx, pairs: Iterable[Sequence[str]], actor: str = SYSTEM_ACTOR) -> None:
+    """After column mappings ([source key, target key]) were written or removed: every
+    tag on their ends recomputed from their targets."""
+    listed = [list(p) for p in pairs]
+    if not listed:
+        return
+    for row in await tx.run("columns.pair_tags", pairs=listed):
+        await spread(tx, row["tag"], row["targets"], actor)
+
+
+async def before_asset_delete(tx: Tx, asset_id: str) -> list[tuple[str, list[str]]]:
+    """What the asset's columns pass on to other assets' columns: call before they are
+    deleted, then `after_asset_delete` with the answer in the same transaction."""
+    rows = await tx.run("columns.asset_flows", prefix=column_key(asset_id, ""))
+    return [(r["tag"], list(r["keys"])) for r in rows]
+
+
+async def after_asset_delete(tx: Tx, flows: list[tuple[str, list[str]]], actor: str) -> None:
+    for tag, keys in flows:
+        await spread(tx, tag, keys, actor)
+
+
+async def spread(tx: Tx, tag: str, seeds: Iterable[str], actor: str) -> None:
+    """Recompute where `tag` is inherited after a change at `seeds` (column keys)."""
+    listed = sorted(set(seeds))
+    if not listed:
+        return
+    locked = await tx.run("columns.lock_tag", tag=tag, default=list(DEFAULT_STOPS))
+    stops = list(locked[0]["stops"])
+    rows = await tx.run("columns.tag_region", tag=tag, seeds=listed, stops=stops)
+    change = recompute(_region_column(r) for r in rows[0]["region"])
+    if change.drop or change.rows:
+        await tx.run("columns.save_flows", tag=tag, drop=change.drop, rows=change.rows)
+    emit_many(tx, _events(tag, change), actor)
+
+
+def _region_column(row: list[Any]) -> RegionColumn:
+    """[key, asset, name, direct, parent, source, distance, kind, feeds] (columns.tag_region)."""
+    key, asset, name, direct, parent, source, distance, kind, feeds = row
+    before = Held(int(distance), source, parent, kind) if parent is not None else None
+    fed = [
+        Feed(f[0], f[1], bool(f[2]), None if f[3] is None else int(f[3]), f[4])
+        for f in feeds
+        if f[0] is not None
+    ]
+    return RegionColumn(key, asset, name, bool(direct), before, fed)
+
+
+def _events(tag: str, change: Change) -> list[Pending]:
+    """One `column.tag.inherited` and one `column.tag.lost` per asset that has any."""
+    events: list[Pending] = []
+    for type_, found in (("column.tag.inherited", change.gained), ("column.tag.lost", change.lost)):
+        by_asset: dict[str, list[dict[str, Any]]] = {}
+        for column, held in found:
+            by_asset.setdefault(column.asset, []).append(
+                {"column": column.name, "from": _ref(held.source).model_dump()}
+            )
+        events += [
+            Pending(type_, {"asset_id": asset, "tag": tag, "columns": listed})
+            for asset, listed in sorted(by_asset.items())
+        ]
+    return events
+
+
+def _ref(key: str) -> ColumnRef:
+    asset, _, name = key.partition("\n")
+    return ColumnRef(asset=asset, column=name)
+
+
+async def listing(graph: Graph, asset: Asset) -> AssetColumns:
+    """The asset's columns as classification sees them: declared ones in their order,
+    then the others column lineage or tags know of, by name."""
+
+    async def work(tx: Reader) -> list[AssetColumn]:
+        return await _read(tx, asset.id, asset.columns)
+
+    return AssetColumns(asset=asset.id, columns=await graph.read_session(work))
+
+
+async def _read(tx: Reader, asset_id: str, declared: Sequence[Column]) -> list[AssetColumn]:
+    rows = await tx.run("columns.inherited", prefix=column_key(asset_id, ""))
+    found = {r["name"]: r for r in rows}
+    listed = [c.name for c in declared] + sorted(set(found) - {c.name for c in declared})
+    types = {c.name: c.type for c in declared}
+    return [_column(name, types.get(name), found.get(name)) for name in listed]
+
+
+def _column(name: str, type_: str | None, row: Any) -> AssetColumn:
+    if row is None:
+        return AssetColumn(name=name, type=type_, tags=[], inherited=[])
+    return AssetColumn(
+        name=name,
+        type=type_,
+        tags=list(row["tags"]),
+        inherited=[_inherited(i) for i in row["inherited"]],
+    )
+
+
+def _inherited(item: Any) -> InheritedTag:
+    path, kinds = item["path"], item["kinds"]
+    steps = [
+        PathStep(asset=a, column=c, kind=None if i == 0 else kinds[i - 1])
+        for i, (a, c) in enumerate(path)
+    ]
+    return InheritedTag(
+        tag=item["tag"], **{"from": ColumnRef(asset=path[0][0], column=path[0][1])}, path=steps
+    )
+
+
+async def rule(graph: Graph, tag: str) -> ColumnTagRule:
+    rows = await graph.read("columns.get_rule", tag=tag)
+    stops = rows[0]["stops"]
+    return ColumnTagRule(
+        tag=tag,
+        stops=list(DEFAULT_STOPS if stops is None else stops),
+        default=stops is None,
+        updated_at=rows[0]["updated_at"],
+    )
+
+
+async def set_rule(graph: Graph, tag: str, stops: Sequence[str], actor: str) -> ColumnTagRule:
+    """A new rule for `tag`, and, when it changed, the tag recomputed everywhere from
+    every column holding it (in the same transaction)."""
+    wanted = [kind for kind in KINDS if kind in stops]
+
+    async def work(tx: Tx) -> None:
+        now = clock.now_iso()
+        rows = await tx.run(
+            "columns.set_rule", tag=tag, stops=wanted, default=list(DEFAULT_STOPS), now=now
+        )
+        if rows[0]["changed"]:
+            holders = (await tx.run("columns.tag_holders", tag=tag))[0]["keys"]
+            await spread(tx, tag, holders, actor)
+
+    await graph.write_tx(work)
+    return await rule(graph, tag)
