@@ -68,12 +68,15 @@ async def graph_page(request: Request, session: Session) -> Response:
     limits = deps.settings(request).limits
     params = Params(request)
     depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
+    limit = params.integer(
+        "limit", min(PAGE_NODES, limits.max_lineage_nodes), 1, limits.max_lineage_nodes
+    )
     direction = params.choice("direction", lineage_api.DIRECTIONS, "both")
     moments = Moments.of(request)
     graph = deps.graph(request)
     root = await asset_store.get(graph, path_param(request, "asset_id"))
     try:
-        view, when = await view_at(graph, Walk(root.id, direction, depth, PAGE_NODES), moments)
+        view, when = await view_at(graph, Walk(root.id, direction, depth, limit), moments)
         document = {**await described(graph, view), **when}
     except NotFound as exc:  # the asset did not exist at that moment: the page says so
         empty = LineageView(root.id, direction, depth, [], [], False)
@@ -85,14 +88,16 @@ async def graph_page(request: Request, session: Session) -> Response:
         "view": document,
         "depth": depth,
         "direction": direction,
+        "limit": limit,
         "columns": [c.name for c in root.columns],
     }
     return html(request, "lineage.html", context, session)
 
 
 async def lineage_json(request: Request) -> Response:
-    """The page's asset graph: the API's traversal, with the same parameters, described;
-    as of a moment, or two moments compared (`lineage_time`)."""
+    """The page's asset graph: the API's traversal, with the same parameters (`cursor`
+    for the next page), described; as of a moment, or two moments compared
+    (`lineage_time`)."""
     limits = deps.settings(request).limits
     params = Params(request)
     depth = params.integer("depth", limits.default_lineage_depth, 1, limits.max_lineage_depth)
@@ -100,7 +105,8 @@ async def lineage_json(request: Request) -> Response:
     direction = params.choice("direction", lineage_api.DIRECTIONS, "both")
     moments = Moments.of(request)
     graph = deps.graph(request)
-    walk = Walk(path_param(request, "asset_id"), direction, depth, limit)
+    cursor = params.text("cursor", lineage_api.MAX_CURSOR)
+    walk = Walk(path_param(request, "asset_id"), direction, depth, limit, cursor)
     view, when = await view_at(graph, walk, moments)
     return json_response({**await described(graph, view), **when})
 

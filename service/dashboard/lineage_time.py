@@ -65,21 +65,35 @@ class Moments:
 
 @dataclass(frozen=True)
 class Walk:
+    """The traversal a view draws; `cursor` continues after an earlier page of it."""
+
     root: str
     direction: str
     depth: int
     limit: int
+    cursor: str | None = None
 
 
 async def view_at(graph: Graph, walk: Walk, moments: Moments) -> tuple[LineageView, dict[str, Any]]:
     """The view to draw, and what the page says of its time (`as_of`, and `compare`:
     the moment asked, the span compared). Changes are marked on the view's nodes and
-    edges (`change`), the removed ones added to it."""
+    edges (`change`), the removed ones added to it. A compared view is one answer,
+    never paged: a cursor with `compare` is refused (422 naming `cursor`)."""
     if moments.compare is None:
         view = await lineage_store.traverse(
-            graph, walk.root, walk.direction, walk.depth, walk.limit, as_of=moments.as_of
+            graph,
+            walk.root,
+            walk.direction,
+            walk.depth,
+            walk.limit,
+            as_of=moments.as_of,
+            cursor=walk.cursor,
         )
         return view, {"as_of": moments.as_of, "compare": None}
+    if walk.cursor is not None:
+        raise validation_error(
+            ("query", "cursor"), "a compared view is not paged: leave out cursor"
+        )
     earlier, later = sorted((moments.as_of or clock.now_iso(), moments.compare))
     changes = await lineage_diff.diff(
         graph, walk.root, walk.direction, walk.depth, walk.limit, earlier, later

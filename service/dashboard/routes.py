@@ -11,6 +11,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import BaseRoute
 from starlette.staticfiles import StaticFiles
 
+from service.auth.oidc import Provider
 from service.dashboard import (
     asset_history,
     assets,
@@ -19,9 +20,11 @@ from service.dashboard import (
     impact,
     ingest,
     lineage,
+    lineage_export,
     overview,
     settings_pages,
     signin,
+    sso,
 )
 from service.dashboard.render import HERE
 from service.routing import PUBLIC, Mount
@@ -32,6 +35,7 @@ MODULES = (
     assets,
     asset_history,
     lineage,
+    lineage_export,
     governance,
     events,
     ingest,
@@ -40,8 +44,10 @@ MODULES = (
 )
 
 
-def routes() -> list[BaseRoute]:
+def routes(provider: Provider | None) -> list[BaseRoute]:
+    """`provider`: the OpenID provider single sign-on goes through, None when it is off."""
     static = StaticFiles(directory=HERE / "static", follow_symlink=False)
     pages: list[BaseRoute] = [route for module in MODULES for route in module.routes]
+    pages += sso.routes(provider)
     gzipped = GZipMiddleware(static, minimum_size=1024)
     return [*pages, Mount("/static", app=gzipped, name="static", policy=PUBLIC)]

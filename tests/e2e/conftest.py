@@ -101,13 +101,16 @@ class Visitor:
         self.page.evaluate("window.scrollTo(0, 0)")
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
-    def accessibility_violations(self) -> list[str]:
-        """Serious and critical axe-core findings on the current page."""
+    def accessibility_violations(self, also: tuple[str, ...] = ()) -> list[str]:
+        """Serious and critical axe-core findings on the current page; `also` turns on
+        rules axe leaves off by default (such as `target-size`)."""
         self.page.evaluate(AXE.read_text(encoding="utf-8"))
         found = self.page.evaluate(
-            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            "async (also) => (await axe.run(document, {resultTypes: ['violations'],"
+            " rules: Object.fromEntries(also.map(id => [id, {enabled: true}]))})).violations"
             ".filter(v => ['serious', 'critical'].includes(v.impact))"
-            ".map(v => v.id + ': ' + v.help + ' ' + v.nodes.map(n => n.target.join(' ')).join(', '))"
+            ".map(v => v.id + ': ' + v.help + ' ' + v.nodes.map(n => n.target.join(' ')).join(', '))",
+            list(also),
         )
         return list(found)
 

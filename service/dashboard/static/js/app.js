@@ -41,6 +41,27 @@ function busyForms() {
   }
 }
 
+// The top bar's menu on small screens (CSS hides the button on wide ones). The button
+// starts hidden, so a page without script keeps its navigation open, wrapped.
+function topbarMenu() {
+  const topbar = document.querySelector("[data-topbar]");
+  const button = topbar?.querySelector("[data-menu-button]");
+  if (!button) return;
+  const show = (open) => {
+    button.setAttribute("aria-expanded", String(open));
+    topbar.dataset.menu = open ? "open" : "closed";
+  };
+  show(false);
+  button.hidden = false;
+  button.addEventListener("click", () => show(button.getAttribute("aria-expanded") !== "true"));
+  topbar.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || topbar.dataset.menu !== "open") return;
+    show(false);
+    button.focus();
+  });
+}
+
 copyButtons();
 confirmations();
 busyForms();
+topbarMenu();

@@ -4,12 +4,15 @@
 // with each node's dataset and each edge's origins, the writers asserting it).
 import cytoscape from "/static/vendor/cytoscape.esm.min.mjs";
 import dagre from "/static/vendor/cytoscape-dagre.min.mjs";
+import { EXPAND_STEP, GROUPINGS, drawn, gridPositions, groupLines, groupWords, groupsOf, pathIndex, pathTo } from "./lineage_groups.js";
 
 cytoscape.use(dagre);
 
-// Above this many nodes dagre's crossing minimisation takes seconds; the graph is then
-// placed in columns by signed distance (see columnLayout), which is linear.
+// Above this many drawn nodes dagre's crossing minimisation takes seconds; the graph is
+// then placed in columns by signed distance (lineage_groups.js), which is linear, as it
+// is whenever a wide column is drawn as groups.
 const LAYERED_MAX = 600;
+// Assets a view asks for per page unless its address says `limit` (the page's default).
 const NODE_LIMIT = 2000;
 const COLORS = {
   root: "#3b5bdb", upstream: "#e7ecfd", downstream: "#e3f4ea",
@@ -17,6 +20,10 @@ const COLORS = {
 };
 
 const LABEL_CHARS = 26;
+// Below this zoom a node's 12 px name is under `min-zoomed-font-size` and not drawn.
+const READABLE_ZOOM = 0.75;
+// Sorting 10,000 names: a collator's compare is many times faster than localeCompare.
+const byName = new Intl.Collator("en").compare;
 const PLACE_CHARS = 34;
 
 const segment = (id) => encodeURIComponent(id);
@@ -24,14 +31,16 @@ const clip = (text) => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS
 // A dataset name keeps its end (the table), where the difference between two usually is.
 const clipStart = (text) => (text.length > LABEL_CHARS ? `…${text.slice(1 - LABEL_CHARS)}` : text);
 // The query a view is asked for and linked by: the time fields only when set.
-const viewQuery = (depth, direction, asOf = "", compare = "") => {
+// `limit` only when it is not the page's default.
+const viewQuery = (depth, direction, asOf = "", compare = "", limit = NODE_LIMIT) => {
   const query = new URLSearchParams({ depth: String(depth), direction });
   if (asOf) query.set("as_of", asOf);
   if (compare) query.set("compare", compare);
+  if (limit !== NODE_LIMIT) query.set("limit", String(limit));
   return query.toString();
 };
-const lineageHref = (id, depth, direction, asOf = "", compare = "") =>
-  `/lineage/${segment(id)}?${viewQuery(depth, direction, asOf, compare)}`;
+const lineageHref = (id, depth, direction, asOf = "", compare = "", limit = NODE_LIMIT) =>
+  `/lineage/${segment(id)}?${viewQuery(depth, direction, asOf, compare, limit)}`;
 
 // Every time on these pages is UTC, so the time fields are too: a datetime-local value
 // (`2026-11-20T10:00`, seconds and milliseconds optional) is that moment in UTC, and the
@@ -75,7 +84,26 @@ function assetView(graph) {
   const edges = graph.edges.map((e) => ({
     source: e.source, target: e.target, origins: e.origins ?? [], change: e.change ?? null,
   }));
-  return { nodes, edges, truncated: graph.truncated, compare: graph.compare ?? null };
+  return {
+    nodes, edges, truncated: graph.truncated, compare: graph.compare ?? null,
+    // Paging: the next page's cursor (null on the last), and what is left per side.
+    nextCursor: graph.next_cursor ?? null, remaining: graph.remaining ?? null,
+  };
+}
+
+// The next page of a view, added to it: every node once (the first page's answer
+// wins), every edge once.
+function merged(view, page) {
+  const known = new Set(view.nodes.map((n) => n.id));
+  const pairs = new Set(view.edges.map((e) => `${e.source}\u0001${e.target}`));
+  return {
+    ...view,
+    nodes: [...view.nodes, ...page.nodes.filter((n) => !known.has(n.id))],
+    edges: [...view.edges, ...page.edges.filter((e) => !pairs.has(`${e.source}\u0001${e.target}`))],
+    truncated: page.truncated,
+    nextCursor: page.nextCursor,
+    remaining: page.remaining,
+  };
 }
 
 // A placeholder made for a dataset is named by its id (`namespace/db.schema.table`);
@@ -135,39 +163,6 @@ function columnView(root, column, upstream, downstream, seen) {
   return { nodes: [...nodes.values()], edges: [...edges.values()], truncated: false };
 }
 
-// Linear fallback for large views: one column per signed distance, ordered within a
-// column by the mean position of the neighbours already placed (one barycentre sweep).
-function columnLayout(view) {
-  const columns = new Map();
-  for (const n of view.nodes) {
-    const x = n.direction === "upstream" ? -n.distance : n.distance;
-    if (!columns.has(x)) columns.set(x, []);
-    columns.get(x).push(n);
-  }
-  const neighbours = new Map(view.nodes.map((n) => [n.id, []]));
-  for (const e of view.edges) {
-    neighbours.get(e.source)?.push(e.target);
-    neighbours.get(e.target)?.push(e.source);
-  }
-  const rank = new Map();
-  const order = [...columns.keys()].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
-  const positions = {};
-  for (const x of order) {
-    const column = columns.get(x);
-    const weight = (n) => {
-      const placed = neighbours.get(n.id).filter((m) => rank.has(m)).map((m) => rank.get(m));
-      return placed.length ? placed.reduce((a, b) => a + b, 0) / placed.length : Infinity;
-    };
-    column.sort((a, b) => weight(a) - weight(b) || a.label.localeCompare(b.label));
-    column.forEach((n, i) => {
-      const y = (i - (column.length - 1) / 2) * 48;
-      rank.set(n.id, y);
-      positions[n.id] = { x: x * 260, y };
-    });
-  }
-  return { name: "preset", positions, fit: true, padding: 30 };
-}
-
 function style() {
   return [
     {
@@ -216,6 +211,22 @@ function style() {
     { selector: "edge.pinned", style: { width: 3, "line-color": "#2f4ac0", "target-arrow-color": "#2f4ac0" } },
     { selector: "edge.on-path", style: { width: 3, "line-color": "#3b5bdb", "target-arrow-color": "#3b5bdb" } },
     { selector: "node.on-path", style: { "border-width": 3, "border-color": "#3b5bdb" } },
+    // Groups: a collapsed group is one box with its count (a thick double border); an
+    // expanded one a frame around its members' grid, its title at the top.
+    { selector: "node.group", style: { height: 50, "font-weight": 600, "border-width": 4, "border-style": "double", "border-color": "#5a6a8a", "background-color": "#dfe4ee" } },
+    { selector: "node.group.upstream", style: { "background-color": "#d3dcfa" } },
+    { selector: "node.group.downstream", style: { "background-color": "#cdebd8" } },
+    { selector: "node.more", style: { "border-style": "dashed", "background-color": "#f7f8fa", color: "#3b4a6b", "font-style": "italic" } },
+    {
+      selector: "node.frame",
+      style: {
+        shape: "round-rectangle", "background-color": "#f3f5f9", "background-opacity": 0.7, "border-width": 1.5,
+        "border-style": "dashed", "border-color": "#7c8aa5", padding: 14, "text-valign": "top", "text-halign": "center",
+        "text-margin-y": -6, "text-events": "yes", "font-size": 13, "font-weight": 600, color: "#2d3a55", "text-max-width": 600,
+      },
+    },
+    { selector: "edge.bundle", style: { width: "mapData(count, 2, 400, 2, 9)", "line-color": "#8e98ab", "target-arrow-color": "#8e98ab" } },
+    { selector: "node.found", style: { "border-width": 5, "border-color": "#d9480f", "border-style": "solid" } },
   ];
 }
 
@@ -229,6 +240,11 @@ class LineageView {
     this.asOf = section.dataset.asOf || "";
     this.compare = section.dataset.compare || "";
     this.column = "";
+    this.limit = Number(section.dataset.limit) || NODE_LIMIT;
+    this.tableRows = Number(section.dataset.tableRows) || 500;
+    this.grouping = "platform";
+    this.expanded = new Map(); // group id -> members it draws
+    this.revealed = new Set(); // node ids drawn although their group is collapsed
     this.when = section.querySelector("[data-lineage-when]");
     this.legend = section.querySelector("[data-lineage-legend]");
     this.canvas = section.querySelector("[data-lineage-canvas]");
@@ -243,6 +259,40 @@ class LineageView {
     this.addFitButton();
     this.bindControls();
     this.bindHighlight();
+    this.bindTools();
+  }
+
+  // The graph's own tools: find a loaded node, the grouping of wide columns, collapse
+  // every group, and the next page of a view that has more.
+  bindTools() {
+    this.tools = this.section.querySelector("[data-lineage-tools]");
+    this.findStatus = this.section.querySelector("[data-lineage-find-status]") ?? document.createElement("span");
+    const find = this.section.querySelector("[data-lineage-find]");
+    find?.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.find(String(new FormData(find).get("q") || ""));
+    });
+    const choice = this.section.querySelector("[data-lineage-group]");
+    if (choice) {
+      choice.replaceChildren(...Object.entries(GROUPINGS).map(([value, g]) => new Option(g.label, value)));
+      choice.value = this.grouping;
+      choice.addEventListener("change", () => {
+        this.grouping = choice.value;
+        this.expanded.clear();
+        this.draw({ fit: true });
+      });
+    }
+    this.collapseAll = this.section.querySelector("[data-lineage-collapse]");
+    this.collapseAll?.addEventListener("click", () => {
+      this.expanded.clear();
+      this.revealed.clear();
+      if (this.found) this.found.hit = null;
+      this.draw({ fit: true });
+    });
+    this.more = this.section.querySelector("[data-lineage-more]");
+    this.moreText = this.section.querySelector("[data-lineage-more-text]");
+    this.moreButton = this.section.querySelector("[data-lineage-more-button]");
+    this.moreButton?.addEventListener("click", () => this.loadMore());
   }
 
   makeError() {
@@ -268,7 +318,8 @@ class LineageView {
   }
 
   showTip(element, position) {
-    const lines = element.isNode() ? this.nodeLines(element.data()) : this.edgeLines(element.data());
+    const data = element.data();
+    const lines = element.isEdge() ? this.edgeLines(data) : data.kind === "node" ? this.nodeLines(data) : this.groupLines(data);
     this.tip.replaceChildren(
       ...lines.map(([label, value]) => {
         const line = document.createElement("div");
@@ -301,9 +352,19 @@ class LineageView {
     return lines;
   }
 
+  // A group's count and what a click does.
+  groupLines(g) {
+    const group = this.grouped.groups.get(g.group);
+    const click = { group: "draw its assets", frame: "collapse it", more: `draw ${EXPAND_STEP} more` }[g.kind];
+    const lines = [["", g.title], ["Click", `to ${click}`]];
+    if (g.kind === "group") lines.push(["First", group.members.slice(0, 3).map((m) => m.title).join(", ")]);
+    return lines;
+  }
+
   edgeLines(e) {
-    const name = (id) => this.cy.getElementById(id).data("text") ?? id;
+    const name = (id) => this.cy.getElementById(id).data("text") ?? (this.byId.has(id) ? clip(this.byId.get(id).title) : id);
     const lines = [["", `${name(e.source)} → ${name(e.target)}`]];
+    if (e.count > 1) lines.push(["Edges", e.count.toLocaleString("en")]);
     if (e.origins) lines.push([this.assertedLabel(), e.origins.length ? e.origins.join(", ") : "—"]);
     if (e.change) lines.push(["Change", this.changeWords(e.change)]);
     return lines;
@@ -388,16 +449,20 @@ class LineageView {
   bindHighlight() {
     const fromRow = (event) => {
       const link = event.target.closest?.("a[data-asset]");
-      const node = link && this.cy?.nodes().filter((n) => n.data("asset") === link.dataset.asset)[0];
-      if (node) this.highlight(node);
+      const node = link && this.view?.nodes.find((n) => n.asset === link.dataset.asset);
+      if (node && this.cy) this.highlightPath(node.id);
     };
     this.rows?.addEventListener("mouseover", fromRow);
     this.rows?.addEventListener("focusin", fromRow);
     this.rows?.addEventListener("mouseleave", () => this.clearHighlight());
+    // An edge inside groups stands out as the group edge holding it, said in its own names.
     const fromEdgeRow = (event) => {
       const row = event.target.closest?.("tr[data-source]");
-      const edge = row && this.cy?.getElementById(`${row.dataset.source}\u0001${row.dataset.target}`);
-      if (edge?.length) this.highlightEdge(edge);
+      if (!row || !this.cy) return;
+      const { source, target } = row.dataset;
+      const edge = this.cy.getElementById(`${this.endAs.get(source)}\u0001${this.endAs.get(target)}`);
+      const own = this.view.edges.find((e) => e.source === source && e.target === target);
+      if (edge.length && own) this.highlightEdge(edge, own);
     };
     this.edgeRows?.addEventListener("mouseover", fromEdgeRow);
     this.edgeRows?.addEventListener("mouseleave", () => this.clearHighlight());
@@ -409,12 +474,12 @@ class LineageView {
   }
 
   state() {
-    const { root, depth, direction, column, asOf, compare } = this;
-    return { root, depth, direction, column, asOf, compare };
+    const { root, depth, direction, column, asOf, compare, limit } = this;
+    return { root, depth, direction, column, asOf, compare, limit };
   }
 
   href() {
-    return lineageHref(this.root, this.depth, this.direction, this.asOf, this.compare);
+    return lineageHref(this.root, this.depth, this.direction, this.asOf, this.compare, this.limit);
   }
 
   // The view the controls ask for, with an address of its own (the back button works).
@@ -460,7 +525,7 @@ class LineageView {
   }
 
   async fetchAssets() {
-    const query = `${viewQuery(this.depth, this.direction, this.asOf, this.compare)}&limit=${NODE_LIMIT}`;
+    const query = `${viewQuery(this.depth, this.direction, this.asOf, this.compare)}&limit=${this.limit}`;
     const graph = this.takeInitial() ?? (await getJson(`/ui/lineage/${segment(this.root)}?${query}`));
     // The page could not draw its first view (the asset did not exist at that moment).
     if (graph.problem) throw new Error(graph.problem);
@@ -509,102 +574,298 @@ class LineageView {
     return columnView(this.root, this.column, up, down, this.seen);
   }
 
-  render(view) {
-    this.hideTip(true);
-    this.cy?.destroy();
-    const large = view.nodes.length > LAYERED_MAX;
-    const node = (n) => {
-      const second = n.column ? "" : whereabouts(n);
-      const text = clip(n.column ? n.label : displayName(n));
-      const marked = `${CHANGE_MARKS[n.change] ?? ""}${text}`;
-      const label = second ? `${marked}\n${second}` : marked;
-      const classes = [n.direction, n.placeholder ? "placeholder" : "", second ? "two-line" : "", n.change ?? ""];
-      return { group: "nodes", data: { ...n, title: n.column ? n.label : displayName(n), text, label }, classes: classes.join(" ").trim() };
-    };
-    const elements = [
-      ...view.nodes.map(node),
-      ...view.edges.map((e) => ({ group: "edges", data: { id: `${e.source}\u0001${e.target}`, ...e }, classes: e.change ?? "" })),
-    ];
-    this.cy = cytoscape({
-      container: this.canvas,
-      elements,
-      style: style(),
-      layout: large
-        ? columnLayout(view)
-        : { name: "dagre", rankDir: "LR", nodeSep: 14, rankSep: 70, padding: 30, fit: true },
-      minZoom: 0.05,
-      maxZoom: 3,
-      textureOnViewport: large,
-      hideEdgesOnViewport: large,
-      pixelRatio: large ? 1 : "auto",
-    });
-    performance.mark("lineage:built");
-    this.cy.on("tap", "node", (event) => {
-      const asset = event.target.data("asset");
-      if (asset !== this.root || this.column) this.recentre(asset);
-    });
-    this.cy.on("mouseover", "node", (event) => {
-      this.highlight(event.target);
-      if (!this.pinned) this.showTip(event.target, event.renderedPosition);
-    });
-    this.cy.on("mouseout", "node", () => {
-      this.clearHighlight();
-      this.hideTip();
-    });
-    this.cy.on("mouseover", "edge", (event) => {
-      this.highlightEdge(event.target);
-      if (!this.pinned) this.showTip(event.target, event.renderedPosition);
-    });
-    this.cy.on("mouseout", "edge", () => {
-      this.clearHighlight();
-      this.hideTip();
-    });
-    this.cy.on("tap", "edge", (event) => this.pinEdge(event.target, event.renderedPosition));
-    this.cy.on("tap", (event) => {
-      if (event.target !== this.cy) return;
-      this.clearHighlight();
-      this.hideTip(true);
-    });
+  // A new view (or a new page of it): the tables, the words around the graph, and the
+  // graph drawn with its groups collapsed, unless `keep` (a further page) keeps them.
+  render(view, keep = false) {
+    for (const n of view.nodes) n.title = n.column ? n.label : displayName(n);
+    this.view = view;
+    this.byId = new Map(view.nodes.map((n) => [n.id, n]));
+    this.paths = pathIndex(view, view.nodes.find((n) => n.direction === "root")?.id);
+    if (!keep) {
+      this.expanded = new Map();
+      this.revealed = new Set();
+      this.found = null;
+    }
     this.compared = view.compare ?? null;
     this.fillTable(view);
     this.fillEdges(view);
     this.describe(view);
     this.describeTime(view);
-    this.cy.ready(() => {
+    this.describeMore(view);
+    this.draw({ fit: true });
+  }
+
+  // The groups of the loaded view as grouped now; redone when the view or the choice changes.
+  regroup() {
+    this.grouped = groupsOf(this.view.nodes, GROUPINGS[this.grouping]);
+    if (this.tools) this.tools.hidden = false;
+    if (this.collapseAll) this.collapseAll.disabled = !this.expanded.size && !this.revealed.size;
+  }
+
+  // Draws what the expansion state shows: dagre for a small graph with nothing grouped,
+  // else columns of blocks (lineage_groups.js). `focus` is what the viewport goes to.
+  draw({ fit = false, focus = null } = {}) {
+    this.section.dataset.lineageReady = "false";
+    this.hideTip(true);
+    if (this.path) this.path.textContent = "";
+    this.regroup();
+    const shown = drawn(this.view, this.grouped, this.expanded, this.revealed);
+    this.drawnAs = shown.drawnAs;
+    this.endAs = shown.endAs;
+    const elements = [
+      ...shown.items.map((item) => this.element(item)),
+      ...shown.edges.map((e) => ({ group: "edges", data: e, classes: [e.change ?? "", e.count > 1 ? "bundle" : ""].join(" ").trim() })),
+    ];
+    const cy = this.graph();
+    cy.batch(() => {
+      cy.elements().remove();
+      cy.add(elements);
+    });
+    const layered = !this.grouped.groups.size && shown.items.length <= LAYERED_MAX;
+    const layout = layered
+      ? { name: "dagre", rankDir: "LR", nodeSep: 14, rankSep: 70, padding: 30, fit }
+      : { name: "preset", positions: gridPositions(shown.items, shown.edges), fit, padding: 30 };
+    cy.layout(layout).run();
+    if (focus) this.goTo(focus);
+    performance.mark("lineage:built");
+    this.describeGroups();
+    requestAnimationFrame(() => {
       performance.mark("lineage:ready");
       this.section.dataset.lineageReady = "true";
     });
   }
 
-  // The shortest path between the centre and `node`, in the direction data flows.
-  highlight(node) {
-    const centre = this.cy.nodes(".root");
-    if (!centre.length || node.same(centre)) return;
-    const upstream = node.data("direction") === "upstream";
-    const found = this.cy.elements().aStar({
-      root: upstream ? node : centre,
-      goal: upstream ? centre : node,
-      directed: true,
+  // One cytoscape instance per section, kept across views and redraws (an export can
+  // read what is drawn from `window.governanceLineage`).
+  graph() {
+    if (this.cy) return this.cy;
+    this.cy = cytoscape({
+      container: this.canvas,
+      style: style(),
+      minZoom: 0.05,
+      maxZoom: 3,
+      pixelRatio: "auto",
     });
-    if (!found.found) return;
+    if (!this.compact) window.governanceLineage = this.cy;
+    this.bindGraph();
+    return this.cy;
+  }
+
+  element(item) {
+    if (item.kind === "node") return this.nodeElement(item.node, item.parent);
+    const { group } = item;
+    const side = group.x < 0 ? "upstream" : "downstream";
+    const data = { id: item.id, kind: item.kind, group: group.id, direction: side, ...(item.parent ? { parent: item.parent } : {}) };
+    const words = groupWords(item.kind === "frame" ? group.members.length : item.count, group.x, group.words);
+    if (item.kind === "frame") {
+      return { group: "nodes", data: { ...data, text: words, title: words, label: `${words} · click here to collapse` }, classes: "frame" };
+    }
+    if (item.kind === "more") {
+      const text = `${item.count.toLocaleString("en")} more`;
+      const label = `${text}\nclick to draw ${Math.min(item.count, EXPAND_STEP)} more`;
+      return { group: "nodes", data: { ...data, text, title: `${text} of ${words}`, label }, classes: "more two-line" };
+    }
+    const [what, where] = groupLines(item.count, group.x, group.words);
+    const changes = item.changes && this.compared ? ` (+${item.changes.added} −${item.changes.removed})` : "";
+    const label = `${what}${changes}\n${where}`;
+    return { group: "nodes", data: { ...data, text: words, title: words, label, count: item.count }, classes: `group ${side} two-line` };
+  }
+
+  nodeElement(n, parent) {
+    const second = n.column ? "" : whereabouts(n);
+    const text = clip(n.title);
+    const marked = `${CHANGE_MARKS[n.change] ?? ""}${text}`;
+    const label = second ? `${marked}\n${second}` : marked;
+    const found = this.found?.hit === n.id ? "found" : "";
+    const classes = [n.direction, n.placeholder ? "placeholder" : "", second ? "two-line" : "", n.change ?? "", found];
+    const data = { ...n, kind: "node", text, label, ...(parent ? { parent } : {}) };
+    return { group: "nodes", data, classes: classes.join(" ").trim() };
+  }
+
+  bindGraph() {
+    const cy = this.cy;
+    cy.on("tap", "node", (event) => this.tapped(event.target));
+    cy.on("mouseover", "node", (event) => {
+      this.highlight(event.target);
+      if (!this.pinned) this.showTip(event.target, event.renderedPosition);
+    });
+    cy.on("mouseout", "node", () => {
+      this.clearHighlight();
+      this.hideTip();
+    });
+    cy.on("mouseover", "edge", (event) => {
+      this.highlightEdge(event.target);
+      if (!this.pinned) this.showTip(event.target, event.renderedPosition);
+    });
+    cy.on("mouseout", "edge", () => {
+      this.clearHighlight();
+      this.hideTip();
+    });
+    cy.on("tap", "edge", (event) => this.pinEdge(event.target, event.renderedPosition));
+    cy.on("tap", (event) => {
+      if (event.target !== cy) return;
+      this.clearHighlight();
+      this.hideTip(true);
+    });
+  }
+
+  // A click: a group expands, its frame collapses it, "more" draws the next members; a
+  // node first draws its neighbours that groups hide, and once all are drawn, becomes
+  // the centre.
+  tapped(target) {
+    const kind = target.data("kind");
+    const group = target.data("group");
+    if (kind === "group") this.expand(group);
+    else if (kind === "frame") this.collapse(group);
+    else if (kind === "more") this.expand(group, (this.expanded.get(group) ?? 0) + EXPAND_STEP);
+    else if (!this.revealNeighbours(target.id())) {
+      const asset = target.data("asset");
+      if (asset !== this.root || this.column) this.recentre(asset);
+    }
+  }
+
+  expand(group, shown = EXPAND_STEP) {
+    this.expanded.set(group, shown);
+    this.draw({ focus: group });
+  }
+
+  collapse(group) {
+    this.expanded.delete(group);
+    this.draw({ focus: group });
+  }
+
+  // Draws the node's neighbours hidden in groups; false when none were.
+  revealNeighbours(id) {
+    const hidden = this.view.edges
+      .flatMap((e) => (e.source === id ? [e.target] : e.target === id ? [e.source] : []))
+      .filter((m) => this.drawnAs.get(m) !== m);
+    if (!hidden.length) return false;
+    for (const m of hidden) this.revealed.add(m);
+    this.draw({ focus: id });
+    this.findStatus.textContent = `Drew ${hidden.length} ${hidden.length === 1 ? "neighbour" : "neighbours"} of ${this.byId.get(id).title}; click it again to centre the graph on it.`;
+    return true;
+  }
+
+  // The viewport on a drawn thing: a node centred at a readable zoom, a group's frame fitted.
+  goTo(id) {
+    const target = this.cy.getElementById(id);
+    if (!target.length) return;
+    if (target.data("kind") === "frame") {
+      this.showFrame(target);
+      return;
+    }
+    this.cy.zoom(Math.max(this.cy.zoom(), READABLE_ZOOM));
+    this.cy.center(target);
+  }
+
+  // An expanded group at a zoom its names can be read at: fitted when it fits, else
+  // its top (and left, when wider than the canvas) in view.
+  showFrame(frame) {
+    const cy = this.cy;
+    cy.fit(frame, 30);
+    if (cy.zoom() >= READABLE_ZOOM) {
+      if (cy.zoom() > 1) cy.zoom({ level: 1, position: frame.position() });
+      return;
+    }
+    const box = frame.boundingBox();
+    const zoom = READABLE_ZOOM;
+    const wide = box.w * zoom > cy.width() - 40;
+    cy.viewport({
+      zoom,
+      pan: { x: wide ? 20 - box.x1 * zoom : cy.width() / 2 - ((box.x1 + box.x2) / 2) * zoom, y: 20 - box.y1 * zoom },
+    });
+  }
+
+  // Search among the loaded nodes by name or id; Find again goes to the next match.
+  find(query) {
+    const q = query.trim().toLowerCase();
+    if (!q || !this.view) return;
+    if (this.found?.query !== q) {
+      const matches = this.view.nodes
+        .filter((n) => n.title.toLowerCase().includes(q) || n.id.toLowerCase().includes(q))
+        .sort((a, b) => a.distance - b.distance || a.title.localeCompare(b.title));
+      this.found = { query: q, matches, index: -1, hit: null };
+    }
+    const { matches } = this.found;
+    if (!matches.length) {
+      const more = this.view.nextCursor ? " Load more to search further." : "";
+      this.findStatus.textContent = `Nothing loaded matches “${query.trim()}”.${more}`;
+      this.found.hit = null;
+      this.draw();
+      return;
+    }
+    this.found.index = (this.found.index + 1) % matches.length;
+    const hit = matches[this.found.index];
+    this.found.hit = hit.id;
+    this.revealed.add(hit.id);
+    this.draw({ focus: hit.id });
+    this.highlight(this.cy.getElementById(hit.id));
+    const count = matches.length === 1 ? "1 match" : `${this.found.index + 1} of ${matches.length} matches`;
+    this.findStatus.textContent = `${count}: ${hit.title} (${hit.direction}, ${hit.distance} ${hit.distance === 1 ? "hop" : "hops"})`;
+  }
+
+  // The next page of the view, added to what is drawn (groups stay as they are).
+  async loadMore() {
+    const cursor = this.view?.nextCursor;
+    if (!cursor) return;
+    this.moreButton.disabled = true;
+    this.section.dataset.lineageReady = "false";
+    try {
+      const query = `${viewQuery(this.depth, this.direction, this.asOf)}&limit=${this.limit}&cursor=${encodeURIComponent(cursor)}`;
+      const page = await getJson(`/ui/lineage/${segment(this.root)}?${query}`);
+      for (const n of page.nodes) this.seen.set(n.id, n);
+      this.render(merged(this.view, assetView(page)), true);
+    } catch (problem) {
+      this.error.textContent = problem.message;
+      this.error.hidden = false;
+      this.section.dataset.lineageReady = "true";
+    } finally {
+      this.moreButton.disabled = false;
+    }
+  }
+
+  // The shortest loaded path between the centre and what is pointed at, in the direction
+  // data flows, drawn through the groups that hold its nodes, and spelled out in names.
+  highlight(target) {
+    this.highlightPath(target.data("kind") === "node" ? target.id() : this.firstHidden(target.data("group")));
+  }
+
+  highlightPath(id) {
+    const n = id && this.byId.get(id);
+    if (!n || n.direction === "root") return;
+    const path = pathTo(this.paths, id, n.direction === "upstream");
+    if (!path) return;
+    let onPath = this.cy.collection();
+    path.forEach((m, i) => {
+      onPath = onPath.union(this.cy.getElementById(this.drawnAs.get(m)));
+      const [from, to] = [this.endAs.get(path[i - 1]), this.endAs.get(m)];
+      if (i && from !== to) onPath = onPath.union(this.cy.getElementById(`${from}\u0001${to}`));
+    });
     this.cy.batch(() => {
       this.cy.elements().removeClass("on-path").addClass("dimmed");
-      found.path.removeClass("dimmed").addClass("on-path");
+      onPath.removeClass("dimmed").addClass("on-path");
     });
     if (this.path) {
-      const names = found.path.nodes().map((n) => n.data("text"));
+      const names = path.map((m) => clip(this.byId.get(m).title));
       this.path.textContent = `Path: ${names.join(" → ")}`;
     }
   }
 
-  // One edge, from its row in the edges table: the edge stands out, its writers are said.
-  highlightEdge(edge) {
+  // The first member a group (or its "more" box, or its frame) stands for.
+  firstHidden(group) {
+    const members = this.grouped.groups.get(group)?.members ?? [];
+    return members.find((m) => this.drawnAs.get(m.id) !== m.id)?.id ?? members[0]?.id;
+  }
+
+  // One edge, from its row in the edges table: the edge stands out (or the group edge
+  // that holds it), its writers are said.
+  highlightEdge(edge, own = edge.data()) {
     this.cy.batch(() => {
       this.cy.elements().removeClass("on-path").addClass("dimmed");
       edge.union(edge.connectedNodes()).removeClass("dimmed").addClass("on-path");
     });
     if (this.path) {
-      const [line, origins] = this.edgeLines(edge.data());
+      const [line, origins] = this.edgeLines({ ...own, count: 1 });
       this.path.textContent = `Edge: ${line[1]}${origins ? `, ${origins[0].toLowerCase()} ${origins[1]}` : ""}`;
     }
   }
@@ -623,11 +884,38 @@ class LineageView {
       if (!known || n.distance < known.distance) byAsset.set(n.asset, n);
       if (n.column) columns.set(n.asset, [...(columns.get(n.asset) ?? []), n.column]);
     }
-    const rows = [...byAsset.values()]
-      .sort((a, b) => a.distance - b.distance || a.label.localeCompare(b.label))
-      .map((n) => this.row(n, columns.get(n.asset)));
+    const assets = [...byAsset.values()].sort((a, b) => a.distance - b.distance || byName(a.label, b.label));
     this.showChangeColumn(this.rows.closest("table"));
-    this.rows.replaceChildren(...rows);
+    this.fillCapped(this.rows, assets, (n) => this.row(n, columns.get(n.asset)), "assets");
+  }
+
+  // A table shows its first `tableRows` rows (building 10,000 rows costs more than
+  // drawing the graph); a button beneath it shows them all.
+  fillCapped(tbody, items, makeRow, noun) {
+    const table = tbody.closest("table");
+    const next = table.nextElementSibling;
+    let note = next?.matches("[data-lineage-table-more]") ? next : null;
+    tbody.replaceChildren(...items.slice(0, this.tableRows).map(makeRow));
+    if (items.length <= this.tableRows) {
+      note?.remove();
+      return;
+    }
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "lineage-table-more";
+      note.dataset.lineageTableMore = "";
+      table.after(note);
+    }
+    const all = document.createElement("button");
+    all.type = "button";
+    all.className = "btn btn-small";
+    all.textContent = `Show all ${items.length.toLocaleString("en")} ${noun}`;
+    all.addEventListener("click", () => {
+      tbody.replaceChildren(...items.map(makeRow));
+      note.remove();
+    });
+    const first = `The first ${this.tableRows.toLocaleString("en")} of ${items.length.toLocaleString("en")} ${noun}. `;
+    note.replaceChildren(first, all);
   }
 
   // One row per asset edge with the writers asserting it; a column view has no such
@@ -636,36 +924,34 @@ class LineageView {
     if (!this.edgeRows) return;
     const table = this.edgeRows.closest("table");
     table.hidden = Boolean(this.column);
-    if (this.column) return;
     const name = (id) => this.seen.get(id)?.name ?? id;
-    const rows = [...view.edges]
-      .sort((a, b) => name(a.source).localeCompare(name(b.source)) || name(a.target).localeCompare(name(b.target)))
-      .map((e) => {
-        const tr = document.createElement("tr");
-        tr.dataset.source = e.source;
-        tr.dataset.target = e.target;
-        const ends = [e.source, e.target].map((id) => {
-          const td = document.createElement("td");
-          td.title = id;
-          td.textContent = name(id);
-          return td;
-        });
-        const origins = document.createElement("td");
-        for (const origin of e.origins) {
-          const code = document.createElement("code");
-          code.className = "origin";
-          code.textContent = origin;
-          origins.append(code, " ");
-        }
-        if (!e.origins.length) origins.textContent = "—";
-        tr.append(...ends, origins);
-        if (this.compared) tr.append(this.changeCell(e.change));
-        return tr;
+    const edges = this.column ? [] : [...view.edges].sort((a, b) => byName(name(a.source), name(b.source)) || byName(name(a.target), name(b.target)));
+    const row = (e) => {
+      const tr = document.createElement("tr");
+      tr.dataset.source = e.source;
+      tr.dataset.target = e.target;
+      const ends = [e.source, e.target].map((id) => {
+        const td = document.createElement("td");
+        td.title = id;
+        td.textContent = name(id);
+        return td;
       });
+      const origins = document.createElement("td");
+      for (const origin of e.origins) {
+        const code = document.createElement("code");
+        code.className = "origin";
+        code.textContent = origin;
+        origins.append(code, " ");
+      }
+      if (!e.origins.length) origins.textContent = "—";
+      tr.append(...ends, origins);
+      if (this.compared) tr.append(this.changeCell(e.change));
+      return tr;
+    };
     this.showChangeColumn(table);
     const origins = table.querySelector("[data-lineage-origins-col]");
     if (origins) origins.textContent = this.assertedLabel();
-    this.edgeRows.replaceChildren(...rows);
+    this.fillCapped(this.edgeRows, edges, row, "edges");
   }
 
   // The tables' Change column is there only while two moments are compared.
@@ -754,9 +1040,35 @@ class LineageView {
 
   describe(view) {
     const assets = new Set(view.nodes.map((n) => n.asset)).size;
-    const what = this.column ? `columns of ${assets} assets` : `${assets} assets`;
-    const cut = view.truncated ? ` (truncated at ${NODE_LIMIT.toLocaleString("en")})` : "";
-    this.status.textContent = `${what}, ${view.edges.length} edges${cut}`;
+    const count = (n) => n.toLocaleString("en");
+    const what = this.column ? `columns of ${count(assets)} assets` : `${count(assets)} assets`;
+    // Without a cursor to go on, a cut view can only say where it was cut.
+    const cut = view.truncated && !view.nextCursor ? ` (truncated at ${this.limit.toLocaleString("en")})` : "";
+    this.counts = `${what}, ${count(view.edges.length)} edges${cut}`;
+    this.status.textContent = this.counts;
+  }
+
+  // "1,234 more downstream, 56 more upstream", beside the button that loads them.
+  describeMore(view) {
+    if (!this.more) return;
+    this.more.hidden = !view.nextCursor;
+    if (!view.nextCursor) return;
+    const left = Object.entries(view.remaining ?? {})
+      .filter(([, count]) => count > 0)
+      .map(([side, count]) => `${count.toLocaleString("en")} more ${side}`);
+    this.moreText.textContent = left.length ? `${left.join(", ")} —` : "More assets are within reach —";
+  }
+
+  // How the graph stands for what it does not draw: said once, after the counts.
+  describeGroups() {
+    const status = this.counts;
+    const { size } = this.grouped.groups;
+    if (!size) {
+      this.status.textContent = status;
+      return;
+    }
+    const collapsed = [...this.grouped.groups.keys()].filter((g) => !this.expanded.has(g)).length;
+    this.status.textContent = `${status}. Wide columns are drawn as ${size} ${size === 1 ? "group" : "groups"} (${collapsed} collapsed): click a group to draw its assets.`;
   }
 }
 
