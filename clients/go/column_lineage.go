@@ -58,6 +58,10 @@ func (s *LineageService) columns(ctx context.Context, assetID, column, suffix st
 	if column == "" {
 		return nil, nil, errEmptyID
 	}
-	k := call{method: http.MethodGet, query: opts.query(), opts: ro}
+	q, err := opts.forColumns()
+	if err != nil {
+		return nil, nil, err
+	}
+	k := call{method: http.MethodGet, query: q, opts: ro}
 	return sendAt[ColumnGraph](ctx, s.c, k, "/lineage", assetID, "/columns/", escapeSegment(column), suffix)
 }

@@ -32,8 +32,10 @@
 // page by page with List methods ([AssetsService.List],
 // [LineageService.ListEdges]) or all at once with the matching All
 // iterators ([AssetsService.All], [LineageService.AllEdges]) that follow
-// next_cursor; [EventsService.Subscribe] and [EventsService.Stream] follow
-// the event log live, resuming after a dropped connection.
+// next_cursor; lineage traversals page the same way, one [Graph] per page,
+// with [LineageService.GraphPages]. [EventsService.Subscribe] and
+// [EventsService.Stream] follow the event log live, resuming after a dropped
+// connection.
 //
 // Each attempt is bounded by [DefaultTimeout] (uploads of dbt artifacts by
 // [ManifestTimeout]). Attempts that fail with a connection error, a timeout,

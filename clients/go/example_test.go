@@ -68,6 +68,23 @@ func ExampleAssetsService_All() {
 	}
 }
 
+func ExampleLineageService_GraphPages() {
+	ctx := context.Background()
+	client, _ := governance.NewClient()
+	shown := &governance.TraversalOptions{Limit: 500, Types: []string{"dashboard", "report"}, Fanout: 50}
+	for page, err := range client.Lineage.GraphPages(ctx, "mart.revenue", governance.DirectionDownstream, shown) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, n := range page.Nodes {
+			fmt.Println(n.Distance, n.ID)
+		}
+		for _, c := range page.Capped {
+			fmt.Printf("%s: %d of %d neighbours shown\n", c.ID, c.Shown, c.Total)
+		}
+	}
+}
+
 func ExamplePoliciesService_Evaluate() {
 	ctx := context.Background()
 	client, _ := governance.NewClient()

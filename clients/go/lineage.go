@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -241,16 +242,33 @@ const (
 )
 
 // TraversalOptions bound a lineage traversal. Zero values take the service
-// defaults.
+// defaults. Cursor, the filters and Fanout page and filter the traversals of
+// assets ([LineageService.Graph], Upstream, Downstream, GraphPages); a column
+// traversal given any of them fails before anything is sent.
 type TraversalOptions struct {
 	// Depth is the most hops from the root, 1-50 (default 5).
 	Depth int
-	// Limit is the most nodes, the root included, 1-10,000 (default 2,000);
-	// when reached the graph says Truncated.
+	// Limit is the most nodes in one page, the root included, 1-10,000
+	// (default 2,000); when more are left the graph has a NextCursor.
 	Limit int
 	// AsOf, when set, reads the graph as it stood at that moment; a root that
 	// did not exist then is [ErrNotFound].
 	AsOf time.Time
+	// Cursor is a previous page's [Graph.NextCursor], asked for with the same
+	// other options; empty for the first page.
+	Cursor string
+	// Types, Platforms, Tags and Owners show only the assets that match: any
+	// value of one filter, and every filter given. The walk still goes
+	// through the hidden ones, which [Graph.Hidden] counts. Neither
+	// the filters nor Fanout go with AsOf: the service refuses the pair
+	// ([ErrValidation]).
+	Types     []string
+	Platforms []string
+	Tags      []string
+	Owners    []string
+	// Fanout is the most neighbours shown of any one node; the nodes that
+	// had more are listed in [Graph.Capped]. 0 means no cap.
+	Fanout int
 }
 
 func (o *TraversalOptions) query() url.Values {
@@ -265,18 +283,74 @@ func (o *TraversalOptions) query() url.Values {
 		q.Set("limit", strconv.Itoa(o.Limit))
 	}
 	setInstant(q, "as_of", o.AsOf)
+	set(q, "cursor", o.Cursor)
+	addAll(q, "type", o.Types)
+	addAll(q, "platform", o.Platforms)
+	addAll(q, "tag", o.Tags)
+	addAll(q, "owner", o.Owners)
+	if o.Fanout != 0 {
+		q.Set("fanout", strconv.Itoa(o.Fanout))
+	}
 	return q
 }
 
-// Graph is the answer of a traversal.
+// addAll repeats name once for each value.
+func addAll(q url.Values, name string, values []string) {
+	for _, v := range values {
+		q.Add(name, v)
+	}
+}
+
+var errColumnPaging = errors.New("governance: column traversals take no Cursor, filters or Fanout")
+
+// forColumns is the query of a column traversal, which neither pages nor
+// filters: such options are refused rather than silently dropped.
+func (o *TraversalOptions) forColumns() (url.Values, error) {
+	if o != nil && (o.Cursor != "" || o.Fanout != 0 ||
+		len(o.Types)+len(o.Platforms)+len(o.Tags)+len(o.Owners) > 0) {
+		return nil, errColumnPaging
+	}
+	return o.query(), nil
+}
+
+// Graph is the answer of a traversal: one page of it.
 type Graph struct {
 	Root      string      `json:"root"`
 	Direction Direction   `json:"direction"`
 	Depth     int         `json:"depth"`
 	Nodes     []GraphNode `json:"nodes"`
-	// Edges are all edges among the nodes that lie in the traversed direction.
-	Edges     []GraphEdge `json:"edges"`
-	Truncated bool        `json:"truncated"`
+	// Edges are the edges in the traversed direction that join a node of
+	// this page to one of this or an earlier page, so each edge comes in
+	// exactly one page (that of its later end).
+	Edges []GraphEdge `json:"edges"`
+	// Truncated tells that more nodes are left: NextCursor is not empty.
+	Truncated bool `json:"truncated"`
+	// NextCursor asks for the next page (as [TraversalOptions.Cursor], with
+	// the same other options); empty on the last page.
+	NextCursor string `json:"next_cursor"`
+	// Remaining counts the nodes on each side not returned yet.
+	Remaining SideCounts `json:"remaining"`
+	// Hidden counts the nodes on each side that the walk went through but
+	// the filters hide.
+	Hidden SideCounts `json:"hidden"`
+	// Capped lists the nodes that had more neighbours than the fanout shows.
+	Capped []CappedNode `json:"capped"`
+}
+
+// SideCounts counts nodes upstream and downstream of a traversal's root; a
+// side the traversal does not walk counts 0.
+type SideCounts struct {
+	Upstream   int `json:"upstream"`
+	Downstream int `json:"downstream"`
+}
+
+// CappedNode is a node of which the fanout showed Shown of its Total
+// neighbours in Direction.
+type CappedNode struct {
+	ID        string    `json:"id"`
+	Direction Direction `json:"direction"`
+	Shown     int       `json:"shown"`
+	Total     int       `json:"total"`
 }
 
 // GraphNode is an asset reached by a traversal.
@@ -430,6 +504,30 @@ func (s *LineageService) Graph(ctx context.Context, id string, direction Directi
 		return sendFor[Graph](ctx, s.c, call{method: http.MethodGet, path: "/lineage/%65dges", query: q, opts: ro})
 	}
 	return s.traverse(ctx, id, "", q, ro)
+}
+
+// GraphPages yields every page of a traversal in direction ("" means
+// both), from opts.Cursor on, asking again with each NextCursor and the same
+// other options: each node comes in exactly one page, the root in the first.
+// opts.Limit is the page size. An error ends the sequence.
+func (s *LineageService) GraphPages(ctx context.Context, id string, direction Direction, opts *TraversalOptions, ro ...RequestOption) iter.Seq2[*Graph, error] {
+	var o TraversalOptions
+	if opts != nil {
+		o = *opts
+	}
+	return func(yield func(*Graph, error) bool) {
+		for {
+			page, _, err := s.Graph(ctx, id, direction, &o, ro...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(page, nil) || page.NextCursor == "" || page.NextCursor == o.Cursor {
+				return
+			}
+			o.Cursor = page.NextCursor
+		}
+	}
 }
 
 // Upstream returns what flows into the asset, nearest first.

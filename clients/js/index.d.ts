@@ -276,6 +276,56 @@ export declare class Assets {
   listHistory(id: string, params?: PageParams, options?: RequestOptions): APIPromise<Page<AssetVersion>>;
   /** Every version of the asset, newest first, page after page. */
   iterateHistory(id: string, params?: PageParams, options?: RequestOptions): AsyncGenerator<AssetVersion, void, undefined>;
+  /** The asset's columns with their own and inherited tags; NotFoundError for an unknown asset. */
+  columns(id: string, options?: RequestOptions): APIPromise<AssetColumns>;
+  /** Which mapping kinds stop a column tag; the default rule for a tag without one. */
+  getColumnTagRule(tag: string, options?: RequestOptions): APIPromise<ColumnTagRule>;
+  /** Sets the mapping kinds that stop a column tag (`[]`: none). Idempotent. */
+  putColumnTagRule(tag: string, rule: ColumnTagRuleInput, options?: RequestOptions): APIPromise<ColumnTagRule>;
+}
+
+/** What a column mapping does to the values it carries. */
+export type MappingKind = 'identity' | 'transformation' | 'masking' | 'aggregation' | 'indirect' | 'unknown';
+
+/** One column on an inherited tag's path; `kind` is the mapping's into it, null for the tagged column. */
+export interface ColumnPathStep {
+  asset: string;
+  column: string;
+  kind: MappingKind | null;
+}
+
+/** Why a column holds `tag`: the column holding it directly, and the fewest-mappings path from there. */
+export interface InheritedTag {
+  tag: string;
+  from: ColumnRef;
+  path: ColumnPathStep[];
+}
+
+export interface AssetColumn {
+  name: string;
+  type: string | null;
+  /** The tags set on the column itself. */
+  tags: string[];
+  /** Tags inherited along column lineage, one per tag, by tag. */
+  inherited: InheritedTag[];
+}
+
+/** The declared columns in their order, then those known only to column lineage that hold or inherit a tag. */
+export interface AssetColumns {
+  asset: string;
+  columns: AssetColumn[];
+}
+
+/** A column tag's rule; `default` while the tag has no rule of its own (`updated_at` then null). */
+export interface ColumnTagRule {
+  tag: string;
+  stops: MappingKind[];
+  default: boolean;
+  updated_at: string | null;
+}
+
+export interface ColumnTagRuleInput {
+  stops: readonly MappingKind[];
 }
 
 /**
@@ -407,6 +457,37 @@ export interface DiffParams {
   limit?: number;
 }
 
+/** The file format of a lineage export. */
+export type ExportFormat = 'openlineage' | 'dot' | 'mermaid' | 'csv';
+
+export interface ExportParams {
+  /**
+   * `openlineage` (a JSON array of RunEvents that `openLineage` takes back),
+   * `dot` (GraphViz), `mermaid` or `csv`.
+   */
+  format: ExportFormat;
+  direction?: Direction;
+  /** Hops, 1-50, default 5. */
+  depth?: number;
+  /** Most assets in the file (root included), up to the service's export maximum, also the default. */
+  limit?: number;
+  /** The lineage as it stood at this moment (a `Date`, or an RFC 3339 string). */
+  as_of?: Date | string;
+}
+
+/** An asset's lineage neighbourhood written as a file. */
+export interface LineageExport {
+  /** The file's content as the service wrote it. */
+  text: string;
+  /**
+   * The name the service gives the file (`Content-Disposition`'s `filename*`, else its
+   * `filename`), such as `lineage-model.shop.orders.dot`; null when it named none.
+   */
+  filename: string | null;
+  /** The neighbourhood was cut at `limit`. */
+  truncated: boolean;
+}
+
 /** The nodes and edges one side of a diff has and the other lacks. */
 export interface GraphChanges {
   nodes: GraphNode[];
@@ -477,8 +558,41 @@ export interface ImpactReport {
   depth: number;
 }
 
-export interface LineageParams extends TraversalParams {
+/** What a traversal of an asset takes besides its bounds: a page cursor, filters and a fanout. */
+export interface AssetTraversalParams extends TraversalParams {
+  /** A page's `next_cursor`, sent with the same other params; absent for the first page. */
+  cursor?: string;
+  /**
+   * Show only assets of one of these types; the walk goes through the others (`hidden`).
+   * Each filter: any of its values; every filter given. Not with `as_of`.
+   */
+  type?: AssetType | readonly AssetType[];
+  /** Show only assets on one of these platforms. */
+  platform?: string | readonly string[];
+  /** Show only assets carrying one of these tags. */
+  tag?: string | readonly string[];
+  /** Show only assets owned by one of these owners. */
+  owner?: string | readonly string[];
+  /** Show at most this many neighbours of any one node (`capped` lists those with more). Not with `as_of`. */
+  fanout?: number;
+}
+
+export interface LineageParams extends AssetTraversalParams {
   direction?: Direction;
+}
+
+/** Nodes per side of the root; only the sides walked are present. */
+export interface SideCounts {
+  upstream?: number;
+  downstream?: number;
+}
+
+/** A node of which the fanout showed `shown` of its `total` neighbours in `direction`. */
+export interface CappedNode {
+  id: string;
+  direction: 'upstream' | 'downstream';
+  shown: number;
+  total: number;
 }
 
 export interface GraphNode {
@@ -499,14 +613,24 @@ export interface GraphEdge {
   transformation: string | null;
 }
 
+/** One page of a traversal. */
 export interface LineageGraph {
   root: string;
   direction: Direction;
   depth: number;
   nodes: GraphNode[];
+  /** The edges joining a node of this page to one of this or an earlier page: each edge comes in one page. */
   edges: GraphEdge[];
-  /** The node limit was reached. */
+  /** More nodes are left: `next_cursor` is not null. */
   truncated: boolean;
+  /** Pass as `cursor` (with the same other params) for the next page; null on the last. */
+  next_cursor: string | null;
+  /** Nodes on each side not returned yet. */
+  remaining: SideCounts;
+  /** Nodes on each side the walk went through but the filters hide. */
+  hidden: SideCounts;
+  /** With `fanout`: the nodes whose neighbours were cut. */
+  capped: CappedNode[];
 }
 
 export interface ColumnRef {
@@ -618,10 +742,17 @@ export declare class Lineage {
   iterateEdges(params?: EdgeFilters, options?: RequestOptions): AsyncGenerator<Edge, void, undefined>;
   deleteEdge(source: string, target: string, options?: RequestOptions): APIPromise<void>;
   get(id: string, params?: LineageParams, options?: RequestOptions): APIPromise<LineageGraph>;
-  upstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
-  downstream(id: string, params?: TraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
+  /**
+   * Every page of a traversal, from `params.cursor` on, following `next_cursor` with the
+   * same other params (`limit` is the page size): each node in exactly one page, the root in the first.
+   */
+  lineagePages(id: string, params?: LineageParams, options?: RequestOptions): AsyncGenerator<LineageGraph, void, undefined>;
+  upstream(id: string, params?: AssetTraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
+  downstream(id: string, params?: AssetTraversalParams, options?: RequestOptions): APIPromise<LineageGraph>;
   /** How the lineage around `id` changed from `from` to `to` (default now). */
   diff(id: string, params: DiffParams, options?: RequestOptions): APIPromise<LineageDiff>;
+  /** The neighbourhood of `id` written as a file in `params.format`: `{text, filename, truncated}`. */
+  export(id: string, params: ExportParams, options?: RequestOptions): APIPromise<LineageExport>;
   /** The columns feeding `column` of asset `id`, and the mappings among them. */
   columnUpstream(id: string, column: string, params?: TraversalParams, options?: RequestOptions): APIPromise<ColumnGraph>;
   /** The columns `column` of asset `id` feeds. */

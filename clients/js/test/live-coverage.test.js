@@ -18,6 +18,7 @@ const ARGUMENTS = {
   'lineage.uploadManifest': [Buffer.from('{}'), { project: 'p' }],
   'lineage.checkManifest': [Buffer.from('{}'), { project: 'p' }],
   'lineage.diff': ['a', { from: '2026-01-01T00:00:00Z' }],
+  'lineage.export': ['a', { format: 'dot' }],
   'quality.uploadDbtResults': [{ results: [] }],
   'query.cypher': ['RETURN 1'],
 };

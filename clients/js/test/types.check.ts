@@ -44,6 +44,7 @@ import GovernanceClientDefault, {
   type AssetVersion,
   type ImpactReport,
   type LineageDiff,
+  type LineageExport,
   AuthenticationError,
   DEFAULT_BASE_URL,
   DEFAULT_MAX_RETRIES,
@@ -290,6 +291,11 @@ export async function usage(): Promise<void> {
   await client.lineage.columnDownstream('a', 'x', { as_of: '2026-11-03T09:00:00Z' });
   const diff: LineageDiff = await client.lineage.diff('a', { from: new Date(0), to: '2026-11-20T00:00:00Z', direction: 'upstream', limit: 10 });
   void [then.nodes, diff.added.edges, diff.removed.nodes, diff.changed.edges.map((e) => e.previous_transformation), diff.truncated];
+  const file: LineageExport = await client.lineage.export('a', { format: 'dot', direction: 'upstream', limit: 50, as_of: new Date(0) });
+  const name: string | null = file.filename;
+  void [file.text.length, file.truncated, name];
+  // @ts-expect-error: an export needs its format
+  await client.lineage.export('a', { depth: 2 });
   for await (const v of client.assets.iterateHistory('a', { limit: 10 })) {
     const version: AssetVersion = v;
     void [version.at, version.actor, version.deleted, version.changes.map((c) => [c.field, c.column, c.change, c.from, c.to])];
@@ -298,6 +304,16 @@ export async function usage(): Promise<void> {
   void report.impacted.map((hit) => [hit.asset, hit.owners, hit.via.join(' -> '), hit.distance, report.project, report.depth]);
   const replaced2: BulkResult = await client.lineage.bulk([{ source: 'a', target: 'b' }], { origin: 'airflow:sync', replace: true });
   void replaced2.retired?.edges_removed;
+
+  for await (const page of client.lineage.lineagePages('a', { direction: 'downstream', limit: 500, type: ['dashboard', 'report'], tag: 'gold', fanout: 20 })) {
+    const graph: LineageGraph = page;
+    const next: string | null = graph.next_cursor;
+    void [next, graph.remaining.downstream, graph.hidden.upstream, graph.capped.map((c) => [c.id, c.direction, c.shown, c.total]), graph.edges.map((e) => [e.source, e.target, e.transformation])];
+  }
+  const filtered: LineageGraph = await client.lineage.upstream('a', { owner: ['bi@example.com'], platform: 'looker', cursor: 'abc' });
+  void filtered.truncated;
+  // @ts-expect-error column traversals neither page nor filter
+  await client.lineage.columnUpstream('a', 'x', { type: 'table' });
 
   const defaults: ['http://localhost:8080', 60000, 2, 2000] = [DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_RECONNECT_MS];
   void defaults;

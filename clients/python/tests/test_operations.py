@@ -30,7 +30,7 @@ def resolve(client: object, path: str) -> Any:
 
 def test_the_file_is_a_flat_object_of_member_paths() -> None:
     assert isinstance(OPERATIONS, dict)
-    assert len(OPERATIONS) == 64
+    assert len(OPERATIONS) == 68
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in OPERATIONS.items())
     assert len(set(OPERATIONS.values())) == len(OPERATIONS), "two operations share a member"
 

@@ -13,6 +13,7 @@
  * `dataset_taken`, whose `problem.holder` names that asset.
  */
 
+import { encodeSegment } from '../url.js';
 import { MERGE_PATCH_JSON, MutableCollection, walk } from './collection.js';
 
 export { MERGE_PATCH_JSON };
@@ -45,4 +46,35 @@ export class Assets extends MutableCollection {
     this._path(id); // an empty id fails now, not at the first iteration
     return walk(this._client, (query) => this.listHistory(id, query, options), params);
   }
+
+  /**
+   * `GET /assets/{id}/columns`: the asset's columns, each with its own `tags` and
+   * those it `inherited` along column lineage, each `{tag, from: {asset, column},
+   * path: [{asset, column, kind}]}` (docs/column-classification.md). NotFoundError
+   * for an unknown asset.
+   */
+  columns(id, options = {}) {
+    return this._client.request({ ...options, method: 'GET', path: `${this._path(id)}/columns` });
+  }
+
+  /**
+   * `GET /column-tags/{tag}`: which mapping kinds stop the tag downstream,
+   * `{tag, stops, default, updated_at}`; a tag with no rule of its own answers
+   * the default one (`default: true`).
+   */
+  getColumnTagRule(tag, options = {}) {
+    return this._client.request({ ...options, method: 'GET', path: columnTagPath(tag) });
+  }
+
+  /**
+   * `PUT /column-tags/{tag}` with `{stops}` (`[]`: nothing stops it): sets the
+   * tag's rule and recomputes where it is inherited. Idempotent.
+   */
+  putColumnTagRule(tag, rule, options = {}) {
+    return this._client.request({ ...options, method: 'PUT', path: columnTagPath(tag), body: { stops: rule.stops } });
+  }
+}
+
+function columnTagPath(tag) {
+  return `/column-tags/${encodeSegment(tag)}`;
 }

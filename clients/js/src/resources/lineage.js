@@ -10,6 +10,7 @@ import { artifactBytes, gzipOnce } from '../artifacts.js';
 import { MAX_BULK_EDGES, addAnswer, chunksOf } from '../chunks.js';
 import { encodeSegment } from '../url.js';
 import { walk } from './collection.js';
+import { exportLineage } from './lineage-export.js';
 
 export const MANIFEST_TIMEOUT_MS = 600_000;
 /** A query log of 10,000 statements is parsed on the server: as long as an upload. */
@@ -276,10 +277,35 @@ export class Lineage {
    * `GET /lineage/{id}`: the graph around an asset; `direction` both (default),
    * upstream or downstream. Every traversal takes `as_of` (a `Date`, or an RFC
    * 3339 string): the graph as it stood then (NotFoundError if the asset did not
-   * exist then).
+   * exist then). A traversal of an asset answers one page of at most `limit`
+   * nodes, and `next_cursor` (null on the last page) to pass back as `cursor`
+   * with the same other params; `type`, `platform`, `tag` and `owner` (a
+   * string or an array: any value of one, every one given) show only the
+   * assets that match, the walk going through the others (`hidden` counts
+   * them); `fanout` shows at most that many neighbours of any one node
+   * (`capped` lists those that had more).
    */
   get(id, params = {}, options = {}) {
     return this._traverse(`/lineage/${encodeSegment(id)}`, params, options);
+  }
+
+  /**
+   * Every page of a traversal (`get`'s params; `limit` is the page size), from
+   * `cursor` on: `next_cursor` is sent back with the same other params until
+   * it is null, so every node comes in exactly one page, the root in the
+   * first. Nothing is sent before the first `next()`; stopping the loop stops
+   * the requests.
+   */
+  async *lineagePages(id, params = {}, options = {}) {
+    let cursor = params.cursor ?? undefined;
+    const path = `/lineage/${encodeSegment(id)}`;
+    for (;;) {
+      const page = await this._traverse(path, cursor === undefined ? params : { ...params, cursor }, options);
+      yield page;
+      const next = page.next_cursor ?? undefined;
+      if (next === undefined || next === cursor) return;
+      cursor = next;
+    }
   }
 
   /** `GET /lineage/{id}/upstream`: what flows into the asset, `depth` hops back (default 5). */
@@ -308,18 +334,30 @@ export class Lineage {
   }
 
   /**
+   * `GET /lineage/{id}/export`: the traversal of `get` (same `direction`,
+   * `depth`, `as_of`; `limit` up to the service's export maximum, also the
+   * default) written as a file in `format`: `openlineage` (a JSON array of
+   * RunEvents that `openLineage` takes back), `dot`, `mermaid` or `csv`.
+   * Resolves to `{text, filename, truncated}`: the file's text, the name the
+   * service gives it, and whether the neighbourhood was cut at `limit`.
+   */
+  export(id, params, options = {}) {
+    return exportLineage(this._client, id, params, options);
+  }
+
+  /**
    * `GET /lineage/{id}/columns/{column}/upstream`: the columns that feed this
    * column, each once at its fewest hops (`depth`, default 5), and the column
    * mappings among them. NotFoundError `column_not_found` for a column the asset
    * neither declares nor has lineage for.
    */
   columnUpstream(id, column, params = {}, options = {}) {
-    return this._traverse(columnPath(id, column, 'upstream'), params, options);
+    return this._traverse(columnPath(id, column, 'upstream'), columnParams(params), options);
   }
 
   /** `GET /lineage/{id}/columns/{column}/downstream`: the columns this column feeds. */
   columnDownstream(id, column, params = {}, options = {}) {
-    return this._traverse(columnPath(id, column, 'downstream'), params, options);
+    return this._traverse(columnPath(id, column, 'downstream'), columnParams(params), options);
   }
 
   /** @private */
@@ -351,6 +389,18 @@ function checkReplace(origin, replace) {
   if (replace && (typeof origin !== 'string' || origin === '')) {
     throw new TypeError("replace needs an origin: the edge set it replaces is that origin's");
   }
+}
+
+/** What only traversals of assets take: column traversals neither page nor filter. */
+const ASSET_ONLY = ['cursor', 'type', 'platform', 'tag', 'owner', 'fanout'];
+
+/** A column traversal's params, refusing a page cursor, filters or fanout rather than dropping them. */
+function columnParams(params) {
+  const given = ASSET_ONLY.filter((name) => params?.[name] !== undefined && params[name] !== null);
+  if (given.length > 0) {
+    throw new TypeError(`column traversals take no ${given.join(', ')}: only depth, limit and as_of`);
+  }
+  return params;
 }
 
 function columnPath(id, column, direction) {

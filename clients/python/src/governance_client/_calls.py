@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
@@ -28,11 +29,13 @@ from governance_client._call import (
 )
 from governance_client.types import (
     Asset,
+    AssetColumns,
     AssetVersion,
     BulkResult,
     Column,
     ColumnGraph,
     ColumnMappingInput,
+    ColumnTagRule,
     Dataset,
     Edge,
     EdgeInput,
@@ -42,6 +45,7 @@ from governance_client.types import (
     LineageDiff,
     LineageGraph,
     ManifestSummary,
+    MappingKind,
     Me,
     OpenLineageResult,
     Page,
@@ -186,6 +190,18 @@ def list_history(
     asset_id: str, *, limit: int | None, cursor: str | None
 ) -> Call[Page[AssetVersion]]:
     return get(item_path("/assets", asset_id, "/history"), limit=limit, cursor=cursor)
+
+
+def asset_columns(asset_id: str) -> Call[AssetColumns]:
+    return get(item_path("/assets", asset_id, "/columns"))
+
+
+def get_column_tag_rule(tag: str) -> Call[ColumnTagRule]:
+    return get(item_path("/column-tags", tag))
+
+
+def put_column_tag_rule(tag: str, stops: Iterable[MappingKind]) -> Call[ColumnTagRule]:
+    return replace(item_path("/column-tags", tag), {"stops": list(stops)}, None)
 
 
 # -- time -------------------------------------------------------------------
@@ -335,6 +351,18 @@ def delete_edge(source: str, target: str) -> Call[None]:
     return delete("/lineage/edges", source=source, target=target)
 
 
+@dataclass(frozen=True)
+class WalkOptions:
+    """What a traversal's pages share besides the root: each filter any of its values
+    (a ``str`` is one value), all given filters; ``fanout`` caps each node's expansion."""
+
+    types: str | Sequence[str] | None = None
+    platforms: str | Sequence[str] | None = None
+    tags: str | Sequence[str] | None = None
+    owners: str | Sequence[str] | None = None
+    fanout: int | None = None
+
+
 def traverse(
     asset_id: str,
     *,
@@ -343,6 +371,8 @@ def traverse(
     limit: int | None,
     as_of: Instant | None = None,
     path: str = "",
+    cursor: str | None = None,
+    walk: WalkOptions = WalkOptions(),
 ) -> Call[LineageGraph]:
     return get(
         item_path("/lineage", asset_id, path),
@@ -350,6 +380,12 @@ def traverse(
         direction=direction,
         limit=limit,
         as_of=instant(as_of, "as_of"),
+        cursor=cursor,
+        type=walk.types,
+        platform=walk.platforms,
+        tag=walk.tags,
+        owner=walk.owners,
+        fanout=walk.fanout,
     )
 
 
@@ -379,6 +415,21 @@ def diff(
     end = instant(to, "to")
     params = query(direction=direction, depth=depth, limit=limit, **{"from": start, "to": end})
     return Call("GET", item_path("/lineage", asset_id, "/diff"), json_body, params=params)
+
+
+def export_lineage(
+    asset_id: str,
+    format: str,
+    *,
+    direction: str | None,
+    depth: int | None,
+    limit: int | None,
+    as_of: Instant | None,
+) -> Call[str]:
+    params = query(
+        format=format, direction=direction, depth=depth, limit=limit, as_of=instant(as_of, "as_of")
+    )
+    return Call("GET", item_path("/lineage", asset_id, "/export"), text_body, params=params)
 
 
 def manifest_body(manifest: Artifact) -> bytes:

@@ -10,9 +10,12 @@ from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar
 
 __all__ = [
     "Asset",
+    "AssetColumn",
+    "AssetColumns",
     "AssetFilter",
     "AssetVersion",
     "BulkResult",
+    "Capped",
     "ChangedEdge",
     "Column",
     "ColumnEdge",
@@ -21,6 +24,7 @@ __all__ = [
     "ColumnMappingInput",
     "ColumnNode",
     "ColumnRef",
+    "ColumnTagRule",
     "CypherResult",
     "Dataset",
     "DbtResultsSummary",
@@ -36,6 +40,7 @@ __all__ = [
     "ImpactChange",
     "ImpactReport",
     "ImpactedAsset",
+    "InheritedTag",
     "LineageChanges",
     "LineageDiff",
     "LineageGraph",
@@ -44,6 +49,7 @@ __all__ = [
     "Me",
     "OpenLineageResult",
     "Page",
+    "PathStep",
     "Policy",
     "PolicyEvaluation",
     "PolicySelector",
@@ -57,6 +63,7 @@ __all__ = [
     "Retired",
     "Role",
     "ServiceInfo",
+    "SideCounts",
     "SqlFailure",
     "SqlResult",
     "SqlStatement",
@@ -75,6 +82,8 @@ __all__ = [
 T = TypeVar("T")
 PropertyValue = str | int | float | bool
 Direction = Literal["both", "upstream", "downstream"]
+ExportFormat = Literal["openlineage", "dot", "mermaid", "csv"]
+MappingKind = Literal["identity", "transformation", "masking", "aggregation", "indirect", "unknown"]
 Scope = Literal["read", "write", "admin"]
 Role = Literal["viewer", "editor", "admin"]
 PolicyKind = Literal[
@@ -238,13 +247,37 @@ class GraphEdge(TypedDict):
     transformation: str | None
 
 
+class Capped(TypedDict):
+    """A node whose neighbours a ``fanout`` cut: ``shown`` of ``total`` on ``direction``."""
+
+    id: str
+    direction: Literal["upstream", "downstream"]
+    shown: int
+    total: int
+
+
+class SideCounts(TypedDict, total=False):
+    """A count per asked side."""
+
+    downstream: int
+    upstream: int
+
+
 class LineageGraph(TypedDict):
+    """One page of a traversal; ``next_cursor`` (None at the end) continues it."""
+
     root: str
     direction: Direction
     depth: int
     nodes: list[GraphNode]
     edges: list[GraphEdge]
     truncated: bool
+    next_cursor: str | None
+    remaining: SideCounts
+    """Nodes of the neighbourhood not yet returned after this page, per asked side."""
+    hidden: SideCounts
+    """Walked nodes the filters hid, per asked side (the same on every page)."""
+    capped: list[Capped]
 
 
 class LineageChanges(TypedDict):
@@ -307,6 +340,43 @@ class ColumnGraph(TypedDict):
     nodes: list[ColumnNode]
     edges: list[ColumnEdge]
     truncated: bool
+
+
+class PathStep(TypedDict):
+    asset: str
+    column: str
+    kind: MappingKind | None
+    """The kind of the mapping into this column; None for the tagged column."""
+
+
+InheritedTag = TypedDict("InheritedTag", {"tag": str, "from": ColumnRef, "path": list[PathStep]})
+"""A tag a column inherits along column lineage: the column holding it directly
+(``from``) and the fewest-mappings ``path`` from there to this column."""
+
+
+class AssetColumn(TypedDict):
+    name: str
+    type: str | None
+    tags: list[str]
+    inherited: list[InheritedTag]
+
+
+class AssetColumns(TypedDict):
+    """An asset's declared columns in their order, then the columns known only to
+    column lineage that hold or inherit a tag."""
+
+    asset: str
+    columns: list[AssetColumn]
+
+
+class ColumnTagRule(TypedDict):
+    """The mapping kinds that stop a column tag downstream; ``default`` while the tag
+    has no rule of its own (``masking``, ``aggregation``, ``indirect``)."""
+
+    tag: str
+    stops: list[MappingKind]
+    default: bool
+    updated_at: str | None
 
 
 VersionChange = TypedDict(

@@ -23,18 +23,22 @@ from governance_client._calls import (
 )
 from governance_client.types import (
     Asset,
+    AssetColumns,
     AssetVersion,
     BulkResult,
     Column,
     ColumnGraph,
     ColumnMappingInput,
+    ColumnTagRule,
     Dataset,
     Direction,
     Edge,
+    ExportFormat,
     ImpactReport,
     LineageDiff,
     LineageGraph,
     ManifestSummary,
+    MappingKind,
     OpenLineageResult,
     Page,
     PropertyValue,
@@ -212,6 +216,30 @@ class AsyncAssets(AsyncVersioned[Asset]):
         return paginate(
             lambda at: self.list_history(id, limit=limit, cursor=at, options=options), cursor
         )
+
+    async def columns(self, id: str, *, options: RequestOptions | None = None) -> AssetColumns:
+        """The asset's columns with their own ``tags`` and the tags each ``inherited``
+        along column lineage, each with the column it came from and the path it took
+        (docs/column-classification.md). ``NotFoundError`` for an unknown asset."""
+        return await self._client._call(calls.asset_columns(id), options)
+
+    async def get_column_tag_rule(
+        self, tag: str, *, options: RequestOptions | None = None
+    ) -> ColumnTagRule:
+        """Which mapping kinds stop column tag ``tag`` downstream; a tag with no rule
+        of its own answers the default (``default`` true)."""
+        return await self._client._call(calls.get_column_tag_rule(tag), options)
+
+    async def put_column_tag_rule(
+        self,
+        tag: str,
+        stops: Iterable[MappingKind],
+        *,
+        options: RequestOptions | None = None,
+    ) -> ColumnTagRule:
+        """Set the mapping kinds that stop ``tag`` (``[]``: none does); the service
+        recomputes where the tag is inherited. Idempotent."""
+        return await self._client._call(calls.put_column_tag_rule(tag, stops), options)
 
 
 class AsyncLineage(AsyncResource):
@@ -469,13 +497,34 @@ class AsyncLineage(AsyncResource):
         depth: int | None = None,
         limit: int | None = None,
         as_of: Instant | None = None,
+        cursor: str | None = None,
+        types: str | Sequence[str] | None = None,
+        platforms: str | Sequence[str] | None = None,
+        tags: str | Sequence[str] | None = None,
+        owners: str | Sequence[str] | None = None,
+        fanout: int | None = None,
         options: RequestOptions | None = None,
     ) -> LineageGraph:
-        """The lineage graph around an asset: ``direction`` both (default), upstream
-        or downstream; ``depth`` hops (1-50, default 5); at most ``limit`` nodes.
-        ``as_of``: the graph as it stood at that moment (``NotFoundError`` if the
-        asset did not exist then). Every traversal takes it."""
-        call = calls.traverse(id, direction=direction, depth=depth, limit=limit, as_of=as_of)
+        """One page of the lineage graph around an asset: ``direction`` both
+        (default), upstream or downstream; ``depth`` hops (1-50, default 5); at most
+        ``limit`` nodes (the root, on the first page, included). ``cursor``: a page's
+        ``next_cursor``, to go on with the same parameters (``lineage_pages`` follows
+        them). ``types``, ``platforms``, ``tags``, ``owners``: show only assets with
+        one of the values of each filter given (the walk goes through the others,
+        counted in ``hidden``); ``fanout``: each asset expands at most that many
+        neighbours (the cut ones in ``capped``). ``as_of``: the graph as it stood at
+        that moment (``NotFoundError`` if the asset did not exist then; not with
+        filters or ``fanout``). Every traversal takes these."""
+        walk = calls.WalkOptions(types, platforms, tags, owners, fanout)
+        call = calls.traverse(
+            id,
+            direction=direction,
+            depth=depth,
+            limit=limit,
+            as_of=as_of,
+            cursor=cursor,
+            walk=walk,
+        )
         return await self._client._call(call, options)
 
     async def upstream(
@@ -485,11 +534,26 @@ class AsyncLineage(AsyncResource):
         depth: int | None = None,
         limit: int | None = None,
         as_of: Instant | None = None,
+        cursor: str | None = None,
+        types: str | Sequence[str] | None = None,
+        platforms: str | Sequence[str] | None = None,
+        tags: str | Sequence[str] | None = None,
+        owners: str | Sequence[str] | None = None,
+        fanout: int | None = None,
         options: RequestOptions | None = None,
     ) -> LineageGraph:
-        """What ``id`` is made from (or was, ``as_of`` a moment), to ``depth`` hops."""
+        """What ``id`` is made from (or was, ``as_of`` a moment), to ``depth`` hops:
+        one page, as ``get``."""
+        walk = calls.WalkOptions(types, platforms, tags, owners, fanout)
         call = calls.traverse(
-            id, direction=None, depth=depth, limit=limit, as_of=as_of, path="/upstream"
+            id,
+            direction=None,
+            depth=depth,
+            limit=limit,
+            as_of=as_of,
+            path="/upstream",
+            cursor=cursor,
+            walk=walk,
         )
         return await self._client._call(call, options)
 
@@ -500,13 +564,68 @@ class AsyncLineage(AsyncResource):
         depth: int | None = None,
         limit: int | None = None,
         as_of: Instant | None = None,
+        cursor: str | None = None,
+        types: str | Sequence[str] | None = None,
+        platforms: str | Sequence[str] | None = None,
+        tags: str | Sequence[str] | None = None,
+        owners: str | Sequence[str] | None = None,
+        fanout: int | None = None,
         options: RequestOptions | None = None,
     ) -> LineageGraph:
-        """What is made from ``id`` (or was, ``as_of`` a moment), to ``depth`` hops."""
+        """What is made from ``id`` (or was, ``as_of`` a moment), to ``depth`` hops:
+        one page, as ``get``."""
+        walk = calls.WalkOptions(types, platforms, tags, owners, fanout)
         call = calls.traverse(
-            id, direction=None, depth=depth, limit=limit, as_of=as_of, path="/downstream"
+            id,
+            direction=None,
+            depth=depth,
+            limit=limit,
+            as_of=as_of,
+            path="/downstream",
+            cursor=cursor,
+            walk=walk,
         )
         return await self._client._call(call, options)
+
+    async def lineage_pages(
+        self,
+        id: str,
+        *,
+        direction: Direction | None = None,
+        depth: int | None = None,
+        limit: int | None = None,
+        as_of: Instant | None = None,
+        cursor: str | None = None,
+        types: str | Sequence[str] | None = None,
+        platforms: str | Sequence[str] | None = None,
+        tags: str | Sequence[str] | None = None,
+        owners: str | Sequence[str] | None = None,
+        fanout: int | None = None,
+        options: RequestOptions | None = None,
+    ) -> AsyncIterator[LineageGraph]:
+        """Every page of the traversal ``get`` answers (same arguments; ``limit`` is
+        each page's size), fetching the next only when the loop reaches it, until
+        ``next_cursor`` is null: together they hold every node and edge of the
+        neighbourhood once. ``cursor``: start at that page."""
+        while True:
+            page = await self.get(
+                id,
+                direction=direction,
+                depth=depth,
+                limit=limit,
+                as_of=as_of,
+                cursor=cursor,
+                types=types,
+                platforms=platforms,
+                tags=tags,
+                owners=owners,
+                fanout=fanout,
+                options=options,
+            )
+            yield page
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return
 
     async def diff(
         self,
@@ -525,6 +644,26 @@ class AsyncLineage(AsyncResource):
         shapes of a traversal, and ``changed["edges"]``, those in both whose
         transformation changed. ``NotFoundError`` if the asset existed at neither."""
         call = calls.diff(id, from_, to, direction=direction, depth=depth, limit=limit)
+        return await self._client._call(call, options)
+
+    async def export(
+        self,
+        id: str,
+        format: ExportFormat,
+        *,
+        direction: Direction | None = None,
+        depth: int | None = None,
+        limit: int | None = None,
+        as_of: Instant | None = None,
+        options: RequestOptions | None = None,
+    ) -> str:
+        """The lineage around ``id`` as a file's text: ``openlineage`` (a JSON array of
+        RunEvents that ``ingest_openlineage`` takes back), ``dot``, ``mermaid`` or
+        ``csv``; ``direction``, ``depth``, ``as_of`` as for ``get``, ``limit`` up to the
+        service's export maximum. ``NotFoundError`` for an unknown asset."""
+        call = calls.export_lineage(
+            id, format, direction=direction, depth=depth, limit=limit, as_of=as_of
+        )
         return await self._client._call(call, options)
 
     async def column_upstream(

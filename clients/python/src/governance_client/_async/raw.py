@@ -42,6 +42,9 @@ class AsyncAssetsWithRawResponse:
         self.patch = raw(assets.patch)
         self.delete = raw(assets.delete)
         self.list_history = raw(assets.list_history)
+        self.columns = raw(assets.columns)
+        self.get_column_tag_rule = raw(assets.get_column_tag_rule)
+        self.put_column_tag_rule = raw(assets.put_column_tag_rule)
 
 
 class AsyncLineageWithRawResponse:

@@ -2,9 +2,12 @@ package dev.governance.client;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.governance.client.model.Asset;
+import dev.governance.client.model.AssetColumns;
 import dev.governance.client.model.AssetFilter;
 import dev.governance.client.model.AssetInput;
 import dev.governance.client.model.AssetVersion;
+import dev.governance.client.model.ColumnTagRule;
+import dev.governance.client.model.ColumnTagRuleInput;
 import dev.governance.client.model.Dataset;
 import dev.governance.client.model.Page;
 import dev.governance.client.model.Saved;
@@ -183,6 +186,46 @@ public final class AssetsService {
   /** As {@link #history(String)}, each page sent with {@code options}. */
   public PagedIterable<AssetVersion> history(String id, RequestOptions options) {
     return PagedIterable.of(http, path(id) + "/history", options, VERSIONS);
+  }
+
+  /**
+   * The asset's columns with the tags set on them and those they inherit along column lineage,
+   * each with the column it came from and the path it took.
+   *
+   * @throws dev.governance.client.exception.NotFoundException if there is no such asset
+   */
+  public AssetColumns columns(String id) {
+    return columnsWithResponse(id, RequestOptions.DEFAULTS).value();
+  }
+
+  public Response<AssetColumns> columnsWithResponse(String id, RequestOptions options) {
+    return http.call(ApiCall.get(path(id) + "/columns").options(options), AssetColumns.class);
+  }
+
+  /** The rule of a column tag; a tag with no rule of its own answers the default one. */
+  public ColumnTagRule columnTagRule(String tag) {
+    return columnTagRuleWithResponse(tag, RequestOptions.DEFAULTS).value();
+  }
+
+  public Response<ColumnTagRule> columnTagRuleWithResponse(String tag, RequestOptions options) {
+    return http.call(ApiCall.get(tagPath(tag)).options(options), ColumnTagRule.class);
+  }
+
+  /**
+   * Sets the mapping kinds that stop a column tag; the service recomputes where the tag is
+   * inherited in the same transaction. The same rule again changes nothing (idempotent).
+   */
+  public ColumnTagRule putColumnTagRule(String tag, ColumnTagRuleInput rule) {
+    return putColumnTagRuleWithResponse(tag, rule, RequestOptions.DEFAULTS).value();
+  }
+
+  public Response<ColumnTagRule> putColumnTagRuleWithResponse(
+      String tag, ColumnTagRuleInput rule, RequestOptions options) {
+    return http.call(ApiCall.put(tagPath(tag)).json(rule).options(options), ColumnTagRule.class);
+  }
+
+  private static String tagPath(String tag) {
+    return "/column-tags/" + Ids.segment("column tag", tag);
   }
 
   private static String path(String id) {

@@ -10,9 +10,11 @@ import dev.governance.client.model.Direction;
 import dev.governance.client.model.Edge;
 import dev.governance.client.model.EdgeFilter;
 import dev.governance.client.model.EdgeInput;
+import dev.governance.client.model.ExportRequest;
 import dev.governance.client.model.ImpactOptions;
 import dev.governance.client.model.ImpactReport;
 import dev.governance.client.model.LineageDiff;
+import dev.governance.client.model.LineageExport;
 import dev.governance.client.model.LineageGraph;
 import dev.governance.client.model.ManifestOptions;
 import dev.governance.client.model.ManifestSummary;
@@ -461,10 +463,45 @@ public final class LineageService {
       String id, Direction direction, Traversal bounds, RequestOptions options) {
     Objects.requireNonNull(direction, "direction");
     ApiCall call =
-        bounded(ApiCall.get("/lineage/" + Ids.segment("asset id", id)), bounds)
+        filtered(ApiCall.get("/lineage/" + Ids.segment("asset id", id)), bounds)
             .param("direction", direction.wireName())
             .options(options);
     return checked(http.call(call, LineageGraph.class));
+  }
+
+  /**
+   * Every page of a traversal, one item per page: the first request is sent when iteration
+   * starts (from {@code bounds}' cursor, if it has one), and each {@link
+   * LineageGraph#nextCursor()} is sent back with the same other settings while iteration goes
+   * on, so every node comes in exactly one page, the root in the first. {@code bounds}' limit is
+   * the page size ({@link PagedIterable#pageSize(int)} sets it too).
+   *
+   * <pre>{@code
+   * for (LineageGraph page : client.lineage().graphPages(id, Direction.DOWNSTREAM,
+   *     Traversal.limit(500).withTypes("dashboard"))) {
+   *   page.nodes().forEach(n -> System.out.println(n.distance() + " " + n.id()));
+   * }
+   * }</pre>
+   */
+  public PagedIterable<LineageGraph> graphPages(String id, Direction direction, Traversal bounds) {
+    return graphPages(id, direction, bounds, RequestOptions.DEFAULTS);
+  }
+
+  /** As {@link #graphPages(String, Direction, Traversal)}, each page sent with {@code options}. */
+  public PagedIterable<LineageGraph> graphPages(
+      String id, Direction direction, Traversal bounds, RequestOptions options) {
+    Ids.segment("asset id", id);
+    Objects.requireNonNull(direction, "direction");
+    Objects.requireNonNull(bounds, "bounds: Traversal.defaults() for the service's");
+    PagedIterable<LineageGraph> all =
+        new PagedIterable<>(
+            (cursor, size) -> {
+              Traversal page = size == null ? bounds : bounds.withLimit(size);
+              LineageGraph graph =
+                  graphWithResponse(id, direction, page.withCursor(cursor), options).value();
+              return new Page<>(List.of(graph), graph.nextCursor());
+            });
+    return bounds.cursor().map(all::fromCursor).orElse(all);
   }
 
   /** Everything that flows into the asset, within the default depth (5). */
@@ -500,7 +537,7 @@ public final class LineageService {
   private Response<LineageGraph> traverse(
       String id, String direction, Traversal bounds, RequestOptions options) {
     ApiCall call =
-        bounded(ApiCall.get("/lineage/" + Ids.segment("asset id", id) + "/" + direction), bounds)
+        filtered(ApiCall.get("/lineage/" + Ids.segment("asset id", id) + "/" + direction), bounds)
             .options(options);
     return checked(http.call(call, LineageGraph.class));
   }
@@ -533,6 +570,42 @@ public final class LineageService {
             .param("limit", range.limit())
             .options(options);
     return http.call(call, LineageDiff.class);
+  }
+
+  /**
+   * {@code GET /lineage/{id}/export}: the traversal of {@link #graph(String, Direction,
+   * Traversal)} around the asset (same direction, depth and as-of) written as a file in {@code
+   * request.format()}, with the name the service gives it and whether the neighbourhood was cut
+   * at the limit.
+   *
+   * @throws dev.governance.client.exception.NotFoundException for an unknown asset (or one that
+   *     did not exist at {@code asOf})
+   * @throws dev.governance.client.exception.ValidationException naming a parameter the service
+   *     refuses, such as a {@code limit} above its export maximum
+   */
+  public LineageExport export(String id, ExportRequest request) {
+    return exportWithResponse(id, request, RequestOptions.DEFAULTS).value();
+  }
+
+  public Response<LineageExport> exportWithResponse(
+      String id, ExportRequest request, RequestOptions options) {
+    Objects.requireNonNull(request, "request: ExportRequest.of(format)");
+    ApiCall call =
+        ApiCall.get("/lineage/" + Ids.segment("asset id", id) + "/export")
+            .param("format", request.format().wireName())
+            .param("direction", request.direction() == null ? null : request.direction().wireName())
+            .param("depth", request.depth())
+            .param("limit", request.limit())
+            .param("as_of", Instants.wire(request.asOf()))
+            .accept(request.format().mediaType() + ", application/problem+json")
+            .options(options);
+    Response<String> file = http.callForText(call);
+    LineageExport export =
+        new LineageExport(
+            file.value(),
+            file.header("Content-Disposition").map(ContentDisposition::filename).orElse(null),
+            file.header("Lineage-Truncated").map("true"::equals).orElse(false));
+    return new Response<>(file.status(), file.headers(), export);
   }
 
   /** The columns that flow into this column, within the default depth (5). */
@@ -575,6 +648,16 @@ public final class LineageService {
 
   private Response<ColumnGraph> traverseColumn(
       String assetId, String column, String direction, Traversal bounds, RequestOptions options) {
+    Objects.requireNonNull(bounds, "bounds: Traversal.defaults() for the service's");
+    if (bounds.cursor().isPresent()
+        || bounds.fanout().isPresent()
+        || !(bounds.types().isEmpty()
+            && bounds.platforms().isEmpty()
+            && bounds.tags().isEmpty()
+            && bounds.owners().isEmpty())) {
+      throw new IllegalArgumentException(
+          "column traversals take no cursor, filters or fanout: " + bounds);
+    }
     ApiCall call =
         bounded(
                 ApiCall.get(
@@ -590,6 +673,18 @@ public final class LineageService {
     bounds.depth().ifPresent(depth -> call.param("depth", depth));
     bounds.limit().ifPresent(limit -> call.param("limit", limit));
     bounds.asOf().ifPresent(moment -> call.param("as_of", Instants.wire(moment)));
+    return call;
+  }
+
+  /** The bounds, and the cursor, filters and fanout that only traversals of assets take. */
+  private static ApiCall filtered(ApiCall call, Traversal bounds) {
+    bounded(call, bounds);
+    bounds.cursor().ifPresent(cursor -> call.param("cursor", cursor));
+    bounds.types().forEach(type -> call.param("type", type));
+    bounds.platforms().forEach(platform -> call.param("platform", platform));
+    bounds.tags().forEach(tag -> call.param("tag", tag));
+    bounds.owners().forEach(owner -> call.param("owner", owner));
+    bounds.fanout().ifPresent(fanout -> call.param("fanout", fanout));
     return call;
   }
 
