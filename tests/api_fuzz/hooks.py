@@ -6,6 +6,7 @@ as generated, so the service's refusals are still checked.
 - `cursor`: valid only as the service issued it (an encoded sort key), so a
   pattern-valid random string is rightly refused (400 invalid_cursor). Positive
   cases go without one, i.e. from the first page.
+- A diff's `from` is not after its `to` (422): positive cases swap the two.
 - A traversal's filters (`type`, `platform`, `tag`, `owner`) and `fanout` do not go
   with `as_of` (422 naming the parameter: the past is walked over the history layer,
   which they do not read), a rule between fields no schema says. Positive cases with
@@ -61,6 +62,7 @@ import schemathesis
 from hypothesis import strategies as st
 
 from service.domain import datasets, origins
+from service.domain.history import parse_instant
 from service.domain.preconditions import IF_MATCH_PATTERN
 from service.ids import MAX_ID_LENGTH, normalise
 from service.models.datasets import MAX_DATASET_PART
@@ -91,6 +93,18 @@ def before_load_schema(context: Any, raw_schema: dict[str, Any]) -> None:
 _NOT_WITH_AS_OF = ("type", "platform", "tag", "owner", "fanout")
 
 
+def _in_order(query: dict[str, Any]) -> dict[str, Any]:
+    """A diff's `from` is not after its `to` (422 when it is): swapped when both are
+    instants in the wrong order."""
+    start, end = query.get("from"), query.get("to")
+    if not (isinstance(start, str) and isinstance(end, str)):
+        return query
+    parsed = parse_instant(start), parse_instant(end)
+    if None in parsed or parsed[0] <= parsed[1]:  # type: ignore[operator]
+        return query
+    return {**query, "from": end, "to": start}
+
+
 def _positive(case: schemathesis.Case[Any]) -> bool:
     meta = case.meta
     return meta is not None and meta.generation.mode.is_positive
@@ -104,6 +118,8 @@ def before_call(context: Any, case: schemathesis.Case[Any], kwargs: dict[str, An
         case.query = {k: v for k, v in case.query.items() if k != "cursor"}
     if case.query and "as_of" in case.query:
         case.query = {k: v for k, v in case.query.items() if k not in _NOT_WITH_AS_OF}
+    if case.query and case.operation.path.endswith("/diff"):
+        case.query = _in_order(case.query)
     if (
         isinstance(case.body, dict)
         and "cursor" in case.body
