@@ -14,6 +14,7 @@ from service.domain.lineage import validate_edges
 from service.domain.lineage_pages import FILTERS, Filters
 from service.errors import FieldError, Unprocessable, validation_error
 from service.http import json_response, path_param, read_json
+from service.models.assets import MAX_OWNER_LENGTH, MAX_TAG_LENGTH
 from service.models.common import NO_CONTROLS_PATTERN
 from service.models.lineage import BulkResult, ColumnGraph, Edge, EdgeIn, EdgePage, LineageGraph
 from service.models.lineage_history import LineageDiff
@@ -27,8 +28,11 @@ from service.store.lineage_diff import diff as lineage_diff
 
 BASE = "/api/v1/lineage"
 DIRECTIONS = ("both", "upstream", "downstream")
-MAX_FILTER_VALUES = 50
-MAX_FILTER_VALUE = 512
+# Bounded so that a request carrying all four filters at their limits, percent-encoded
+# (up to 12 bytes a character), with the longest asset id and cursor, keeps its head
+# well within what the HTTP parser reads (64 KiB): about 53 KiB at most.
+MAX_FILTER_VALUES = 8
+MAX_FILTER_VALUE = {"type": 64, "platform": 64, "tag": MAX_TAG_LENGTH, "owner": MAX_OWNER_LENGTH}
 MAX_CURSOR = 4096
 LATEST_INSTANT = "9999-12-31T23:59:59.999Z"
 
@@ -124,8 +128,8 @@ def _bounds(request: Request) -> tuple[int, int]:
 
 
 def _filters(params: Params) -> Filters:
-    """The repeatable filters, each value at most 512 characters, at most
-    MAX_FILTER_VALUES of each; 422 naming the parameter."""
+    """The repeatable filters, at most MAX_FILTER_VALUES of each, each value within
+    its parameter's MAX_FILTER_VALUE; 422 naming the parameter."""
     given = {}
     for name in FILTERS:
         values = params.many(name)
@@ -133,9 +137,9 @@ def _filters(params: Params) -> Filters:
             raise validation_error(
                 ("query", name), f"at most {MAX_FILTER_VALUES} values of {name}", "too_long"
             )
-        if any(len(v) > MAX_FILTER_VALUE for v in values):
+        if any(len(v) > MAX_FILTER_VALUE[name] for v in values):
             raise validation_error(
-                ("query", name), f"a {name} is longer than {MAX_FILTER_VALUE} characters"
+                ("query", name), f"a {name} is longer than {MAX_FILTER_VALUE[name]} characters"
             )
         given[name] = tuple(values)
     return Filters(**given)
@@ -335,15 +339,20 @@ _CURSOR = Param(
     "(distance, id) order. 400 `invalid_cursor` when it does not decode or was made for "
     "other parameters (`detail` and `parameter` name the one that differs)",
 )
-_FILTER_VALUES = {
-    "type": "array",
-    "items": {"type": "string", "maxLength": MAX_FILTER_VALUE},
-    "maxItems": MAX_FILTER_VALUES,
-}
+
+
+def _filter_values(name: str) -> dict[str, object]:
+    return {
+        "type": "array",
+        "items": {"type": "string", "maxLength": MAX_FILTER_VALUE[name]},
+        "maxItems": MAX_FILTER_VALUES,
+    }
+
+
 _FILTERS = tuple(
     Param(
         name,
-        schema=_FILTER_VALUES,
+        schema=_filter_values(name),
         description=f"repeatable: show only assets whose {what} is one of these (any of "
         "the values; all of the filter parameters given). Hidden assets are still walked "
         "through and counted in `hidden`; not with `as_of` (422)",

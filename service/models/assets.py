@@ -66,7 +66,8 @@ MAX_TAG_LENGTH = 64
 Tag = Annotated[
     str, StringConstraints(min_length=1, max_length=MAX_TAG_LENGTH, strip_whitespace=False)
 ]
-Owner = Annotated[str, StringConstraints(min_length=1, max_length=256)]
+MAX_OWNER_LENGTH = 256
+Owner = Annotated[str, StringConstraints(min_length=1, max_length=MAX_OWNER_LENGTH)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
 Description = Annotated[str, StringConstraints(max_length=65_536)]
 PropertyKey = Annotated[

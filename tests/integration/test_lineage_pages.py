@@ -230,7 +230,10 @@ def test_pages_as_of_a_moment_hold_that_moments_neighbourhood(writer: httpx.Clie
         ({"fanout": "x"}, "fanout"),
         ({"fanout": 2, "as_of": "2026-01-01T00:00:00Z"}, "fanout"),
         ({"tag": "pii", "as_of": "2026-01-01T00:00:00Z"}, "tag"),
-        ({"type": "t" * 513}, "type"),
+        ({"type": "t" * 65}, "type"),
+        ({"tag": "t" * 65}, "tag"),
+        ({"owner": "o" * 257}, "owner"),
+        ({"platform": [f"p{i}" for i in range(9)]}, "platform"),
     ],
 )
 def test_bad_walk_options_are_422_naming_the_parameter(
