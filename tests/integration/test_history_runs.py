@@ -5,7 +5,6 @@ arrays say, and a data migration fills them in on histories written before."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -13,11 +12,11 @@ from typing import Any
 import httpx
 import neo4j
 
-from service import clock, cypher
+from service import clock
 from service.domain.history import OPEN
-from service.graph import Graph
 from service.settings import Settings
 from service.store import history
+from tests.integration.test_lineage_history import EDGE_FROM_BEFORE_HISTORY, run
 
 HISTORIES = (
     "MATCH (s:AssetTrail)-[w:LINEAGE_WAS]->(t:AssetTrail) "
@@ -37,18 +36,6 @@ def moment() -> str:
     while clock.now_iso() == now:
         pass
     return now
-
-
-def run(make_settings: Callable[..., Settings], work: Callable[[Graph], Any]) -> Any:
-    async def go() -> Any:
-        settings = make_settings()
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            return await work(graph)
-        finally:
-            await graph.close()
-
-    return asyncio.run(go())
 
 
 def expected_run(since: list[str], until: list[str]) -> tuple[str, str]:
@@ -116,16 +103,7 @@ def test_an_asset_deletion_and_a_bulk_replace_keep_the_runs(
 def test_the_backfill_and_retention_keep_the_runs(
     writer: httpx.Client, driver: neo4j.Driver, make_settings: Callable[..., Settings]
 ) -> None:
-    driver.execute_query(
-        "CREATE (:Asset {id: 'old.src', name: 'old.src', type: 'table', tags: [],"
-        " owners: [], placeholder: false, version: 1,"
-        " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
-        "-[:LINEAGE {origins: ['api'], transformation: 'copy',"
-        " created_at: '2024-02-01T00:00:00.000Z', updated_at: '2024-02-01T00:00:00.000Z'}]->"
-        "(:Asset {id: 'old.dst', name: 'old.dst', type: 'table', tags: [], owners: [],"
-        " placeholder: false, version: 1,"
-        " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
-    )
+    driver.execute_query(EDGE_FROM_BEFORE_HISTORY)
     assert run(make_settings, history.backfill) == 1
     assert histories(driver)[("old.src", "old.dst")]["run_since"] == "2024-02-01T00:00:00.000Z"
     assert_runs_follow_the_arrays(driver)

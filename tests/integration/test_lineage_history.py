@@ -62,6 +62,19 @@ def intervals(driver: neo4j.Driver) -> int:
     return int(driver.execute_query(query).records[0]["n"] or 0)
 
 
+# An edge written before history existed: assets and an edge with no trail.
+EDGE_FROM_BEFORE_HISTORY = (
+    "CREATE (:Asset {id: 'old.src', name: 'old.src', type: 'table', tags: [],"
+    " owners: [], placeholder: false, version: 1,"
+    " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
+    "-[:LINEAGE {origins: ['api'], transformation: 'copy',"
+    " created_at: '2024-02-01T00:00:00.000Z', updated_at: '2024-02-01T00:00:00.000Z'}]->"
+    "(:Asset {id: 'old.dst', name: 'old.dst', type: 'table', tags: [], owners: [],"
+    " placeholder: false, version: 1,"
+    " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
+)
+
+
 def run(make_settings: Callable[..., Settings], work: Callable[[Graph], Any]) -> Any:
     async def go() -> Any:
         settings = make_settings()
@@ -350,16 +363,7 @@ def test_retention_forgets_what_ended_long_ago_and_keeps_what_stands(
 def test_the_backfill_opens_a_history_for_edges_from_before_history(
     writer: httpx.Client, driver: neo4j.Driver, make_settings: Callable[..., Settings]
 ) -> None:
-    driver.execute_query(
-        "CREATE (:Asset {id: 'old.src', name: 'old.src', type: 'table', tags: [],"
-        " owners: [], placeholder: false, version: 1,"
-        " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
-        "-[:LINEAGE {origins: ['api'], transformation: 'copy',"
-        " created_at: '2024-02-01T00:00:00.000Z', updated_at: '2024-02-01T00:00:00.000Z'}]->"
-        "(:Asset {id: 'old.dst', name: 'old.dst', type: 'table', tags: [], owners: [],"
-        " placeholder: false, version: 1,"
-        " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
-    )
+    driver.execute_query(EDGE_FROM_BEFORE_HISTORY)
     assert run(make_settings, history.backfill) == 1
     assert run(make_settings, history.backfill) == 0
 
