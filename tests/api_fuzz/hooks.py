@@ -99,8 +99,8 @@ def _in_order(query: dict[str, Any]) -> dict[str, Any]:
     start, end = query.get("from"), query.get("to")
     if not (isinstance(start, str) and isinstance(end, str)):
         return query
-    parsed = parse_instant(start), parse_instant(end)
-    if None in parsed or parsed[0] <= parsed[1]:  # type: ignore[operator]
+    first, last = parse_instant(start), parse_instant(end)
+    if first is None or last is None or first <= last:
         return query
     return {**query, "from": end, "to": start}
 
