@@ -21,8 +21,8 @@ import csv
 import io
 
 from service.domain.lineage_export import Neighbourhood
+from service.domain.spreadsheet import cell
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _MERMAID = {'"': "#quot;", "#": "#35;", "<": "#lt;", ">": "#gt;", "&": "#amp;", "`": "#96;"}
 CSV_HEADER = (
     "kind",
@@ -93,16 +93,6 @@ def mermaid(graph: Neighbourhood, at: str) -> str:
     if root is not None:
         lines.append(f"  class {root} root")
     return "\n".join(lines) + "\n"
-
-
-def cell(value: str | int | None) -> str | int:
-    """A CSV cell a spreadsheet shows as written: text that would start a formula gets
-    a leading `'`; numbers stay numbers, None is empty."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
 
 
 def csv_table(graph: Neighbourhood, at: str) -> str:

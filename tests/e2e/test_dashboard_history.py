@@ -5,6 +5,8 @@ check of a candidate manifest, which writes nothing."""
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import json
 import re
 from pathlib import Path
@@ -247,6 +249,15 @@ def test_the_history_tab_lists_a_patch_with_each_change(
     expect(oldest).not_to_contain_text("placeholder")
     visitor.screenshot("asset-history")
     assert visitor.accessibility_violations() == []
+
+    with visitor.page.expect_download() as started:
+        visitor.page.get_by_test_id("history-export-csv").click()
+    download = started.value
+    assert download.suggested_filename == "history-sales.orders.csv"
+    rows_saved = list(csv.DictReader(io.StringIO(Path(download.path()).read_text())))
+    assert ("2", "columns", "shipped_at", "added") in {
+        (r["version"], r["field"], r["column"], r["change"]) for r in rows_saved
+    }
     assert not visitor.watch.errors
 
 

@@ -109,6 +109,7 @@ POST   /logout                                                public        stan
 GET    /                                                      session:read  standard none
 GET    /assets                                                session:read  standard none
 GET    /assets/{asset_id}                                     session:read  standard none
+GET    /assets/{asset_id}/history/export                      session:read  standard none
 GET    /assets/{asset_id}/history                             session:read  standard none
 GET    /lineage                                               session:read  standard none
 GET    /lineage/{asset_id}                                    session:read  standard none
