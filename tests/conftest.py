@@ -12,6 +12,7 @@ import httpx
 import neo4j
 import pytest
 from cryptography.fernet import Fernet
+from hypothesis import settings as hypothesis_settings
 from pydantic import SecretStr
 
 from service.app import create_app
@@ -24,6 +25,12 @@ from tests.support.schema import apply_schema
 from tests.support.server import LiveServer
 from tests.support.tokens import TokenMaker
 from tests.support.warm_up import warm_plans
+
+# No per-example deadline (Hypothesis's default is 200 ms): what the property tests
+# assert is never a timing, and on a loaded machine (`make test` warms Neo4j beside the
+# unit tests) a pure function can miss it, which Hypothesis reports as a failure.
+hypothesis_settings.register_profile("suite", deadline=None)
+hypothesis_settings.load_profile("suite")
 
 # The event counter and the dispatcher's lease (with its cursor) survive: sequence
 # numbers only ever rise, and the dispatcher never skips events, across tests too. So
@@ -112,23 +119,33 @@ def driver(neo4j_target: Neo4jTarget) -> Iterator[neo4j.Driver]:
         yield drv
 
 
+def settings_for(target: Neo4jTarget, **overrides: object) -> Settings:
+    """A test server's settings on `target`, with `overrides`."""
+    base = Settings(
+        neo4j_uri=target.uri,
+        neo4j_username=target.username,
+        neo4j_password=SecretStr(target.password),
+        neo4j_database=target.database,
+        rate_limit=RateLimit(per_second=1000, burst=2000, auth_failures_per_minute=100_000),
+        events=EVENTS_FOR_TESTS,
+        webhooks=WEBHOOKS_FOR_TESTS,
+        policies=POLICIES_FOR_TESTS,
+    )
+    return base.model_copy(update=overrides)
+
+
+def prepare_database(target: Neo4jTarget) -> None:
+    """The schema in place and the everyday plans made (`warm_plans`), on an empty graph."""
+    apply_schema(settings_for(target))
+    warm_plans(settings_for(target), CLEAR_GRAPH)
+
+
 @pytest.fixture(scope="session")
 def make_settings(neo4j_target: Neo4jTarget) -> Callable[..., Settings]:
     def make(**overrides: object) -> Settings:
-        base = Settings(
-            neo4j_uri=neo4j_target.uri,
-            neo4j_username=neo4j_target.username,
-            neo4j_password=SecretStr(neo4j_target.password),
-            neo4j_database=neo4j_target.database,
-            rate_limit=RateLimit(per_second=1000, burst=2000, auth_failures_per_minute=100_000),
-            events=EVENTS_FOR_TESTS,
-            webhooks=WEBHOOKS_FOR_TESTS,
-            policies=POLICIES_FOR_TESTS,
-        )
-        return base.model_copy(update=overrides)
+        return settings_for(neo4j_target, **overrides)
 
-    apply_schema(make())
-    warm_plans(make(), CLEAR_GRAPH)
+    prepare_database(neo4j_target)
     return make
 
 

@@ -15,6 +15,10 @@ import os
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from service.localdb import LocalNeo4j
 
 TEST_IMAGE = "neo4j:5.26-community"
 TEST_BOLT_PORT = 17688
@@ -59,6 +63,33 @@ def local_instance() -> tuple[str, int]:
     return f"{name}-{worker}", port + 1 + int(worker.removeprefix("gw"))
 
 
+def uses_local_server() -> bool:
+    """Whether `neo4j_for_tests` would start the local instance (no NEO4J_URI, no Docker)."""
+    return not os.environ.get("NEO4J_URI") and not _docker_answers()
+
+
+def local_server() -> LocalNeo4j:
+    """The local instance this process's tests use (`local_instance`), configured the
+    same wherever it is started from: a running server with another configuration is
+    refused rather than shared."""
+    from service.localdb import LocalNeo4j, default_cache_dir
+
+    name, port = local_instance()
+    return LocalNeo4j(
+        default_cache_dir(),
+        name=name,
+        bolt_port=port,
+        # 2g: a transaction may use a quarter of the heap, and a full bulk of 10,000
+        # new edges with its history (20,000 placeholders, 10,000 edges and their
+        # trails) needs more than the 256 MiB a 1g heap allows.
+        heap="2g",
+        pagecache="512m",
+        # Tests clear the graph between them; without this each clear would make the
+        # next run of every heavy statement replan it (up to seconds on a busy machine).
+        stable_plans=True,
+    )
+
+
 @contextlib.contextmanager
 def neo4j_for_tests() -> Iterator[Neo4jTarget]:
     uri = os.environ.get("NEO4J_URI")
@@ -88,22 +119,7 @@ def neo4j_for_tests() -> Iterator[Neo4jTarget]:
                 "testcontainers",
             )
         return
-    from service.localdb import LocalNeo4j, default_cache_dir
-
-    name, port = local_instance()
-    server = LocalNeo4j(
-        default_cache_dir(),
-        name=name,
-        bolt_port=port,
-        # 2g: a transaction may use a quarter of the heap, and a full bulk of 10,000
-        # new edges with its history (20,000 placeholders, 10,000 edges and their
-        # trails) needs more than the 256 MiB a 1g heap allows.
-        heap="2g",
-        pagecache="512m",
-        # Tests clear the graph between them; without this each clear would make the
-        # next run of every heavy statement replan it (up to seconds on a busy machine).
-        stable_plans=True,
-    )
+    server = local_server()
     was_running = server.status().running
     try:
         info = server.start()

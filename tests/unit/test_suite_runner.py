@@ -1,0 +1,106 @@
+"""`make test`'s runner (tests/support/suite.py): the database is started beside the
+first suites, the later suites run only once it is ready, and it is stopped at the
+end, failure or not, unless it was running before."""
+
+from __future__ import annotations
+
+import stat
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.support import suite
+
+
+class FakeServer:
+    """Stands for the local Neo4j: whether it runs, and what was done to it."""
+
+    def __init__(self, running: bool) -> None:
+        self.running = running
+        self.stopped = threading.Event()
+
+    def status(self) -> FakeServer:
+        return self
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+@pytest.fixture
+def make(tmp_path: Path) -> tuple[str, Path]:
+    """A stand-in for make that logs the suites it is asked for and fails `broken`."""
+    log = tmp_path / "make.log"
+    script = tmp_path / "make"
+    script.write_text(
+        "#!/bin/sh\n"
+        "shift\n"  # --no-print-directory
+        f'echo "$@" >> {log}\n'
+        'case " $* " in *" broken "*) exit 2;; esac\n'
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return str(script), log
+
+
+def _use(monkeypatch: pytest.MonkeyPatch, server: FakeServer, ready: threading.Event) -> None:
+    def start_and_prepare() -> float:
+        assert not server.stopped.is_set()
+        ready.set()
+        return 0.0
+
+    monkeypatch.setattr(suite, "uses_local_server", lambda: True)
+    monkeypatch.setattr(suite, "local_server", lambda: server)
+    monkeypatch.setattr(suite, "_start_and_prepare", start_and_prepare)
+    monkeypatch.delenv("GOVERNANCE_KEEP_TEST_NEO4J", raising=False)
+
+
+def test_the_later_suites_run_on_the_started_database_which_is_stopped_after(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, ready = FakeServer(running=False), threading.Event()
+    _use(monkeypatch, server, ready)
+    command, log = make
+    assert suite.main([command, "lint unit", "integration e2e"]) == 0
+    assert log.read_text().splitlines() == ["lint unit", "integration e2e"]
+    assert ready.is_set() and server.stopped.is_set()
+
+
+def test_a_failing_first_suite_skips_the_rest_and_still_stops_the_database(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, ready = FakeServer(running=False), threading.Event()
+    _use(monkeypatch, server, ready)
+    command, log = make
+    assert suite.main([command, "broken", "integration"]) == 2
+    assert log.read_text().splitlines() == ["broken"]
+    assert ready.is_set() and server.stopped.is_set()
+
+
+def test_a_database_that_was_running_before_is_left_running(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, ready = FakeServer(running=True), threading.Event()
+    _use(monkeypatch, server, ready)
+    command, _ = make
+    assert suite.main([command, "lint", "integration"]) == 0
+    assert not server.stopped.is_set()
+
+
+def test_what_runs_beside_the_first_suites_must_pass_before_the_rest_run(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, ready = FakeServer(running=False), threading.Event()
+    _use(monkeypatch, server, ready)
+    command, log = make
+    assert suite.main([command, "lint", "integration", "--beside", "broken"]) == 2
+    assert sorted(log.read_text().splitlines()) == ["broken", "lint"]
+    assert server.stopped.is_set()
+
+
+def test_without_the_local_database_the_suites_simply_run_in_order(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(suite, "uses_local_server", lambda: False)
+    command, log = make
+    assert suite.main([command, "lint", "broken integration"]) == 2
+    assert log.read_text().splitlines() == ["lint", "broken integration"]
