@@ -46,6 +46,9 @@ type Asset struct {
 	UpdatedAt   time.Time `json:"updated_at,omitzero"`
 	// Version starts at 1 and rises with each change; see [IfMatch].
 	Version int `json:"version,omitempty"`
+	// Domain is the domain the asset is in (empty: none). Read-only: the
+	// domains' rules decide, and the service ignores it in a write.
+	Domain string `json:"domain,omitempty"`
 }
 
 // Dataset is a physical dataset as OpenLineage names it: a Namespace such as
@@ -83,6 +86,8 @@ type AssetListOptions struct {
 	// finds it. DatasetName needs DatasetNamespace.
 	DatasetNamespace string
 	DatasetName      string
+	// Domain lists the assets in this domain.
+	Domain string
 	ListOptions
 }
 
@@ -97,6 +102,7 @@ func (o *AssetListOptions) query() url.Values {
 	set(q, "q", o.Q)
 	set(q, "dataset_namespace", o.DatasetNamespace)
 	set(q, "dataset_name", o.DatasetName)
+	set(q, "domain", o.Domain)
 	for _, t := range o.Tags {
 		q.Add("tag", t)
 	}

@@ -32,6 +32,10 @@ type Client struct {
 	Tokens *TokensService
 	// Users: /users (admin scope).
 	Users *UsersService
+	// Teams: /teams, groups of users given roles in domains.
+	Teams *TeamsService
+	// Domains: /domains, sets of assets owned by a team.
+	Domains *DomainsService
 	// Events: /events, the event log and its live stream.
 	Events *EventsService
 	// Webhooks: /webhooks, endpoints that receive events (admin scope).
@@ -140,6 +144,8 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Lineage = &LineageService{c}
 	c.Tokens = &TokensService{c}
 	c.Users = &UsersService{c}
+	c.Teams = &TeamsService{c}
+	c.Domains = &DomainsService{c}
 	c.Events = &EventsService{c}
 	c.Webhooks = &WebhooksService{c}
 	c.Policies = &PoliciesService{c}

@@ -335,6 +335,9 @@ type Graph struct {
 	Hidden SideCounts `json:"hidden"`
 	// Capped lists the nodes that had more neighbours than the fanout shows.
 	Capped []CappedNode `json:"capped"`
+	// Redacted counts the nodes of Nodes that are stand-ins for nodes the
+	// caller may not read.
+	Redacted int `json:"redacted"`
 }
 
 // SideCounts counts nodes upstream and downstream of a traversal's root; a
@@ -365,6 +368,12 @@ type GraphNode struct {
 	Distance int `json:"distance"`
 	// Direction is "root", "upstream" or "downstream".
 	Direction string `json:"direction"`
+	// Redacted marks a stand-in for a node the caller may not read (in a
+	// private domain): only ID ("redacted:<n>", numbering stand-ins within
+	// one answer; edges use it too), Team and Distance are set.
+	Redacted bool `json:"redacted,omitempty"`
+	// Team owns a redacted node's domain: whom to ask for access.
+	Team string `json:"team,omitempty"`
 }
 
 // GraphEdge is an edge in a traversal's answer.

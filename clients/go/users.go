@@ -45,6 +45,21 @@ type Me struct {
 	Token Token `json:"token"`
 	// User is nil for a token made by the command line.
 	User *User `json:"user"`
+	// UserID and Username name the token's user (empty for a command-line
+	// token).
+	UserID   string `json:"user_id,omitempty"`
+	Username string `json:"username,omitempty"`
+	// Role is the global role: the user's, or for a command-line token the
+	// one its scope names.
+	Role Role `json:"role,omitempty"`
+	// Scopes are what the token may do now: its own scopes capped by the
+	// user's best role anywhere (global or in any domain).
+	Scopes []Scope `json:"scopes,omitempty"`
+	// Teams are the ids of the teams the user belongs to.
+	Teams []string `json:"teams,omitempty"`
+	// DomainRoles is the user's role in each domain where they have one,
+	// by domain id.
+	DomainRoles map[string]Role `json:"domain_roles,omitempty"`
 }
 
 // UsersService covers /users; every operation needs the admin scope.

@@ -246,6 +246,8 @@ export interface Asset {
   updated_at: string;
   /** Starts at 1; the ETag is `"<version>"`. */
   version: number;
+  /** The domain the asset is in (null: none). Read-only: the domains' rules decide. */
+  domain?: string | null;
 }
 
 export interface AssetFilters extends PageParams {
@@ -261,6 +263,8 @@ export interface AssetFilters extends PageParams {
   dataset_namespace?: string;
   /** With `dataset_namespace`: the one asset holding this dataset, if any (0 or 1 items). */
   dataset_name?: string;
+  /** The assets in this domain. */
+  domain?: string;
 }
 
 export declare class Assets {
@@ -605,6 +609,19 @@ export interface GraphNode {
   /** Fewest hops from the root. */
   distance: number;
   direction: 'root' | 'upstream' | 'downstream';
+  redacted?: false;
+}
+
+/**
+ * A stand-in for a node the caller may not read (in a private domain). Its id,
+ * `redacted:<n>`, numbers the stand-ins of one answer; edges name it too.
+ */
+export interface RedactedNode {
+  id: string;
+  redacted: true;
+  /** The team owning the node's domain: whom to ask for access. */
+  team: string | null;
+  distance: number;
 }
 
 export interface GraphEdge {
@@ -618,7 +635,8 @@ export interface LineageGraph {
   root: string;
   direction: Direction;
   depth: number;
-  nodes: GraphNode[];
+  /** Readable nodes, and stand-ins (`redacted: true`) for the others. */
+  nodes: Array<GraphNode | RedactedNode>;
   /** The edges joining a node of this page to one of this or an earlier page: each edge comes in one page. */
   edges: GraphEdge[];
   /** More nodes are left: `next_cursor` is not null. */
@@ -631,6 +649,8 @@ export interface LineageGraph {
   hidden: SideCounts;
   /** With `fanout`: the nodes whose neighbours were cut. */
   capped: CappedNode[];
+  /** How many of `nodes` are stand-ins for nodes the caller may not read. */
+  redacted?: number;
 }
 
 export interface ColumnRef {
@@ -1036,6 +1056,16 @@ export interface User {
 export interface Me {
   token: Token;
   user: User | null;
+  user_id?: string | null;
+  username?: string | null;
+  /** The global role: the user's, or for a command-line token the one its scope names. */
+  role?: Role;
+  /** What the token may do now: its scopes capped by the user's best role anywhere. */
+  scopes?: Scope[];
+  /** The ids of the user's teams. */
+  teams?: string[];
+  /** The user's role in each domain where they have one, by domain id. */
+  domain_roles?: Record<string, Role>;
 }
 
 export declare class Users {
@@ -1047,6 +1077,97 @@ export declare class Users {
   get(id: string, options?: RequestOptions): APIPromise<User>;
   /** ConflictError `last_admin` when it would leave no enabled admin. */
   patch(id: string, patch: UserPatch, options?: RequestOptions): APIPromise<User>;
+  delete(id: string, options?: RequestOptions): APIPromise<void>;
+}
+
+// ---------------------------------------------------------------------------
+// Teams and domains
+
+/** A whole collection in one answer (teams, domains): no cursor. */
+export interface Items<T> {
+  items: T[];
+}
+
+export interface TeamPut {
+  display_name?: string | null;
+  /** Identity-provider groups: at each single sign-on, membership follows them. Empty: managed by hand. */
+  idp_groups?: string[];
+}
+
+export interface Team {
+  /** A slug: `a-z 0-9`, then up to 62 of `a-z 0-9 _ -`. */
+  id: string;
+  display_name: string | null;
+  idp_groups: string[];
+  /** User ids. */
+  members: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export declare class Teams {
+  private constructor();
+  /** Every team, in one answer. */
+  list(options?: RequestOptions): APIPromise<Items<Team>>;
+  /** 201 created, 200 replaced. */
+  put(id: string, team?: TeamPut, options?: RequestOptions): APIPromise<Team>;
+  get(id: string, options?: RequestOptions): APIPromise<Team>;
+  /** ConflictError `team_owns_domains` while the team owns a domain. */
+  delete(id: string, options?: RequestOptions): APIPromise<void>;
+  /** NotFoundError for an unknown team or user. */
+  addMember(id: string, userId: string, options?: RequestOptions): APIPromise<void>;
+  removeMember(id: string, userId: string, options?: RequestOptions): APIPromise<void>;
+}
+
+/**
+ * Which assets belong: an `asset` id, a `dbt_project`, an id `namespace` prefix
+ * or a `tag`; between domains, in that order of precedence.
+ */
+export interface DomainRule {
+  kind: 'asset' | 'dbt_project' | 'namespace' | 'tag';
+  value: string;
+}
+
+export interface DomainGrant {
+  team: string;
+  role: Role;
+}
+
+export interface DomainPut {
+  /** Implicitly admin of the domain. */
+  owner_team: string;
+  /** At most 100. */
+  rules?: DomainRule[];
+  /** At most 100. */
+  grants?: DomainGrant[];
+  /** Hides the domain's assets from callers with no role in it. Default false. */
+  private?: boolean;
+  display_name?: string | null;
+  description?: string | null;
+}
+
+export interface Domain {
+  id: string;
+  display_name: string | null;
+  description: string | null;
+  private: boolean;
+  owner_team: string;
+  rules: DomainRule[];
+  /** The owner team's implicit admin grant included. */
+  grants: DomainGrant[];
+  asset_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export declare class Domains {
+  private constructor();
+  /** Every domain the caller may see, in one answer. */
+  list(options?: RequestOptions): APIPromise<Items<Domain>>;
+  /** 201 created, 200 replaced; ValidationError for an unknown team. */
+  put(id: string, domain: DomainPut, options?: RequestOptions): APIPromise<Domain>;
+  get(id: string, options?: RequestOptions): APIPromise<Domain>;
+  /** Its assets leave it. */
   delete(id: string, options?: RequestOptions): APIPromise<void>;
 }
 
@@ -1514,6 +1635,8 @@ export declare class GovernanceClient {
   readonly policies: Policies;
   readonly quality: Quality;
   readonly query: Query;
+  readonly teams: Teams;
+  readonly domains: Domains;
   /** `GET /api/v1` (no token needed). */
   info(options?: RequestOptions): APIPromise<ServiceInfo>;
   /** `GET /api/v1/openapi.json` (no token needed). */
@@ -1591,6 +1714,18 @@ export declare class BadRequestError extends APIError {}
 export declare class AuthenticationError extends APIError {}
 /** 403 `insufficient_scope`. */
 export declare class PermissionError extends APIError {}
+/** An asset a write was refused on, and its domain (null: outside every domain). */
+export interface RefusedAsset {
+  id: string;
+  domain: string | null;
+}
+/** 403 `domain_forbidden`: nothing was written. */
+export declare class DomainForbiddenError extends PermissionError {
+  /** The refused assets (the first 100). */
+  readonly assets: RefusedAsset[];
+  /** How many were refused in all. */
+  readonly assetsCount: number;
+}
 export declare class NotFoundError extends APIError {}
 /**
  * 409: the id exists (`already_exists`), the dataset is another asset's

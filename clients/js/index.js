@@ -23,6 +23,7 @@ export {
   BadRequestError,
   ConflictError,
   ConnectionError,
+  DomainForbiddenError,
   GovernanceError,
   NotFoundError,
   PermissionError,

@@ -13,11 +13,13 @@ import {
   makeAPIError,
 } from './errors.js';
 import { Assets } from './resources/assets.js';
+import { Domains } from './resources/domains.js';
 import { Events } from './resources/events.js';
 import { Lineage } from './resources/lineage.js';
 import { Policies } from './resources/policies.js';
 import { Quality } from './resources/quality.js';
 import { Query } from './resources/query.js';
+import { Teams } from './resources/teams.js';
 import { Tokens } from './resources/tokens.js';
 import { Users } from './resources/users.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -66,6 +68,8 @@ export class GovernanceClient {
     this.policies = new Policies(this);
     this.quality = new Quality(this);
     this.query = new Query(this);
+    this.teams = new Teams(this);
+    this.domains = new Domains(this);
   }
 
   /** `GET /api/v1`: the service's name and version (needs no token). */
@@ -78,7 +82,10 @@ export class GovernanceClient {
     return this.request({ ...options, method: 'GET', path: '/openapi.json' });
   }
 
-  /** `GET /api/v1/me`: the calling token and its user (null for a token made on the command line). */
+  /**
+   * `GET /api/v1/me`: the calling token and its user (null for a token made on
+   * the command line), with the user's `teams` and `domain_roles`.
+   */
   me(options) {
     return this.request({ ...options, method: 'GET', path: '/me' });
   }

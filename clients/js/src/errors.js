@@ -6,6 +6,7 @@
  *     │   ├── BadRequestError          400, 405, 413, 415, other 4xx   kind bad_request
  *     │   ├── AuthenticationError      401                             kind authentication
  *     │   ├── PermissionError          403                             kind permission
+ *     │   │   └── DomainForbiddenError 403 domain_forbidden            kind permission
  *     │   ├── NotFoundError            404                             kind not_found
  *     │   ├── ConflictError            409                             kind conflict
  *     │   ├── PreconditionFailedError  412                             kind precondition_failed
@@ -79,6 +80,28 @@ export class AuthenticationError extends APIError {
 export class PermissionError extends APIError {
   static kind = 'permission';
 }
+/**
+ * 403 `domain_forbidden`: a write touched assets where the caller may not
+ * write; nothing was written. `assets` lists them (the first 100) with their
+ * domains (null: outside every domain, where the global role decides);
+ * `assetsCount` counts them all.
+ */
+export class DomainForbiddenError extends PermissionError {
+  /** @returns {{id: string, domain: string | null}[]} */
+  get assets() {
+    const listed = this.problem?.assets;
+    if (!Array.isArray(listed)) return [];
+    return listed
+      .filter((a) => a && typeof a === 'object' && typeof a.id === 'string')
+      .map((a) => ({ id: a.id, domain: typeof a.domain === 'string' ? a.domain : null }));
+  }
+
+  /** @returns {number} */
+  get assetsCount() {
+    const count = this.problem?.assets_count;
+    return Number.isInteger(count) ? count : this.assets.length;
+  }
+}
 export class NotFoundError extends APIError {
   static kind = 'not_found';
 }
@@ -143,14 +166,19 @@ const BY_STATUS = new Map([
   [503, UnavailableError],
 ]);
 
+/** Subclasses a problem `code` picks within its status's class. */
+const BY_CODE = new Map([['403 domain_forbidden', DomainForbiddenError]]);
+
 /**
- * The error class for an error status. The status decides; `code` refines
- * nothing today but is accepted so that a later code-specific class fits here.
+ * The error class for an error status. The status decides; `code` picks a
+ * subclass of that status's class where one says more (`domain_forbidden`).
  * @param {number} status
- * @param {string | null} [_code]
+ * @param {string | null} [code]
  * @returns {typeof APIError}
  */
-export function errorClassFor(status, _code = null) {
+export function errorClassFor(status, code = null) {
+  const refined = code === null ? undefined : BY_CODE.get(`${status} ${code}`);
+  if (refined) return refined;
   const known = BY_STATUS.get(status);
   if (known) return known;
   if (status >= 500) return ServerError;

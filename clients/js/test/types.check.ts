@@ -3,6 +3,7 @@
 import GovernanceClientDefault, {
   APIError,
   ConflictError,
+  DomainForbiddenError,
   GovernanceClient,
   NotFoundError,
   ValidationError,
@@ -34,6 +35,9 @@ import GovernanceClientDefault, {
   type ColumnGraph,
   type Delivery,
   type Me,
+  type Domain,
+  type Items,
+  type Team,
   type OpenLineageResult,
   type OpenLineageRunEvent,
   type PushOpenLineageResult,
@@ -86,7 +90,9 @@ export async function usage(): Promise<void> {
   const pushed: PushBulkResult = await client.lineage.pushBulk(edges(), { chunkSize: 500, onChunk: (r, i) => void [r.created, i] });
   void pushed.requests;
   const graph: LineageGraph = await client.lineage.upstream('b', { depth: 3 });
-  void graph.nodes.map((n) => [n.distance, n.direction]);
+  void graph.nodes.map((n) => (n.redacted ? [n.distance, n.team] : [n.distance, n.direction]));
+  const standIns: number | undefined = graph.redacted;
+  void standIns;
   await client.lineage.get('b', { direction: 'both', limit: 100 });
   for await (const e of client.lineage.iterateEdges({ origin: 'api' })) void e.transformation;
   await client.lineage.deleteEdge('a', 'b');
@@ -174,7 +180,29 @@ export async function usage(): Promise<void> {
   await client.users.delete(user.id);
   const me: Me = await client.me();
   const owner: string | null = me.token.user_id;
-  void [owner, me.user?.role];
+  void [owner, me.user?.role, me.teams?.[0], me.domain_roles?.['finance']];
+
+  // Teams and domains
+  const team: Team = await client.teams.put('finance', { display_name: 'Finance', idp_groups: ['fin'] });
+  await client.teams.addMember(team.id, user.id);
+  await client.teams.removeMember(team.id, user.id);
+  const teams: Items<Team> = await client.teams.list();
+  void teams.items.map((t) => t.members);
+  const domain: Domain = await client.domains.put('ledger', {
+    owner_team: 'finance',
+    private: true,
+    rules: [{ kind: 'namespace', value: 'pg://ledger' }],
+    grants: [{ team: 'audit', role: 'viewer' }],
+  });
+  void [domain.asset_count, (await client.domains.get('ledger')).grants, (await client.domains.list()).items];
+  for await (const a of client.assets.iterate({ domain: 'ledger' })) void a.domain;
+  await client.domains.delete('ledger');
+  await client.teams.delete('finance');
+  try {
+    await client.assets.delete('pg://ledger/t');
+  } catch (error) {
+    if (error instanceof DomainForbiddenError) void error.assets.map((a) => [a.id, a.domain, error.assetsCount]);
+  }
   const health = await client.healthz();
   await client.readyz({ maxRetries: 0 });
   const metrics: string = await client.metrics();

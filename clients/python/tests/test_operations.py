@@ -30,7 +30,7 @@ def resolve(client: object, path: str) -> Any:
 
 def test_the_file_is_a_flat_object_of_member_paths() -> None:
     assert isinstance(OPERATIONS, dict)
-    assert len(OPERATIONS) == 68
+    assert len(OPERATIONS) == 78
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in OPERATIONS.items())
     assert len(set(OPERATIONS.values())) == len(OPERATIONS), "two operations share a member"
 
@@ -50,6 +50,9 @@ def test_each_operation_is_a_method_of_the_client(
     assert "options" in inspect.signature(member).parameters, f"{path} takes no options="
 
 
+UNPAGED = ("teams", "domains")
+
+
 def _resources(client: Client | AsyncClient) -> dict[str, object]:
     return {name: value for name, value in vars(client).items() if not name.startswith("_")}
 
@@ -66,6 +69,7 @@ def test_every_list_has_an_iterator_taking_the_same_arguments(make: Any) -> None
             getattr(resource, "iter" + member[4:], None),
         )
         for name, resource in _resources(client).items()
+        if name not in UNPAGED
         for member in dir(resource)
         if member == "list" or member.startswith("list_")
     ]
@@ -77,6 +81,17 @@ def test_every_list_has_an_iterator_taking_the_same_arguments(make: Any) -> None
         assert list(inspect.signature(iterator).parameters) == listed, name
         assert {"limit", "cursor", "options"} <= set(listed), name
         assert "page_size" not in listed
+
+
+@pytest.mark.parametrize("make", [Client, AsyncClient], ids=["Client", "AsyncClient"])
+def test_the_unpaged_collections_answer_everything_at_once(make: Any) -> None:
+    """Teams and domains come whole in one answer (``items``, no cursor): no ``limit``,
+    no ``cursor``, no iterator pretending to page."""
+    client = make(base_url="http://gov.test", token="t")
+    for name in UNPAGED:
+        resource = getattr(client, name)
+        assert list(inspect.signature(resource.list).parameters) == ["options"], name
+        assert not hasattr(resource, "iter"), name
 
 
 def test_the_version_is_the_project_s_and_the_user_agent_says_it() -> None:

@@ -14,6 +14,7 @@
 ``AsyncClient`` is the same API for asyncio.
 """
 
+from governance_client._async.access import AsyncDomains, AsyncTeams
 from governance_client._async.admin import AsyncTokens, AsyncUsers
 from governance_client._async.catalog import AsyncAssets, AsyncLineage
 from governance_client._async.client import AsyncClient
@@ -33,6 +34,8 @@ from governance_client._errors import (
     AuthenticationError,
     BadRequestError,
     ConflictError,
+    DomainForbiddenError,
+    ForbiddenAsset,
     GovernanceError,
     NotFoundError,
     PermissionDeniedError,
@@ -45,6 +48,7 @@ from governance_client._errors import (
 )
 from governance_client._response import APIResponse
 from governance_client._sse import StreamConnection
+from governance_client._sync.access import Domains, Teams
 from governance_client._sync.admin import Tokens, Users
 from governance_client._sync.catalog import Assets, Lineage
 from governance_client._sync.client import Client
@@ -73,6 +77,9 @@ from governance_client.types import (
     Dataset,
     DbtResultsSummary,
     Delivery,
+    Domain,
+    DomainGrant,
+    DomainRule,
     Edge,
     EdgeChanges,
     EdgeInput,
@@ -84,6 +91,7 @@ from governance_client.types import (
     ImpactChange,
     ImpactedAsset,
     ImpactReport,
+    Items,
     LineageChanges,
     LineageDiff,
     LineageGraph,
@@ -98,6 +106,7 @@ from governance_client.types import (
     QualityRule,
     QueryBody,
     QueryResult,
+    RedactedNode,
     Retired,
     ServiceInfo,
     SideCounts,
@@ -105,6 +114,7 @@ from governance_client.types import (
     SqlResult,
     SqlStatement,
     SqlStatementCounts,
+    Team,
     Token,
     TokenCreated,
     User,
@@ -114,6 +124,7 @@ from governance_client.types import (
     Webhook,
     WebhookCreated,
     WebhookTestResult,
+    is_redacted,
 )
 
 __all__ = [
@@ -132,12 +143,14 @@ __all__ = [
     "Assets",
     "AsyncAssets",
     "AsyncClient",
+    "AsyncDomains",
     "AsyncEventStream",
     "AsyncEvents",
     "AsyncLineage",
     "AsyncPolicies",
     "AsyncQuality",
     "AsyncQuery",
+    "AsyncTeams",
     "AsyncTokens",
     "AsyncUsers",
     "AsyncWebhooks",
@@ -160,6 +173,11 @@ __all__ = [
     "Dataset",
     "DbtResultsSummary",
     "Delivery",
+    "Domain",
+    "DomainForbiddenError",
+    "DomainGrant",
+    "DomainRule",
+    "Domains",
     "Edge",
     "EdgeChanges",
     "EdgeInput",
@@ -167,6 +185,7 @@ __all__ = [
     "Event",
     "EventStream",
     "Events",
+    "ForbiddenAsset",
     "GovernanceError",
     "GraphEdge",
     "GraphNode",
@@ -175,6 +194,7 @@ __all__ = [
     "ImpactReport",
     "ImpactedAsset",
     "Instant",
+    "Items",
     "Lineage",
     "LineageChanges",
     "LineageDiff",
@@ -197,6 +217,7 @@ __all__ = [
     "QueryBody",
     "QueryResult",
     "RateLimitedError",
+    "RedactedNode",
     "RequestOptions",
     "Retired",
     "ServerError",
@@ -207,6 +228,8 @@ __all__ = [
     "SqlStatement",
     "SqlStatementCounts",
     "StreamConnection",
+    "Team",
+    "Teams",
     "Token",
     "TokenCreated",
     "Tokens",
@@ -223,5 +246,6 @@ __all__ = [
     "WebhookVerificationError",
     "Webhooks",
     "__version__",
+    "is_redacted",
     "verify_webhook",
 ]

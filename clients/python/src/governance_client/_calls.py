@@ -160,6 +160,7 @@ def list_assets(
     placeholder: bool | None,
     dataset_namespace: str | None,
     dataset_name: str | None,
+    domain: str | None,
     limit: int | None,
     cursor: str | None,
 ) -> Call[Page[Asset]]:
@@ -173,6 +174,7 @@ def list_assets(
         placeholder=placeholder,
         dataset_namespace=dataset_namespace,
         dataset_name=dataset_name,
+        domain=domain,
         limit=limit,
         cursor=cursor,
     )

@@ -5,6 +5,7 @@
     │   ├── BadRequestError           400, 405, 413, 415 and other 4xx (a 3xx is a plain APIError)
     │   ├── AuthenticationError       401
     │   ├── PermissionDeniedError     403
+    │   │   └── DomainForbiddenError      403 ``domain_forbidden`` (``assets`` names them)
     │   ├── NotFoundError             404
     │   ├── ConflictError             409 (never retried)
     │   ├── PreconditionFailedError   412 (If-Match did not match)
@@ -24,7 +25,7 @@ An ``APIError`` carries the RFC 9457 problem body as the service sent it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 import httpx
 
@@ -37,6 +38,8 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "ConflictError",
+    "DomainForbiddenError",
+    "ForbiddenAsset",
     "GovernanceError",
     "NotFoundError",
     "PermissionDeniedError",
@@ -121,6 +124,34 @@ class PermissionDeniedError(APIError):
     kind = "permission"
 
 
+class ForbiddenAsset(TypedDict):
+    id: str
+    domain: str | None
+
+
+class DomainForbiddenError(PermissionDeniedError):
+    """A write touched assets where the caller may not write; nothing was written.
+    ``assets`` lists them (the first 100) with their domains (None: outside every
+    domain, where the global role decides); ``assets_count`` counts them all."""
+
+    @property
+    def assets(self) -> list[ForbiddenAsset]:
+        listed = self.problem.get("assets")
+        if not isinstance(listed, list):
+            return []
+        return [
+            {"id": a["id"], "domain": _text(a.get("domain"))}
+            for a in listed
+            if isinstance(a, dict) and isinstance(a.get("id"), str)
+        ]
+
+    @property
+    def assets_count(self) -> int:
+        """How many assets were refused in all (``assets`` lists at most 100)."""
+        count = self.problem.get("assets_count")
+        return count if isinstance(count, int) else len(self.assets)
+
+
 class NotFoundError(APIError):
     kind = "not_found"
 
@@ -162,10 +193,16 @@ _BY_STATUS: dict[int, type[APIError]] = {
 }
 
 
+_BY_CODE: dict[tuple[int, str], type[APIError]] = {
+    (403, "domain_forbidden"): DomainForbiddenError,
+}
+
+
 def error_class(status: int, code: str | None = None) -> type[APIError]:
-    """The exception class for an error answer. The status decides; ``code`` refines
-    nothing today but is taken so that a future code-specific class is an addition."""
-    del code
+    """The exception class for an error answer. The status decides; ``code`` picks a
+    subclass of that status's class where one says more (``domain_forbidden``)."""
+    if code is not None and (status, code) in _BY_CODE:
+        return _BY_CODE[(status, code)]
     if status in _BY_STATUS:
         return _BY_STATUS[status]
     if status >= 500:

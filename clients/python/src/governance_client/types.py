@@ -6,7 +6,7 @@ serialise as they are, and that keep any field a newer service adds.
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar
+from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeGuard, TypeVar
 
 __all__ = [
     "Asset",
@@ -29,6 +29,10 @@ __all__ = [
     "Dataset",
     "DbtResultsSummary",
     "Delivery",
+    "Domain",
+    "DomainGrant",
+    "DomainRule",
+    "DomainRuleKind",
     "Edge",
     "EdgeChanges",
     "EdgeInput",
@@ -41,6 +45,7 @@ __all__ = [
     "ImpactReport",
     "ImpactedAsset",
     "InheritedTag",
+    "Items",
     "LineageChanges",
     "LineageDiff",
     "LineageGraph",
@@ -60,6 +65,7 @@ __all__ = [
     "QueryEdge",
     "QueryNode",
     "QueryResult",
+    "RedactedNode",
     "Retired",
     "Role",
     "ServiceInfo",
@@ -68,6 +74,7 @@ __all__ = [
     "SqlResult",
     "SqlStatement",
     "SqlStatementCounts",
+    "Team",
     "Token",
     "TokenCreated",
     "User",
@@ -77,6 +84,7 @@ __all__ = [
     "Webhook",
     "WebhookCreated",
     "WebhookTestResult",
+    "is_redacted",
 ]
 
 T = TypeVar("T")
@@ -165,6 +173,8 @@ class Asset(TypedDict):
     created_at: str
     updated_at: str
     version: int
+    domain: NotRequired[str | None]
+    """The domain the asset is in (None: in none). Read-only: the domains' rules decide."""
 
 
 class ColumnMappingInput(TypedDict):
@@ -241,6 +251,17 @@ class GraphNode(TypedDict):
     direction: Literal["root", "upstream", "downstream"]
 
 
+class RedactedNode(TypedDict):
+    """A node the caller may not read, in a private domain: a stand-in whose id
+    (``redacted:<n>``) numbers it within one answer; edges name it by that id."""
+
+    id: str
+    redacted: Literal[True]
+    team: str | None
+    """The team that owns the node's domain, to ask for access."""
+    distance: int
+
+
 class GraphEdge(TypedDict):
     source: str
     target: str
@@ -269,7 +290,8 @@ class LineageGraph(TypedDict):
     root: str
     direction: Direction
     depth: int
-    nodes: list[GraphNode]
+    nodes: list[GraphNode | RedactedNode]
+    """Readable nodes, and stand-ins (``redacted: True``) for the others; see ``is_redacted``."""
     edges: list[GraphEdge]
     truncated: bool
     next_cursor: str | None
@@ -278,6 +300,8 @@ class LineageGraph(TypedDict):
     hidden: SideCounts
     """Walked nodes the filters hid, per asked side (the same on every page)."""
     capped: list[Capped]
+    redacted: NotRequired[int]
+    """How many of ``nodes`` are stand-ins for nodes the caller may not read."""
 
 
 class LineageChanges(TypedDict):
@@ -500,6 +524,66 @@ class Me(TypedDict):
 
     token: Token
     user: User | None
+    user_id: NotRequired[str | None]
+    username: NotRequired[str | None]
+    role: NotRequired[Role]
+    """The global role: the user's, or for a command-line token the one its scope names."""
+    scopes: NotRequired[list[Scope]]
+    """What the token may do now: its scopes capped by the user's best role anywhere."""
+    teams: NotRequired[list[str]]
+    """The ids of the teams the user belongs to."""
+    domain_roles: NotRequired[dict[str, Role]]
+    """The user's role in each domain where they have one (by domain id)."""
+
+
+class Items(TypedDict, Generic[T]):
+    """A whole collection in one answer (teams, domains): no cursor."""
+
+    items: list[T]
+
+
+class Team(TypedDict):
+    id: str
+    display_name: str | None
+    idp_groups: list[str]
+    """Identity-provider groups: at each single sign-on, membership follows them."""
+    members: list[str]
+    """User ids."""
+    created_at: str
+    updated_at: str
+
+
+DomainRuleKind = Literal["asset", "dbt_project", "namespace", "tag"]
+
+
+class DomainRule(TypedDict):
+    """Which assets belong: an ``asset`` id, a ``dbt_project``, an id ``namespace``
+    prefix or a ``tag`` (in that order of precedence between domains)."""
+
+    kind: DomainRuleKind
+    value: str
+
+
+class DomainGrant(TypedDict):
+    """A role for a team's members inside the domain."""
+
+    team: str
+    role: Role
+
+
+class Domain(TypedDict):
+    id: str
+    display_name: str | None
+    description: str | None
+    private: bool
+    """Its assets are hidden from callers with no role in it."""
+    owner_team: str
+    """Implicitly admin of the domain."""
+    rules: list[DomainRule]
+    grants: list[DomainGrant]
+    asset_count: NotRequired[int]
+    created_at: str
+    updated_at: str
 
 
 class EdgeCounts(TypedDict):
@@ -830,3 +914,8 @@ class CypherResult(TypedDict):
 
 
 JSONObject = dict[str, Any]
+
+
+def is_redacted(node: GraphNode | RedactedNode) -> TypeGuard[RedactedNode]:
+    """Whether a traversal node is a stand-in for one the caller may not read."""
+    return node.get("redacted") is True

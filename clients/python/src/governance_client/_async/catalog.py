@@ -67,6 +67,7 @@ class AsyncAssets(AsyncVersioned[Asset]):
         placeholder: bool | None = None,
         dataset_namespace: str | None = None,
         dataset_name: str | None = None,
+        domain: str | None = None,
         limit: int | None = None,
         cursor: str | None = None,
         options: RequestOptions | None = None,
@@ -75,7 +76,8 @@ class AsyncAssets(AsyncVersioned[Asset]):
         ``q``: a case-insensitive substring of id, name or description;
         ``dataset_namespace``: the assets holding a dataset there, and with
         ``dataset_name`` the one holding that dataset (0 or 1 items; both are
-        normalised as the service stores them, so any spelling finds it)."""
+        normalised as the service stores them, so any spelling finds it);
+        ``domain``: the assets in that domain."""
         call = calls.list_assets(
             type=type,
             platform=platform,
@@ -85,6 +87,7 @@ class AsyncAssets(AsyncVersioned[Asset]):
             placeholder=placeholder,
             dataset_namespace=dataset_namespace,
             dataset_name=dataset_name,
+            domain=domain,
             limit=limit,
             cursor=cursor,
         )
@@ -101,6 +104,7 @@ class AsyncAssets(AsyncVersioned[Asset]):
         placeholder: bool | None = None,
         dataset_namespace: str | None = None,
         dataset_name: str | None = None,
+        domain: str | None = None,
         limit: int | None = None,
         cursor: str | None = None,
         options: RequestOptions | None = None,
@@ -117,6 +121,7 @@ class AsyncAssets(AsyncVersioned[Asset]):
                 placeholder=placeholder,
                 dataset_namespace=dataset_namespace,
                 dataset_name=dataset_name,
+                domain=domain,
                 limit=limit,
                 cursor=at,
                 options=options,

@@ -12,17 +12,20 @@ from typing import Any, Self
 import httpx
 
 from governance_client import _calls as calls
+from governance_client._async.access import AsyncDomains, AsyncTeams
 from governance_client._async.admin import AsyncTokens, AsyncUsers
 from governance_client._async.catalog import AsyncAssets, AsyncLineage
 from governance_client._async.events import AsyncEvents, AsyncWebhooks
 from governance_client._async.governance import AsyncPolicies, AsyncQuality, AsyncQuery
 from governance_client._async.raw import (
     AsyncAssetsWithRawResponse,
+    AsyncDomainsWithRawResponse,
     AsyncEventsWithRawResponse,
     AsyncLineageWithRawResponse,
     AsyncPoliciesWithRawResponse,
     AsyncQualityWithRawResponse,
     AsyncQueryWithRawResponse,
+    AsyncTeamsWithRawResponse,
     AsyncTokensWithRawResponse,
     AsyncUsersWithRawResponse,
     AsyncWebhooksWithRawResponse,
@@ -43,8 +46,8 @@ class AsyncClient(AsyncSender):
     ``httpx.Timeout``; None for no limit); ``max_retries`` how many times a failed
     request is tried again. Operations are grouped by resource: ``assets``,
     ``lineage``, ``events``, ``webhooks``, ``policies``, ``quality``, ``query``,
-    ``tokens`` and ``users``; each takes ``options=`` (``RequestOptions``) for
-    per-call settings. ``with_raw_response`` mirrors them, answering an
+    ``tokens``, ``users``, ``teams`` and ``domains``; each takes ``options=``
+    (``RequestOptions``) for per-call settings. ``with_raw_response`` mirrors them, answering an
     ``APIResponse`` with the status and headers.
 
     Use it as a context manager, or call ``aclose()``, to release its connections.
@@ -81,6 +84,8 @@ class AsyncClient(AsyncSender):
         self.query = AsyncQuery(self)
         self.tokens = AsyncTokens(self)
         self.users = AsyncUsers(self)
+        self.teams = AsyncTeams(self)
+        self.domains = AsyncDomains(self)
 
     async def __aenter__(self) -> Self:
         return self
@@ -127,7 +132,8 @@ class AsyncClient(AsyncSender):
 
     async def me(self, *, options: RequestOptions | None = None) -> Me:
         """The calling token and the user it belongs to (None for a token made by
-        the command line). Any valid token may ask."""
+        the command line), with the user's ``teams`` and ``domain_roles``. Any valid
+        token may ask."""
         return await self._call(calls.me(), options)
 
 
@@ -151,3 +157,5 @@ class AsyncRawResponses:
         self.query = AsyncQueryWithRawResponse(client.query)
         self.tokens = AsyncTokensWithRawResponse(client.tokens)
         self.users = AsyncUsersWithRawResponse(client.users)
+        self.teams = AsyncTeamsWithRawResponse(client.teams)
+        self.domains = AsyncDomainsWithRawResponse(client.domains)

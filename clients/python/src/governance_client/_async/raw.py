@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from governance_client._response import APIResponse, answer, recording
 
 if TYPE_CHECKING:
+    from governance_client._async.access import AsyncDomains, AsyncTeams
     from governance_client._async.admin import AsyncTokens, AsyncUsers
     from governance_client._async.catalog import AsyncAssets, AsyncLineage
     from governance_client._async.events import AsyncEvents, AsyncWebhooks
@@ -127,3 +128,21 @@ class AsyncUsersWithRawResponse:
         self.get = raw(users.get)
         self.patch = raw(users.patch)
         self.delete = raw(users.delete)
+
+
+class AsyncTeamsWithRawResponse:
+    def __init__(self, teams: AsyncTeams) -> None:
+        self.put = raw(teams.put)
+        self.list = raw(teams.list)
+        self.get = raw(teams.get)
+        self.delete = raw(teams.delete)
+        self.add_member = raw(teams.add_member)
+        self.remove_member = raw(teams.remove_member)
+
+
+class AsyncDomainsWithRawResponse:
+    def __init__(self, domains: AsyncDomains) -> None:
+        self.put = raw(domains.put)
+        self.list = raw(domains.list)
+        self.get = raw(domains.get)
+        self.delete = raw(domains.delete)

@@ -69,6 +69,7 @@ class Assets(Versioned[Asset]):
         placeholder: bool | None = None,
         dataset_namespace: str | None = None,
         dataset_name: str | None = None,
+        domain: str | None = None,
         limit: int | None = None,
         cursor: str | None = None,
         options: RequestOptions | None = None,
@@ -77,7 +78,8 @@ class Assets(Versioned[Asset]):
         ``q``: a case-insensitive substring of id, name or description;
         ``dataset_namespace``: the assets holding a dataset there, and with
         ``dataset_name`` the one holding that dataset (0 or 1 items; both are
-        normalised as the service stores them, so any spelling finds it)."""
+        normalised as the service stores them, so any spelling finds it);
+        ``domain``: the assets in that domain."""
         call = calls.list_assets(
             type=type,
             platform=platform,
@@ -87,6 +89,7 @@ class Assets(Versioned[Asset]):
             placeholder=placeholder,
             dataset_namespace=dataset_namespace,
             dataset_name=dataset_name,
+            domain=domain,
             limit=limit,
             cursor=cursor,
         )
@@ -103,6 +106,7 @@ class Assets(Versioned[Asset]):
         placeholder: bool | None = None,
         dataset_namespace: str | None = None,
         dataset_name: str | None = None,
+        domain: str | None = None,
         limit: int | None = None,
         cursor: str | None = None,
         options: RequestOptions | None = None,
@@ -119,6 +123,7 @@ class Assets(Versioned[Asset]):
                 placeholder=placeholder,
                 dataset_namespace=dataset_namespace,
                 dataset_name=dataset_name,
+                domain=domain,
                 limit=limit,
                 cursor=at,
                 options=options,

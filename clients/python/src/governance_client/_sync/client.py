@@ -14,17 +14,20 @@ from typing import Any, Self
 import httpx
 
 from governance_client import _calls as calls
+from governance_client._sync.access import Domains, Teams
 from governance_client._sync.admin import Tokens, Users
 from governance_client._sync.catalog import Assets, Lineage
 from governance_client._sync.events import Events, Webhooks
 from governance_client._sync.governance import Policies, Quality, Query
 from governance_client._sync.raw import (
     AssetsWithRawResponse,
+    DomainsWithRawResponse,
     EventsWithRawResponse,
     LineageWithRawResponse,
     PoliciesWithRawResponse,
     QualityWithRawResponse,
     QueryWithRawResponse,
+    TeamsWithRawResponse,
     TokensWithRawResponse,
     UsersWithRawResponse,
     WebhooksWithRawResponse,
@@ -45,8 +48,8 @@ class Client(Sender):
     ``httpx.Timeout``; None for no limit); ``max_retries`` how many times a failed
     request is tried again. Operations are grouped by resource: ``assets``,
     ``lineage``, ``events``, ``webhooks``, ``policies``, ``quality``, ``query``,
-    ``tokens`` and ``users``; each takes ``options=`` (``RequestOptions``) for
-    per-call settings. ``with_raw_response`` mirrors them, answering an
+    ``tokens``, ``users``, ``teams`` and ``domains``; each takes ``options=``
+    (``RequestOptions``) for per-call settings. ``with_raw_response`` mirrors them, answering an
     ``APIResponse`` with the status and headers.
 
     Use it as a context manager, or call ``close()``, to release its connections.
@@ -83,6 +86,8 @@ class Client(Sender):
         self.query = Query(self)
         self.tokens = Tokens(self)
         self.users = Users(self)
+        self.teams = Teams(self)
+        self.domains = Domains(self)
 
     def __enter__(self) -> Self:
         return self
@@ -129,7 +134,8 @@ class Client(Sender):
 
     def me(self, *, options: RequestOptions | None = None) -> Me:
         """The calling token and the user it belongs to (None for a token made by
-        the command line). Any valid token may ask."""
+        the command line), with the user's ``teams`` and ``domain_roles``. Any valid
+        token may ask."""
         return self._call(calls.me(), options)
 
 
@@ -153,3 +159,5 @@ class RawResponses:
         self.query = QueryWithRawResponse(client.query)
         self.tokens = TokensWithRawResponse(client.tokens)
         self.users = UsersWithRawResponse(client.users)
+        self.teams = TeamsWithRawResponse(client.teams)
+        self.domains = DomainsWithRawResponse(client.domains)

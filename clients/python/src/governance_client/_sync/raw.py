@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from governance_client._response import APIResponse, answer, recording
 
 if TYPE_CHECKING:
+    from governance_client._sync.access import Domains, Teams
     from governance_client._sync.admin import Tokens, Users
     from governance_client._sync.catalog import Assets, Lineage
     from governance_client._sync.events import Events, Webhooks
@@ -129,3 +130,21 @@ class UsersWithRawResponse:
         self.get = raw(users.get)
         self.patch = raw(users.patch)
         self.delete = raw(users.delete)
+
+
+class TeamsWithRawResponse:
+    def __init__(self, teams: Teams) -> None:
+        self.put = raw(teams.put)
+        self.list = raw(teams.list)
+        self.get = raw(teams.get)
+        self.delete = raw(teams.delete)
+        self.add_member = raw(teams.add_member)
+        self.remove_member = raw(teams.remove_member)
+
+
+class DomainsWithRawResponse:
+    def __init__(self, domains: Domains) -> None:
+        self.put = raw(domains.put)
+        self.list = raw(domains.list)
+        self.get = raw(domains.get)
+        self.delete = raw(domains.delete)

@@ -70,6 +70,7 @@ public final class AssetsService {
             .param("placeholder", filter.placeholder())
             .param("dataset_namespace", filter.datasetNamespace())
             .param("dataset_name", filter.datasetName())
+            .param("domain", filter.domain())
             .param("limit", size)
             .param("cursor", cursor)
             .options(options);

@@ -47,6 +47,8 @@ public final class GovernanceClient {
   private final QueryService query;
   private final WebhooksService webhooks;
   private final UsersService users;
+  private final TeamsService teams;
+  private final DomainsService domains;
 
   private GovernanceClient(Requester http) {
     this.http = http;
@@ -59,6 +61,8 @@ public final class GovernanceClient {
     this.query = new QueryService(http);
     this.webhooks = new WebhooksService(http);
     this.users = new UsersService(http);
+    this.teams = new TeamsService(http);
+    this.domains = new DomainsService(http);
   }
 
   public static Builder builder() {
@@ -113,7 +117,20 @@ public final class GovernanceClient {
     return users;
   }
 
-  /** {@code GET /me}: the calling token and its user (any valid token). */
+  /** Teams of users, given roles in domains; writing needs the {@code admin} scope. */
+  public TeamsService teams() {
+    return teams;
+  }
+
+  /** Domains: sets of assets owned by a team, with roles for teams inside them. */
+  public DomainsService domains() {
+    return domains;
+  }
+
+  /**
+   * {@code GET /me}: the calling token and its user, with the user's teams and domain roles
+   * (any valid token).
+   */
   public Me me() {
     return meWithResponse(RequestOptions.DEFAULTS).value();
   }

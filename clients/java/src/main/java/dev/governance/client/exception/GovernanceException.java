@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
  * ├── BadRequestException                     400, 405, 413, 415, other 4xx
  * ├── AuthenticationException                 401     unauthenticated, invalid_token
  * ├── PermissionException                     403     insufficient_scope
+ * │   └── DomainForbiddenException            403     domain_forbidden (refused assets)
  * ├── NotFoundException                       404     not_found, asset_not_found, ...
  * ├── ConflictException                       409     already_exists, idempotency_key_in_use
  * ├── PreconditionFailedException             412     precondition_failed (If-Match)
@@ -54,7 +55,10 @@ public class GovernanceException extends RuntimeException {
     int status = details.status();
     return switch (status) {
       case 401 -> new AuthenticationException(details);
-      case 403 -> new PermissionException(details);
+      case 403 ->
+          "domain_forbidden".equals(details.code())
+              ? new DomainForbiddenException(details)
+              : new PermissionException(details);
       case 404 -> new NotFoundException(details);
       case 409 -> new ConflictException(details);
       case 412 -> new PreconditionFailedException(details);

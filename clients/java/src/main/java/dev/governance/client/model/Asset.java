@@ -9,13 +9,14 @@ import java.util.Map;
 
 /**
  * A data asset as the service stores it. {@code aliases}, {@code placeholder},
- * {@code createdAt}, {@code updatedAt} and {@code version} are read-only; {@link #toInput()}
+ * {@code createdAt}, {@code updatedAt}, {@code version} and {@code domain} are read-only; {@link #toInput()}
  * gives the writable part for a read-modify-{@code put} round trip.
  *
  * <p>{@code dataset} is the physical dataset the asset is (null when none), as the service
  * normalised it. {@code aliases} are the former ids of assets merged into this one (a
  * placeholder that held the dataset, for one): each still finds this asset, whose
- * {@code id} is the current one.
+ * {@code id} is the current one. {@code domain} is the domain the asset is in (null: none),
+ * as the domains' rules decide.
  */
 public record Asset(
     String id,
@@ -32,7 +33,8 @@ public record Asset(
     boolean placeholder,
     @JsonProperty("created_at") Instant createdAt,
     @JsonProperty("updated_at") Instant updatedAt,
-    long version) {
+    long version,
+    String domain) {
 
   public Asset {
     owners = owners == null ? List.of() : List.copyOf(owners);
@@ -43,6 +45,27 @@ public record Asset(
         properties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+  }
+
+  /** An asset in no domain (the fields before domains came). */
+  public Asset(
+      String id,
+      String name,
+      String type,
+      String platform,
+      String description,
+      List<String> owners,
+      List<String> tags,
+      List<Column> columns,
+      Map<String, Object> properties,
+      Dataset dataset,
+      List<String> aliases,
+      boolean placeholder,
+      Instant createdAt,
+      Instant updatedAt,
+      long version) {
+    this(id, name, type, platform, description, owners, tags, columns, properties, dataset,
+        aliases, placeholder, createdAt, updatedAt, version, null);
   }
 
   /** An asset without a dataset or aliases (the fields before datasets came). */

@@ -12,7 +12,8 @@ import java.util.List;
  * <p>{@code datasetNamespace} alone lists the assets whose dataset lies in that namespace;
  * with {@code datasetName} too, the one asset holding that dataset (0 or 1 items). Both are
  * normalised by the service first, so any spelling the platform's rules make equal finds it
- * ({@code postgres://DB} finds {@code postgres://db:5432}).
+ * ({@code postgres://DB} finds {@code postgres://db:5432}). {@code domain} lists the assets in
+ * that domain.
  */
 public record AssetFilter(
     String type,
@@ -22,10 +23,24 @@ public record AssetFilter(
     String q,
     Boolean placeholder,
     String datasetNamespace,
-    String datasetName) {
+    String datasetName,
+    String domain) {
 
   public AssetFilter {
     tags = tags == null ? List.of() : List.copyOf(tags);
+  }
+
+  /** A filter on no domain (the fields before domains came). */
+  public AssetFilter(
+      String type,
+      String platform,
+      List<String> tags,
+      String owner,
+      String q,
+      Boolean placeholder,
+      String datasetNamespace,
+      String datasetName) {
+    this(type, platform, tags, owner, q, placeholder, datasetNamespace, datasetName, null);
   }
 
   /** No filter: every asset. */
@@ -46,6 +61,7 @@ public record AssetFilter(
     private Boolean placeholder;
     private String datasetNamespace;
     private String datasetName;
+    private String domain;
 
     private Builder() {}
 
@@ -109,9 +125,15 @@ public record AssetFilter(
       return this;
     }
 
+    /** The assets in this domain. */
+    public Builder domain(String domain) {
+      this.domain = domain;
+      return this;
+    }
+
     public AssetFilter build() {
       return new AssetFilter(
-          type, platform, tags, owner, q, placeholder, datasetNamespace, datasetName);
+          type, platform, tags, owner, q, placeholder, datasetNamespace, datasetName, domain);
     }
   }
 }

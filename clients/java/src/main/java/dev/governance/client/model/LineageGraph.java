@@ -11,7 +11,9 @@ import java.util.Optional;
  * leaves out. {@code nextCursor} asks for the next page ({@link Traversal#withCursor}) and
  * is null on the last, when {@code truncated} is false; {@code remaining} counts the nodes on
  * each side still to come, {@code hidden} those the walk went through but the filters hide, and
- * {@code capped} the nodes of which the fanout showed only some neighbours.
+ * {@code capped} the nodes of which the fanout showed only some neighbours. {@code redacted}
+ * counts the nodes that are stand-ins for nodes the caller may not read
+ * ({@link GraphNode#redacted()}).
  */
 public record LineageGraph(
     String root,
@@ -23,7 +25,8 @@ public record LineageGraph(
     @JsonProperty("next_cursor") String nextCursor,
     SideCounts remaining,
     SideCounts hidden,
-    List<CappedNode> capped) {
+    List<CappedNode> capped,
+    int redacted) {
 
   public LineageGraph {
     nodes = nodes == null ? List.of() : List.copyOf(nodes);
@@ -31,6 +34,21 @@ public record LineageGraph(
     remaining = remaining == null ? SideCounts.NONE : remaining;
     hidden = hidden == null ? SideCounts.NONE : hidden;
     capped = capped == null ? List.of() : List.copyOf(capped);
+  }
+
+  /** A traversal answer with no stand-ins (the fields before redaction came). */
+  public LineageGraph(
+      String root,
+      Direction direction,
+      int depth,
+      List<GraphNode> nodes,
+      List<GraphEdge> edges,
+      boolean truncated,
+      String nextCursor,
+      SideCounts remaining,
+      SideCounts hidden,
+      List<CappedNode> capped) {
+    this(root, direction, depth, nodes, edges, truncated, nextCursor, remaining, hidden, capped, 0);
   }
 
   /** The node with this id, if it was reached. */
