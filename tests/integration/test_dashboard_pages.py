@@ -1,6 +1,7 @@
 """The lineage page's further pages without a browser: what its script reads under
 /ui/lineage with a cursor is the API's own next page, the page itself can ask for a
-larger first page (`limit`), and what cannot be paged or read is 422 naming the field."""
+larger view (`limit`: it arrives with its first 2,000 assets and a cursor for the rest,
+which the script fetches), and what cannot be paged or read is 422 naming the field."""
 
 from __future__ import annotations
 
@@ -51,6 +52,25 @@ def test_the_scripts_next_page_is_the_apis_next_page(live: LiveServer, admin: ht
         answer = client.get(f"/ui/lineage/{ROOT}", params=params)
         assert answer.status_code == 200, answer.text
         assert plain(answer.json()) == second.json()
+
+
+def test_a_page_asking_past_its_first_page_arrives_with_2000_and_a_cursor_for_the_rest(
+    live: LiveServer, admin: httpx.Client
+) -> None:
+    fan(admin, 2_004)
+    make_user(admin, "filler", "viewer")
+    with sign_in(live, "filler") as client:
+        page = client.get(f"/lineage/{ROOT}", params={"limit": 2_010})
+        assert page.status_code == 200
+        assert 'data-limit="2010"' in page.text
+        embedded = json.loads(INITIAL.search(page.text).group(1))  # type: ignore[union-attr]
+        assert len(embedded["nodes"]) == 2_000
+        assert embedded["remaining"] == {"downstream": 5, "upstream": 0}
+        params = {"limit": 10, "cursor": embedded["next_cursor"]}
+        rest = client.get(f"/ui/lineage/{ROOT}", params=params).json()
+        seen = {n["id"] for n in embedded["nodes"]} | {n["id"] for n in rest["nodes"]}
+        assert len(seen) == 2_005
+        assert rest["next_cursor"] is None
 
 
 def test_a_cursor_with_compare_or_past_its_length_is_422_naming_it(

@@ -1,10 +1,14 @@
 // The interactive lineage view: a left-to-right layered graph (cytoscape + dagre) of
 // the assets around one asset, kept in step with the accessible tables beneath it.
 // Data comes from /ui/lineage (the API's own traversal behind the session cookie,
-// with each node's dataset and each edge's origins, the writers asserting it).
+// with each node's dataset and each edge's origins, the writers asserting it), shaped
+// into views by lineage_data.js; lineage_groups.js says what is drawn and where, and
+// lineage_style.js how it looks.
 import cytoscape from "/static/vendor/cytoscape.esm.min.mjs";
 import dagre from "/static/vendor/cytoscape-dagre.min.mjs";
-import { EXPAND_STEP, GROUPINGS, drawn, gridPositions, groupLines, groupWords, groupsOf, pathIndex, pathTo } from "./lineage_groups.js";
+import { assetView, clip, columnView, displayName, getJson, merged, segment, whereabouts } from "./lineage_data.js";
+import { EXPAND_STEP, GROUPINGS, byName, drawn, gridPositions, groupLines, groupWords, groupsOf, pathIndex, pathTo } from "./lineage_groups.js";
+import { style } from "./lineage_style.js";
 
 cytoscape.use(dagre);
 
@@ -12,24 +16,14 @@ cytoscape.use(dagre);
 // then placed in columns by signed distance (lineage_groups.js), which is linear, as it
 // is whenever a wide column is drawn as groups.
 const LAYERED_MAX = 600;
-// Assets a view asks for per page unless its address says `limit` (the page's default).
+// Assets a view asks for per page unless its address says `limit` (the page's default),
+// and the most a view's first answer holds: a larger `limit` is fetched once the first
+// page is drawn (`fill`), so a 10,000-asset view is interactive at the cost of 2,000.
 const NODE_LIMIT = 2000;
-const COLORS = {
-  root: "#3b5bdb", upstream: "#e7ecfd", downstream: "#e3f4ea",
-  added: "#1e7a46", removed: "#b42323", removedFill: "#fdf0f0",
-};
 
-const LABEL_CHARS = 26;
 // Below this zoom a node's 12 px name is under `min-zoomed-font-size` and not drawn.
 const READABLE_ZOOM = 0.75;
-// Sorting 10,000 names: a collator's compare is many times faster than localeCompare.
-const byName = new Intl.Collator("en").compare;
-const PLACE_CHARS = 34;
 
-const segment = (id) => encodeURIComponent(id);
-const clip = (text) => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text);
-// A dataset name keeps its end (the table), where the difference between two usually is.
-const clipStart = (text) => (text.length > LABEL_CHARS ? `…${text.slice(1 - LABEL_CHARS)}` : text);
 // The query a view is asked for and linked by: the time fields only when set.
 // `limit` only when it is not the page's default.
 const viewQuery = (depth, direction, asOf = "", compare = "", limit = NODE_LIMIT) => {
@@ -50,185 +44,6 @@ const toLocal = (instant) => (instant ? instant.replace(/Z$/, "") : "");
 const spoken = (instant) => (instant ? `${instant.slice(0, 10)} ${instant.slice(11, 19)} UTC` : "now");
 // The non-colour cue of a change, before a node's name (the tables say it in words).
 const CHANGE_MARKS = { added: "+ ", removed: "− " };
-
-async function getJson(url) {
-  const response = await fetch(url, {
-    credentials: "same-origin",
-    headers: { Accept: "application/json" },
-  });
-  const body = await response.json().catch(() => ({}));
-  if (response.status === 401) window.location.assign(`/login?next=${segment(location.pathname + location.search)}`);
-  if (!response.ok) throw new Error(body.detail || `The server answered ${response.status}.`);
-  return body;
-}
-
-function shortName(assetId) {
-  const parts = assetId.split(/[./]/).filter(Boolean);
-  return parts.length ? parts[parts.length - 1] : assetId;
-}
-
-// Asset lineage as the view draws it: nodes with a signed column, edges as pairs.
-function assetView(graph) {
-  const nodes = graph.nodes.map((n) => ({
-    id: n.id,
-    label: n.name,
-    asset: n.id,
-    type: n.type,
-    platform: n.platform,
-    dataset: n.dataset ?? null,
-    placeholder: n.placeholder,
-    distance: n.distance,
-    direction: n.direction,
-    change: n.change ?? null,
-  }));
-  const edges = graph.edges.map((e) => ({
-    source: e.source, target: e.target, origins: e.origins ?? [], change: e.change ?? null,
-  }));
-  return {
-    nodes, edges, truncated: graph.truncated, compare: graph.compare ?? null,
-    // Paging: the next page's cursor (null on the last), and what is left per side.
-    nextCursor: graph.next_cursor ?? null, remaining: graph.remaining ?? null,
-  };
-}
-
-// The next page of a view, added to it: every node once (the first page's answer
-// wins), every edge once.
-function merged(view, page) {
-  const known = new Set(view.nodes.map((n) => n.id));
-  const pairs = new Set(view.edges.map((e) => `${e.source}\u0001${e.target}`));
-  return {
-    ...view,
-    nodes: [...view.nodes, ...page.nodes.filter((n) => !known.has(n.id))],
-    edges: [...view.edges, ...page.edges.filter((e) => !pairs.has(`${e.source}\u0001${e.target}`))],
-    truncated: page.truncated,
-    nextCursor: page.nextCursor,
-    remaining: page.remaining,
-  };
-}
-
-// A placeholder made for a dataset is named by its id (`namespace/db.schema.table`);
-// the graph calls it by its table, the second line saying where that lives.
-function displayName(n) {
-  return n.placeholder && n.dataset && n.label === n.asset ? shortName(n.dataset.name) : n.label;
-}
-
-// The second line a node shows: where the asset lives, its platform (else the scheme
-// of its dataset's namespace) and its dataset, leading parts (`db.`) left out to fit.
-function whereabouts(n) {
-  const platform = n.platform || n.dataset?.namespace.split(":")[0] || "";
-  if (!n.dataset) return platform;
-  const name = tail(n.dataset.name, PLACE_CHARS - (platform ? platform.length + 3 : 0));
-  return platform ? `${platform} · ${name}` : name;
-}
-
-// The longest end of a name that fits in `room` characters, cut after a `.` or `/`
-// where one allows (`…schema.table`, `…dir/file`), else mid-part.
-function tail(name, room) {
-  if (name.length <= room) return name;
-  for (let i = 0; i < name.length; i += 1) {
-    if ((name[i] === "." || name[i] === "/") && name.length - i <= room) return `…${name.slice(i + 1)}`;
-  }
-  return `…${name.slice(name.length - room + 1)}`;
-}
-
-// Column lineage from both directions, merged into one view of `asset.column` nodes;
-// `seen` gives the assets (name, platform, dataset) where the asset view has seen them.
-function columnView(root, column, upstream, downstream, seen) {
-  const key = (ref) => `${ref.asset}\u0000${ref.column}`;
-  const nodes = new Map();
-  for (const [side, graph] of [["upstream", upstream], ["downstream", downstream]]) {
-    for (const n of graph.nodes) {
-      const id = key(n);
-      const isRoot = n.asset === root && n.column === column;
-      const direction = isRoot ? "root" : side;
-      const known = nodes.get(id);
-      if (!known || n.distance < known.distance) {
-        const asset = seen.get(n.asset);
-        const name = asset?.name ?? shortName(n.asset);
-        nodes.set(id, {
-          id, label: `${name}.${n.column}`, name, asset: n.asset, column: n.column, type: "column",
-          platform: asset?.platform ?? null, dataset: asset?.dataset ?? null, placeholder: false,
-          distance: n.distance, direction,
-        });
-      }
-    }
-  }
-  const edges = new Map();
-  for (const graph of [upstream, downstream]) {
-    for (const e of graph.edges) {
-      const pair = { source: key(e.source), target: key(e.target), origins: null };
-      edges.set(`${pair.source}\u0001${pair.target}`, pair);
-    }
-  }
-  return { nodes: [...nodes.values()], edges: [...edges.values()], truncated: false };
-}
-
-function style() {
-  return [
-    {
-      selector: "node",
-      style: {
-        shape: "round-rectangle",
-        width: 230,
-        height: 34,
-        label: "data(label)",
-        "font-size": 12,
-        "text-valign": "center",
-        "text-halign": "center",
-        "text-wrap": "wrap",
-        "text-max-width": 224,
-        "line-height": 1.35,
-        "min-zoomed-font-size": 7,
-        color: "#1d2330",
-        "background-color": "#eef0f4",
-        "border-width": 1,
-        "border-color": "#9aa4b5",
-      },
-    },
-    { selector: "node.two-line", style: { height: 46, "font-size": 11.5 } },
-    { selector: "node.upstream", style: { "background-color": COLORS.upstream } },
-    { selector: "node.downstream", style: { "background-color": COLORS.downstream } },
-    { selector: "node.root", style: { "background-color": COLORS.root,  color: "#ffffff", "border-color": "#2f4ac0", "font-weight": 700 } },
-    { selector: "node.placeholder", style: { "border-style": "dashed", "background-color": "#f5f6f8", color: "#5a6372" } },
-    {
-      selector: "edge",
-      style: {
-        width: 1.3,
-        "curve-style": "straight",
-        "target-arrow-shape": "triangle",
-        "arrow-scale": 0.8,
-        "line-color": "#a9b1bf",
-        "target-arrow-color": "#a9b1bf",
-      },
-    },
-    // A compared view: colour and a second cue apart from colour (a double border and a
-    // `+` for added, dashes and a `−` for removed), as the legend says.
-    { selector: "node.added", style: { "border-width": 4, "border-style": "double", "border-color": COLORS.added } },
-    { selector: "node.removed", style: { "border-width": 2, "border-style": "dashed", "border-color": COLORS.removed, "background-color": COLORS.removedFill, color: "#7a1d1d" } },
-    { selector: "edge.added", style: { width: 3, "line-color": COLORS.added, "target-arrow-color": COLORS.added } },
-    { selector: "edge.removed", style: { width: 2.4, "line-style": "dashed", "line-dash-pattern": [7, 5], "line-color": COLORS.removed, "target-arrow-color": COLORS.removed } },
-    { selector: ".dimmed", style: { opacity: 0.18 } },
-    { selector: "edge.pinned", style: { width: 3, "line-color": "#2f4ac0", "target-arrow-color": "#2f4ac0" } },
-    { selector: "edge.on-path", style: { width: 3, "line-color": "#3b5bdb", "target-arrow-color": "#3b5bdb" } },
-    { selector: "node.on-path", style: { "border-width": 3, "border-color": "#3b5bdb" } },
-    // Groups: a collapsed group is one box with its count (a thick double border); an
-    // expanded one a frame around its members' grid, its title at the top.
-    { selector: "node.group", style: { height: 50, "font-weight": 600, "border-width": 4, "border-style": "double", "border-color": "#5a6a8a", "background-color": "#dfe4ee" } },
-    { selector: "node.group.upstream", style: { "background-color": "#d3dcfa" } },
-    { selector: "node.group.downstream", style: { "background-color": "#cdebd8" } },
-    { selector: "node.more", style: { "border-style": "dashed", "background-color": "#f7f8fa", color: "#3b4a6b", "font-style": "italic" } },
-    {
-      selector: "node.frame",
-      style: {
-        shape: "round-rectangle", "background-color": "#f3f5f9", "background-opacity": 0.7, "border-width": 1.5,
-        "border-style": "dashed", "border-color": "#7c8aa5", padding: 14, "text-valign": "top", "text-halign": "center",
-        "text-margin-y": -6, "text-events": "yes", "font-size": 13, "font-weight": 600, color: "#2d3a55", "text-max-width": 600,
-      },
-    },
-    { selector: "edge.bundle", style: { width: "mapData(count, 2, 400, 2, 9)", "line-color": "#8e98ab", "target-arrow-color": "#8e98ab" } },
-    { selector: "node.found", style: { "border-width": 5, "border-color": "#d9480f", "border-style": "solid" } },
-  ];
-}
 
 class LineageView {
   constructor(section) {
@@ -509,14 +324,20 @@ class LineageView {
   }
 
   async load() {
+    const generation = (this.generation = (this.generation ?? 0) + 1);
     this.section.dataset.lineageReady = "false";
+    this.section.dataset.lineageFilling = "false";
     this.status.textContent = "Loading…";
     this.error.hidden = true;
     try {
       const view = this.column ? await this.fetchColumns() : await this.fetchAssets();
+      if (generation !== this.generation) return;
       performance.mark("lineage:data");
+      this.filling = Boolean(!this.column && view.nextCursor && view.nodes.length < this.limit);
       this.render(view);
+      if (this.filling) await this.fill(generation);
     } catch (problem) {
+      if (generation !== this.generation) return;
       this.error.textContent = problem.message;
       this.error.hidden = false;
       this.status.textContent = "";
@@ -525,7 +346,9 @@ class LineageView {
   }
 
   async fetchAssets() {
-    const query = `${viewQuery(this.depth, this.direction, this.asOf, this.compare)}&limit=${this.limit}`;
+    // A compared view is one answer, never paged: it is asked for whole.
+    const first = this.compare ? this.limit : Math.min(this.limit, NODE_LIMIT);
+    const query = `${viewQuery(this.depth, this.direction, this.asOf, this.compare)}&limit=${first}`;
     const graph = this.takeInitial() ?? (await getJson(`/ui/lineage/${segment(this.root)}?${query}`));
     // The page could not draw its first view (the asset did not exist at that moment).
     if (graph.problem) throw new Error(graph.problem);
@@ -574,9 +397,38 @@ class LineageView {
     return columnView(this.root, this.column, up, down, this.seen);
   }
 
+  // The rest of what the view's `limit` asks for, after its first page: one further
+  // page, added as Load more adds one, the viewport left where the reader has moved it.
+  async fill(generation) {
+    this.section.dataset.lineageFilling = "true";
+    try {
+      const page = await this.fetchPage(this.view.nextCursor, this.limit - this.view.nodes.length);
+      if (generation !== this.generation) return;
+      this.filling = false;
+      this.render(merged(this.view, assetView(page)), true, !this.moved);
+    } catch (problem) {
+      if (generation !== this.generation) return;
+      this.filling = false;
+      this.describeMore(this.view);
+      this.error.textContent = problem.message;
+      this.error.hidden = false;
+    } finally {
+      if (generation === this.generation) this.section.dataset.lineageFilling = "false";
+    }
+  }
+
+  // A further page of the asset view, after `cursor`, of at most `limit` assets.
+  async fetchPage(cursor, limit) {
+    const query = `${viewQuery(this.depth, this.direction, this.asOf)}&limit=${limit}&cursor=${encodeURIComponent(cursor)}`;
+    const page = await getJson(`/ui/lineage/${segment(this.root)}?${query}`);
+    for (const n of page.nodes) this.seen.set(n.id, n);
+    return page;
+  }
+
   // A new view (or a new page of it): the tables, the words around the graph, and the
-  // graph drawn with its groups collapsed, unless `keep` (a further page) keeps them.
-  render(view, keep = false) {
+  // graph drawn with its groups collapsed, unless `keep` (a further page) keeps them;
+  // fitted to the canvas unless `fit` is false.
+  render(view, keep = false, fit = true) {
     for (const n of view.nodes) n.title = n.column ? n.label : displayName(n);
     this.view = view;
     this.byId = new Map(view.nodes.map((n) => [n.id, n]));
@@ -592,7 +444,7 @@ class LineageView {
     this.describe(view);
     this.describeTime(view);
     this.describeMore(view);
-    this.draw({ fit: true });
+    this.draw({ fit });
   }
 
   // The groups of the loaded view as grouped now; redone when the view or the choice changes.
@@ -626,6 +478,7 @@ class LineageView {
       ? { name: "dagre", rankDir: "LR", nodeSep: 14, rankSep: 70, padding: 30, fit }
       : { name: "preset", positions: gridPositions(shown.items, shown.edges), fit, padding: 30 };
     cy.layout(layout).run();
+    if (fit) this.moved = false;
     if (focus) this.goTo(focus);
     performance.mark("lineage:built");
     this.describeGroups();
@@ -647,6 +500,8 @@ class LineageView {
       pixelRatio: "auto",
     });
     if (!this.compact) window.governanceLineage = this.cy;
+    // The reader's own pan, zoom or click: a page arriving later leaves the viewport be.
+    for (const kind of ["pointerdown", "wheel"]) this.canvas.addEventListener(kind, () => { this.moved = true; }, { passive: true });
     this.bindGraph();
     return this.cy;
   }
@@ -780,10 +635,11 @@ class LineageView {
   find(query) {
     const q = query.trim().toLowerCase();
     if (!q || !this.view) return;
+    this.moved = true;
     if (this.found?.query !== q) {
       const matches = this.view.nodes
         .filter((n) => n.title.toLowerCase().includes(q) || n.id.toLowerCase().includes(q))
-        .sort((a, b) => a.distance - b.distance || a.title.localeCompare(b.title));
+        .sort((a, b) => a.distance - b.distance || byName(a.title, b.title));
       this.found = { query: q, matches, index: -1, hit: null };
     }
     const { matches } = this.found;
@@ -811,9 +667,7 @@ class LineageView {
     this.moreButton.disabled = true;
     this.section.dataset.lineageReady = "false";
     try {
-      const query = `${viewQuery(this.depth, this.direction, this.asOf)}&limit=${this.limit}&cursor=${encodeURIComponent(cursor)}`;
-      const page = await getJson(`/ui/lineage/${segment(this.root)}?${query}`);
-      for (const n of page.nodes) this.seen.set(n.id, n);
+      const page = await this.fetchPage(cursor, this.limit);
       this.render(merged(this.view, assetView(page)), true);
     } catch (problem) {
       this.error.textContent = problem.message;
@@ -1053,6 +907,11 @@ class LineageView {
     if (!this.more) return;
     this.more.hidden = !view.nextCursor;
     if (!view.nextCursor) return;
+    this.moreButton.hidden = this.filling;
+    if (this.filling) {
+      this.moreText.textContent = `Loading the rest of the ${this.limit.toLocaleString("en")} assets asked for…`;
+      return;
+    }
     const left = Object.entries(view.remaining ?? {})
       .filter(([, count]) => count > 0)
       .map(([side, count]) => `${count.toLocaleString("en")} more ${side}`);

@@ -42,7 +42,9 @@ export const GROUPINGS = {
 export const signedColumn = (n) => (n.direction === "upstream" ? -n.distance : n.distance);
 const groupId = (x, key) => `group\u0002${x}\u0002${key}`;
 const moreId = (group) => `${group}\u0002more`;
-const byTitle = (a, b) => a.title.localeCompare(b.title) || a.id.localeCompare(b.id);
+// Sorting 10,000 names: a collator's compare is many times faster than localeCompare.
+export const byName = new Intl.Collator("en").compare;
+const byTitle = (a, b) => byName(a.title, b.title) || byName(a.id, b.id);
 
 // ["412 assets", "on snowflake, 2 downstream"]: a group's two lines.
 export function groupLines(count, x, words) {
@@ -196,7 +198,7 @@ export function gridPositions(items, edges) {
   for (const x of order) {
     const column = columns.get(x);
     const weight = new Map(column.map((b) => [b, barycentre(b, neighbours, placed)]));
-    column.sort((a, b) => weight.get(a) - weight.get(b) || title(a).localeCompare(title(b)));
+    column.sort((a, b) => weight.get(a) - weight.get(b) || byName(title(a), title(b)));
     widths.set(x, stack(column, x, positions, placed));
   }
   return shiftColumns(positions, widths, items);
