@@ -4,6 +4,9 @@ traversal costs, and what history weighs on disk.
     python -m bench.history [--assets 100000] [--layers 20] [--rounds 10] [--roots 10]
                             [--samples 10] [--out bench/RESULTS-history.md]
 
+(GOVERNANCE_BENCH_NEO4J_NAME/PORT name the two instances `<name>-plain` and
+`<name>-kept`, on that port and the next.)
+
 Two local Neo4j instances hold the same live warehouse graph (bench.lineage's):
 `plain` as a database without history would, `kept` with every change recorded by
 the service's own statements. On `kept`, each of `rounds` rounds changes every edge's
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import os
 import random
 import statistics
 import time
@@ -43,7 +47,6 @@ import neo4j
 from bench.common import (
     Figure,
     LeanClient,
-    bench_server,
     driver_for,
     environment,
     median_ms,
@@ -54,7 +57,7 @@ from bench.lineage import CHUNK, NODE_LIMIT, chunks, warehouse
 from service import clock, cypher
 from service.domain.history import OPEN
 from service.domain.lineage_pages import page_params
-from service.localdb import LocalNeo4j
+from service.localdb import LocalNeo4j, default_cache_dir
 from tests.support.neo4j_server import Neo4jTarget
 
 DEPTH = 10
@@ -63,7 +66,7 @@ KEPT = ("bench-history-kept", 17712)
 # Described as the API would: no longer a placeholder (a placeholder records no version).
 SET_DESCRIPTIONS = (
     "UNWIND $ids AS id MATCH (a:Asset {id: id})"
-    " SET a.description = $description, a.placeholder = false"
+    " SET a.description = $description, a.placeholder = false, a.updated_at = $now"
 )
 
 
@@ -84,9 +87,20 @@ class Instance:
         return sum(f.stat().st_size for f in store.rglob("*") if f.is_file())
 
 
+def instance_names() -> tuple[tuple[str, int], tuple[str, int]]:
+    """`plain` and `kept`'s names and Bolt ports: PLAIN and KEPT, or where
+    GOVERNANCE_BENCH_NEO4J_NAME is set, `<name>-plain` and `<name>-kept` on
+    GOVERNANCE_BENCH_NEO4J_PORT and the port after it."""
+    name = os.environ.get("GOVERNANCE_BENCH_NEO4J_NAME")
+    if not name:
+        return PLAIN, KEPT
+    port = int(os.environ.get("GOVERNANCE_BENCH_NEO4J_PORT", PLAIN[1]))
+    return (f"{name}-plain", port), (f"{name}-kept", port + 1)
+
+
 @contextlib.contextmanager
 def instance(name: str, port: int) -> Iterator[Instance]:
-    server = bench_server(name, port, "2g")
+    server = LocalNeo4j(default_cache_dir(), name=name, bolt_port=port, heap="2g", pagecache="2g")
     info = server.start()
     try:
         yield Instance(
@@ -121,7 +135,9 @@ def load(
 
     def work(tx: neo4j.ManagedTransaction, chunk: list[tuple[str, str]]) -> None:
         now = clock.now_iso()
-        tx.run(placeholders, ids=sorted({x for pair in chunk for x in pair}), now=now).consume()
+        ids = sorted({x for pair in chunk for x in pair})
+        # no domains defined: no placeholder is placed in one
+        tx.run(placeholders, ids=ids, now=now, domains={}, private=[]).consume()
         rows = [{"source": s, "target": t, "transformation": transformation} for s, t in chunk]
         tx.run(merge, edges=rows, origin="api", now=now).consume()
         if record:
@@ -139,9 +155,9 @@ def describe(
     versions = queries["assets.record_versions"].statement()
 
     def work(tx: neo4j.ManagedTransaction, batch: list[str]) -> None:
-        tx.run(SET_DESCRIPTIONS, ids=batch, description=description).consume()
+        now = clock.now_iso()
+        tx.run(SET_DESCRIPTIONS, ids=batch, description=description, now=now).consume()
         if record:
-            now = clock.now_iso()
             items = [{"id": i, "at": now, "actor": "bench"} for i in batch]
             tx.run(versions, items=items).consume()
 
@@ -373,9 +389,10 @@ def main() -> None:
     growth = Growth(len(edges), len(ids), args.rounds, million)
     queries = cypher.load()
     print(f"graph: {len(ids)} assets, {len(edges)} edges", flush=True)
+    plain_name, kept_name = instance_names()
     with (
-        instance(*PLAIN) as plain_instance,
-        instance(*KEPT) as kept_instance,
+        instance(*plain_name) as plain_instance,
+        instance(*kept_name) as kept_instance,
         running_service(plain_instance.target) as plain_service,
         running_service(kept_instance.target) as kept_service,
         driver_for(plain_instance.target) as plain_driver,

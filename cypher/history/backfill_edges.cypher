@@ -17,7 +17,11 @@ CALL (sources) {
   }
   WITH s, r, t, coalesce(r.created_at, $now) AS at
   MERGE (st:AssetTrail {id: s.id})
+    ON CREATE SET st += s {.name, .type, .platform, .tags, .placeholder, .domain,
+                           .domain_private, shown_since: s.updated_at}
   MERGE (tt:AssetTrail {id: t.id})
+    ON CREATE SET tt += t {.name, .type, .platform, .tags, .placeholder, .domain,
+                           .domain_private, shown_since: t.updated_at}
   MERGE (st)-[w:LINEAGE_WAS]->(tt)
     ON CREATE SET w.since = [at], w.until = [$open],
                   w.transformed = [r.transformation IS NOT NULL],

@@ -20,7 +20,14 @@
 //                                none). Scalars, read without the arrays (which live
 //                                in the dynamic store, a read each): an as_of walk
 //                                decides an instant in the last run by two of them,
-//                                and shows an edge unchanged since then by a third
+//                                and shows an edge unchanged since then by a third;
+//                                prev_since and prev_transformation, the same of the
+//                                interval before the last (absent for none), show one
+//                                changed once since then
+// A trail node made here starts with the live asset's display fields (assets.record_versions
+// keeps them current), so an as_of walk shows a node without seeking the live asset;
+// one showing its asset gone takes them again when lineage names the id anew (a
+// placeholder, which records no version).
 // The live state and the history are compared first, without taking a lock or making
 // anything, so a pair that did not change costs two index seeks and writes nothing:
 // repeating a request adds no history. Only changed pairs MERGE their trail. An
@@ -29,21 +36,32 @@
 // even when another process's clock runs behind.
 UNWIND $pairs AS p
 OPTIONAL MATCH (:AssetTrail {id: p[0]})-[w:LINEAGE_WAS]->(:AssetTrail {id: p[1]})
-OPTIONAL MATCH (:Asset {id: p[0]})-[r:LINEAGE]->(:Asset {id: p[1]})
-WITH p, r, w,
+OPTIONAL MATCH (sa:Asset {id: p[0]})-[r:LINEAGE]->(ta:Asset {id: p[1]})
+WITH p, r, w, sa, ta,
      CASE WHEN r IS NULL THEN [] ELSE r.origins END AS live_origins,
      CASE WHEN w IS NULL THEN [] ELSE
        [j IN range(0, size(w.origin) - 1) WHERE w.origin_until[j] = $open | w.origin[j]]
      END AS open_origins
-WITH p, r, live_origins,
+WITH p, r, sa, ta, live_origins,
      w IS NOT NULL AND w.until[-1] = $open AS was_open,
      w IS NOT NULL AND w.until[-1] = $open AND w.transformed[-1] = (r.transformation IS NOT NULL)
        AND w.transformation[-1] = coalesce(r.transformation, '') AS same,
      size(live_origins) = size(open_origins) AND all(o IN live_origins WHERE o IN open_origins)
        AS same_origins
 WHERE (r IS NOT NULL) <> was_open OR (r IS NOT NULL AND NOT same) OR NOT same_origins
+WITH p, r, live_origins,
+     coalesce(sa {.name, .type, .platform, .tags, .placeholder, .domain, .domain_private,
+                  shown_since: sa.updated_at}, {}) AS source_shows,
+     coalesce(ta {.name, .type, .platform, .tags, .placeholder, .domain, .domain_private,
+                  shown_since: ta.updated_at}, {}) AS target_shows
 MERGE (s:AssetTrail {id: p[0]})
+  ON CREATE SET s += source_shows
+  ON MATCH SET s += CASE WHEN s.name IS NULL AND s.shown_since IS NOT NULL THEN source_shows
+                         ELSE {} END
 MERGE (t:AssetTrail {id: p[1]})
+  ON CREATE SET t += target_shows
+  ON MATCH SET t += CASE WHEN t.name IS NULL AND t.shown_since IS NOT NULL THEN target_shows
+                         ELSE {} END
 MERGE (s)-[w:LINEAGE_WAS]->(t)
   ON CREATE SET w.since = [], w.until = [], w.transformed = [], w.transformation = [],
                 w.origin = [], w.origin_since = [], w.origin_until = []
@@ -87,5 +105,7 @@ SET w.since = since,
                                | CASE WHEN k = i + 1 AND until[i] = since[k] THEN i ELSE k END)],
     w.last_since = since[-1],
     w.last_until = until[-1],
-    w.last_transformation = CASE WHEN transformed[-1] THEN transformation[-1] END
+    w.last_transformation = CASE WHEN transformed[-1] THEN transformation[-1] END,
+    w.prev_since = since[-2],
+    w.prev_transformation = CASE WHEN transformed[-2] THEN transformation[-2] END
 RETURN count(*) AS recorded

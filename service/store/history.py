@@ -74,17 +74,30 @@ async def backfill(graph: Graph) -> int:
     return opened
 
 
+async def _fill(graph: Graph, name: str) -> int:
+    """Run the batched, idempotent fill `name` over every trail; how much it filled."""
+    filled = 0
+    after: str | None = ""
+    while after is not None:
+        row = (await graph.write(name, after=after, batch=BACKFILL_BATCH))[0]
+        filled += int(row["filled"])
+        after = row["last"]
+    return filled
+
+
 async def fill_runs(graph: Graph) -> int:
     """Give edge histories written before it was kept their scalar summary
     (`history.record_edges`: what lets an as_of walk skip the interval arrays).
     Idempotent and batched; how many histories were filled."""
-    filled = 0
-    after: str | None = ""
-    while after is not None:
-        row = (await graph.write("history.fill_runs", after=after, batch=BACKFILL_BATCH))[0]
-        filled += int(row["filled"])
-        after = row["last"]
-    return filled
+    return await _fill(graph, "history.fill_runs")
+
+
+async def fill_trails(graph: Graph) -> int:
+    """Give trails and edge histories written before they were kept what shows a node
+    and an edge changed once since an as_of instant without reading the live asset or
+    the interval arrays (`history.fill_trails`). Idempotent and batched; how many
+    trails and histories were filled."""
+    return await _fill(graph, "history.fill_trails")
 
 
 async def prune(graph: Graph, retention: timedelta, now: datetime | None = None) -> int:
