@@ -17,6 +17,7 @@ from service import __version__, cypher
 from service.api import (
     assets,
     column_tags,
+    domains,
     events,
     impact,
     lineage,
@@ -28,6 +29,7 @@ from service.api import (
     quality,
     query,
     sql,
+    teams,
     tokens,
     users,
     webhooks,
@@ -71,6 +73,8 @@ MODULES = (
     webhooks,
     tokens,
     users,
+    teams,
+    domains,
 )
 
 

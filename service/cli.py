@@ -4,6 +4,8 @@ governance serve [--workers N]         run the service (starts the local Neo4j i
 governance token create --name N --scope S [--expires-in-days D]
 governance user create --username U --role R [--password-stdin]
 governance user set-password --username U [--password-stdin]
+governance team put|add-member|remove-member|list     teams (straight on the database)
+governance domain put|list|delete      domains (straight on the database)
 governance neo4j start|stop|status     the local development Neo4j
 governance ingest manifest|run-results|openlineage PATH...   files sent to a running service
 governance check manifest PATH --project P   a candidate manifest's change impact (a CI step)
@@ -26,7 +28,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from service import __version__, cli_database
+from service import __version__, cli_access, cli_database
 from service.cli_database import resolved_settings
 from service.cli_output import CliError, explain
 from service.settings import Settings
@@ -92,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     _serve_command(commands)
     _token_commands(commands)
     _user_commands(commands)
+    cli_access.add_commands(commands, _group)
     _ingest_commands(commands)
     _check_commands(commands)
     _lineage_commands(commands)

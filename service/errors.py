@@ -4,6 +4,7 @@
     ├── BadRequest                       400   malformed_json, malformed_multipart, ...
     ├── Unauthenticated                  401   unauthenticated, invalid_token
     ├── InsufficientScope                403   insufficient_scope
+    ├── DomainForbidden                  403   domain_forbidden (+ assets, assets_count)
     ├── Forbidden                        403   csrf_refused (a dashboard script's POST)
     ├── NotFound                         404   not_found
     ├── MethodNotAllowed                 405   method_not_allowed
@@ -84,6 +85,12 @@ def invalid_token() -> Unauthenticated:
 
 class InsufficientScope(ServiceError):
     status, code, title = 403, "insufficient_scope", "Insufficient scope"
+
+
+class DomainForbidden(ServiceError):
+    """Assets in domains (or outside every domain) where the caller may not do this."""
+
+    status, code, title = 403, "domain_forbidden", "Outside the caller's domains"
 
 
 class Forbidden(ServiceError):

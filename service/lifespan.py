@@ -182,6 +182,13 @@ async def _backfill(graph: Graph) -> None:
         if filled:
             log.info("filled the runs of %d edge histories", filled)
     try:
+        shown = await migrations.once(graph, "lineage_history_trails", history.fill_trails)
+    except Exception:
+        log.warning("lineage history trails failed; the next start resumes them", exc_info=True)
+    else:
+        if shown:
+            log.info("filled %d lineage trails and edge histories", shown)
+    try:
         versioned = await migrations.once(graph, "asset_versions", asset_versions.backfill)
     except Exception:
         log.warning("asset version backfill failed; the next start resumes it", exc_info=True)

@@ -27,6 +27,7 @@ from service.ids import MAX_ID_LENGTH
 from service.models.common import ASSET_ID_MARK, DATASET_ID_PART_MARK
 from service.models.configured import Configured as Configured
 from service.models.datasets import MAX_DATASET_PART
+from service.models.teams import SLUG_PATTERN
 from service.routing import Access, Policy, Replay, declared
 from service.settings import Limits
 
@@ -137,6 +138,7 @@ class _Schemas:
         self.limits = limits
         self.components: dict[str, Any] = {
             "Problem": _problem_schema(),
+            "DomainForbidden": _domain_forbidden_schema(),
             "AssetId": asset_id_schema(),
             "DatasetIdPart": dataset_id_part_schema(),
         }
@@ -229,6 +231,19 @@ def build(
     }
 
 
+# Path parameters whose values follow a rule of their own (422 naming the parameter
+# otherwise): teams and domains are named by slugs.
+_SLUG_PARAMETERS = ("team_id", "domain_id")
+
+
+def _path_schema(name: str) -> dict[str, Any]:
+    if name == "asset_id":
+        return ASSET_ID
+    if name in _SLUG_PARAMETERS:
+        return {"type": "string", "pattern": SLUG_PATTERN}
+    return {"type": "string", "minLength": 1}
+
+
 def _operation(route: Route, policy: Policy, doc: Doc, schemas: _Schemas) -> dict[str, Any]:
     op: dict[str, Any] = {"operationId": route.name, "summary": doc.summary, "tags": [doc.tag]}
     if doc.description:
@@ -238,7 +253,7 @@ def _operation(route: Route, policy: Policy, doc: Doc, schemas: _Schemas) -> dic
             "name": name,
             "in": "path",
             "required": True,
-            "schema": ASSET_ID if name == "asset_id" else {"type": "string", "minLength": 1},
+            "schema": _path_schema(name),
             "description": "percent-encoded as one path segment",
         }
         for name in _PATH_PARAM.findall(route.path)
@@ -292,6 +307,8 @@ def _operation(route: Route, policy: Policy, doc: Doc, schemas: _Schemas) -> dic
                 "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}},
             },
         )
+    if policy.per_domain:
+        op["responses"]["403"] = DOMAIN_FORBIDDEN
     if secured:
         op["security"] = [{"bearer": []}]
         op["x-required-scope"] = policy.needs.label
@@ -312,6 +329,42 @@ def _response(
     return {
         "description": "success",
         "content": {"application/json": {"schema": schemas.ref(spec)}},
+    }
+
+
+DOMAIN_FORBIDDEN = {
+    "description": "`insufficient_scope`, or `domain_forbidden`: the request touches assets "
+    "the caller may not write (in a domain where their role is below editor, or outside "
+    "every domain while their global role is below editor) or, for an edge, a source it may "
+    "not read; `assets` lists the first 100 with their `domain` (null: outside every "
+    "domain), `assets_count` counts them all, and nothing was written",
+    "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/DomainForbidden"}}},
+}
+
+
+def _domain_forbidden_schema() -> dict[str, Any]:
+    return {
+        "allOf": [
+            {"$ref": "#/components/schemas/Problem"},
+            {
+                "type": "object",
+                "properties": {
+                    "assets": {
+                        "type": "array",
+                        "maxItems": 100,
+                        "items": {
+                            "type": "object",
+                            "required": ["id", "domain"],
+                            "properties": {
+                                "id": {"type": "string"},
+                                "domain": {"type": ["string", "null"]},
+                            },
+                        },
+                    },
+                    "assets_count": {"type": "integer", "minimum": 1},
+                },
+            },
+        ]
     }
 
 

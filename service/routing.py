@@ -72,6 +72,10 @@ class Policy:
     # on the hot path, and a token revoked through any process is still refused at
     # once. Only for read routes, where every valid token holds the scope needed.
     rechecked: bool = False
+    # The handler checks the caller's role in each asset's domain itself
+    # (`domain_rules`), so the token's scope capped by the user's best role anywhere
+    # admits it; every other route needs the scope the global role allows.
+    per_domain: bool = False
 
     def __post_init__(self) -> None:
         if (self.access is Access.PUBLIC) != (self.scope is None):
@@ -104,9 +108,10 @@ def bearer(
     body: Body = Body.STANDARD,
     replay: Replay = Replay.NONE,
     rechecked: bool = False,
+    per_domain: bool = False,
 ) -> Policy:
     """An API route: a bearer token holding `scope`."""
-    return Policy(Access.TOKEN, scope, body, replay, rechecked)
+    return Policy(Access.TOKEN, scope, body, replay, rechecked, per_domain)
 
 
 def signed_in(scope: Scope, *, body: Body = Body.STANDARD) -> Policy:

@@ -3,6 +3,8 @@
 // service.domain.text_search) instead of a scan of every asset. The index
 // yields a superset; the CONTAINS re-check keeps exactly the substring matches,
 // so the page equals what assets.list returns for the same `q`.
+// $readable (null: every domain) lists the private domains the caller may read: the
+// assets of other private domains are left out, as if absent.
 CALL db.index.fulltext.queryNodes('asset_text', $lucene) YIELD node AS a
 WHERE a.id > $after
   AND ($type IS NULL OR a.type = $type)
@@ -12,6 +14,8 @@ WHERE a.id > $after
   AND ($placeholder IS NULL OR a.placeholder = $placeholder)
   AND ($dataset_namespace IS NULL OR a.dataset_namespace = $dataset_namespace)
   AND ($dataset_key IS NULL OR a.dataset_key = $dataset_key)
+  AND ($domain IS NULL OR a.domain = $domain)
+  AND ($readable IS NULL OR a.domain_private IS NULL OR a.domain IN $readable)
   AND (toLower(a.id) CONTAINS $q
        OR toLower(a.name) CONTAINS $q
        OR toLower(coalesce(a.description, '')) CONTAINS $q)

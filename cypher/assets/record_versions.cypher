@@ -13,6 +13,15 @@
 // given columns (a schema facet) or made real, it gets its first (or next) version;
 // deleted or merged away unversioned, it leaves none. traverse_as_of answers such an
 // asset's past from the live node and its trail.
+// A versioned asset that took part in lineage also brings its trail node (see
+// history.record_edges) up to date: the fields a lineage answer shows of a node (name,
+// type, platform, tags, placeholder, domain, domain_private) and since when they have
+// been so (`shown_since`: the updated_at of the write that last changed one, or the
+// instant the asset went, when it shows as a placeholder: name and type absent), so
+// lineage.traverse_as_of shows a node unchanged since its instant from the trail it
+// walked, without seeking the live asset per node. A write changing none of them
+// writes no trail; they are compared as [is null, value] pairs, which compare without
+// nulls.
 UNWIND $items AS item
 WITH item.id AS id, collect(item) AS queued
 WITH id, queued[size(queued) - 1] AS item
@@ -35,6 +44,21 @@ WHERE CASE
        <> newest {.*, id: 0, version: 0, created_at: 0, updated_at: 0, asset_id: 0, at: 0,
                   actor: 0, deleted: 0, merged_into: 0}
 END
+CALL (item, a) {
+  MATCH (t:AssetTrail {id: item.id})
+  WITH t
+  WHERE CASE WHEN a IS NULL THEN t.name IS NOT NULL OR t.shown_since IS NULL
+             ELSE t.shown_since IS NULL
+                  OR [x IN [t.name, t.type, t.platform, t.tags, t.placeholder, t.domain,
+                            t.domain_private] | [x IS NULL, coalesce(x, false)]]
+                     <> [x IN [a.name, a.type, a.platform, a.tags, a.placeholder, a.domain,
+                               a.domain_private] | [x IS NULL, coalesce(x, false)]] END
+  SET t += CASE WHEN a IS NULL
+                THEN {name: null, type: null, platform: null, tags: null, placeholder: true,
+                      domain: null, domain_private: null, shown_since: item.at}
+                ELSE a {.name, .type, .platform, .tags, .placeholder, .domain, .domain_private,
+                        shown_since: a.updated_at} END
+}
 OPTIONAL MATCH (:AssetAlias {id: id})-[:ALIAS_OF]->(into:Asset)
 WITH id, item, a, newest, into, coalesce(properties(a), properties(newest)) AS base
 // One SET of the whole map: the (asset_id, version) constraint never sees the copy's.

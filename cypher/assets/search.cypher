@@ -4,6 +4,8 @@
 // 2: the name contains it, 1: the id does, 0: only the description) plus the
 // Lucene score squashed into [0, 1), so the tier always decides first. Pages
 // continue after the cursor's (rank, id); `$after_id` is null on the first.
+// $readable (null: every domain) lists the private domains the caller may read: the
+// assets of other private domains are left out, as if absent.
 CALL db.index.fulltext.queryNodes('asset_text', $lucene) YIELD node AS a, score
 WHERE ($type IS NULL OR a.type = $type)
   AND ($platform IS NULL OR a.platform = $platform)
@@ -12,6 +14,8 @@ WHERE ($type IS NULL OR a.type = $type)
   AND ($placeholder IS NULL OR a.placeholder = $placeholder)
   AND ($dataset_namespace IS NULL OR a.dataset_namespace = $dataset_namespace)
   AND ($dataset_key IS NULL OR a.dataset_key = $dataset_key)
+  AND ($domain IS NULL OR a.domain = $domain)
+  AND ($readable IS NULL OR a.domain_private IS NULL OR a.domain IN $readable)
 WITH a, score, toLower(a.id) AS id, toLower(a.name) AS name
 WHERE id CONTAINS $q OR name CONTAINS $q
    OR toLower(coalesce(a.description, '')) CONTAINS $q

@@ -1,6 +1,8 @@
 // assets.search for a `q` the full-text index cannot answer safely (no letter
 // or digit run, e.g. "-" or "/", or letters the tokenizer splits such as CJK):
 // the same set and tiers from a scan of every asset, with no Lucene score.
+// $readable (null: every domain) lists the private domains the caller may read: the
+// assets of other private domains are left out, as if absent.
 MATCH (a:Asset)
 WHERE ($type IS NULL OR a.type = $type)
   AND ($platform IS NULL OR a.platform = $platform)
@@ -9,6 +11,8 @@ WHERE ($type IS NULL OR a.type = $type)
   AND ($placeholder IS NULL OR a.placeholder = $placeholder)
   AND ($dataset_namespace IS NULL OR a.dataset_namespace = $dataset_namespace)
   AND ($dataset_key IS NULL OR a.dataset_key = $dataset_key)
+  AND ($domain IS NULL OR a.domain = $domain)
+  AND ($readable IS NULL OR a.domain_private IS NULL OR a.domain IN $readable)
 WITH a, toLower(a.id) AS id, toLower(a.name) AS name
 WHERE id CONTAINS $q OR name CONTAINS $q
    OR toLower(coalesce(a.description, '')) CONTAINS $q

@@ -5,7 +5,8 @@
 // made now] per dataset: another key than asked means the id is taken by an asset
 // holding another dataset (the caller refuses it). The held ones are found by one
 // index seek each; only the rest are merged, in one batch, as
-// lineage.merge_placeholders does (`_new` marks creation for an exact count).
+// lineage.merge_placeholders does (`_new` marks creation for an exact count). A new
+// placeholder gets the domain its id places it in (`ref.domain`, `ref.private`).
 UNWIND $refs AS ref
 OPTIONAL MATCH (held:Asset {dataset_key: ref.key})
 WITH ref, held
@@ -20,7 +21,7 @@ CALL (missing) {
                   a.placeholder = true, a.version = 1, a.owners = [], a.tags = [],
                   a.created_at = $now, a.updated_at = $now, a.dataset_key = ref.key,
                   a.dataset_namespace = ref.namespace, a.dataset_name = ref.name,
-                  a._new = true
+                  a.domain = ref.domain, a.domain_private = ref.private, a._new = true
     ON MATCH SET a.dataset_key = coalesce(a.dataset_key, ref.key),
                  a.dataset_namespace = coalesce(a.dataset_namespace, ref.namespace),
                  a.dataset_name = coalesce(a.dataset_name, ref.name)

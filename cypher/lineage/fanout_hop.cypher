@@ -19,7 +19,8 @@ CALL (a) {
   WITH b, e ORDER BY b.id
   WITH collect({node: b {.id, name: coalesce(b.name, b.id), type: coalesce(b.type, 'unknown'),
                          .platform, tags: coalesce(b.tags, []),
-                         placeholder: coalesce(b.placeholder, false)},
+                         placeholder: coalesce(b.placeholder, false),
+                         .domain, private: coalesce(b.domain_private, false)},
                 owners: coalesce(b.owners, []), transformation: e.transformation}) AS neighbours
   RETURN neighbours[..$fanout] AS kept, size(neighbours) AS total
 }

@@ -30,6 +30,9 @@
 // (`seen`), so across pages each comes once; an edge between two nodes of this page
 // comes twice and the service folds it. Neo4j keeps a set for `IN kept`, so that is
 // linear in the page's degree.
+// Each node carries its `domain` and whether that is `private`: the service redacts
+// what the caller may not read (`service.domain.redaction`), naming the team that owns
+// each private domain of the page (`domain_teams`: [domain id, team] pairs).
 // The root is the asset with id $id, or the one a merge made $id a former id of.
 // Every subquery aggregates without grouping keys, so the answer is always one row.
 CALL () {
@@ -95,13 +98,16 @@ CALL (root, page, seen_up) {
 RETURN authorised,
        root {.id, name: coalesce(root.name, root.id), type: coalesce(root.type, 'unknown'),
              .platform, tags: coalesce(root.tags, []), placeholder: coalesce(root.placeholder, false),
-             distance: 0, direction: 'root'} AS root,
+             distance: 0, direction: 'root', .domain, private: coalesce(root.domain_private, false)} AS root,
        [p IN page | {id: p.n.id, name: coalesce(p.n.name, p.n.id), type: coalesce(p.n.type, 'unknown'),
                      platform: p.n.platform, tags: coalesce(p.n.tags, []),
                      placeholder: coalesce(p.n.placeholder, false),
-                     distance: p.distance, direction: p.side}] AS nodes,
+                     distance: p.distance, direction: p.side,
+                     domain: p.n.domain, private: coalesce(p.n.domain_private, false)}] AS nodes,
        size([p IN pending WHERE p.side = 'downstream']) AS pending_down,
        size([p IN pending WHERE p.side = 'upstream']) AS pending_up,
        hidden_down,
        hidden_up,
-       down_edges + up_edges AS edges
+       down_edges + up_edges AS edges,
+       COLLECT { UNWIND page AS p WITH p.n AS n WHERE n.domain_private
+                 WITH DISTINCT n.domain AS d MATCH (x:Domain {id: d}) RETURN [d, x.owner_team] } AS domain_teams

@@ -26,10 +26,14 @@
 // the pruning breadth-first expand: EXPLAIN and PROFILE show
 // VarLengthExpand(Pruning,BFS,All) with the predicate inlined (Neo4j 5.26), cost
 // growing with the edges reached, not the paths (a test guards the plan). A node is
-// shown as the live asset when that has not changed since $as_of (`updated_at`), else
-// as its newest version at $as_of, else by its id alone as a placeholder (it was one
-// then: a placeholder records no version; or it was deleted before versions were
-// kept); the edges keep the transformation in effect at $as_of.
+// shown from the trail the walk reached when what the trail shows has not changed since
+// $as_of (`shown_since`, assets.record_versions: the live asset's display fields, or a
+// placeholder's for an asset gone), with no seek; else as the live asset when that has
+// not changed since (`updated_at`), else as its newest version at $as_of, else by its
+// id alone as a placeholder (it was one then: a placeholder records no version; or it
+// was deleted before versions were kept). The edges keep the transformation in effect
+// at $as_of: the last interval's or the one before's from scalars (`last_since`,
+// `prev_since`), an earlier one from the arrays.
 CALL () {
   OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
   OPTIONAL MATCH (u:User {id: t.user_id})
@@ -103,25 +107,35 @@ CALL (root) {
 CALL (down_nodes, down_distances, up_nodes, up_distances) {
   WITH down_nodes + up_nodes AS reached, down_distances + up_distances AS distances,
        size(down_nodes) AS downs
+  // no order kept here: the caller orders nodes and edges (lineage_pages.assemble_page)
   UNWIND range(0, size(reached) - 1) AS i
-  WITH i, reached[i] AS n, distances[i] AS distance,
+  WITH reached[i] AS n, distances[i] AS distance,
        CASE WHEN i < downs THEN 'downstream' ELSE 'upstream' END AS direction
-  OPTIONAL MATCH (a:Asset {id: n.id})
-  WITH i, n, distance, direction,
-       CASE WHEN a.updated_at <= $as_of THEN a
-            ELSE head(COLLECT {
-                   MATCH (v:AssetVersion {asset_id: n.id})
-                   WHERE v.at <= $as_of
-                   RETURN v ORDER BY v.version DESC LIMIT 1
-                 }) END AS shown
-  WITH i, n, distance, direction, CASE WHEN shown.deleted THEN null ELSE shown END AS shown
-  ORDER BY i
+  WITH n, distance, direction,
+       CASE WHEN n.shown_since <= $as_of THEN n
+            ELSE head([x IN COLLECT { MATCH (a:Asset {id: n.id}) WHERE a.updated_at <= $as_of RETURN a }
+                             + COLLECT {
+                                 MATCH (v:AssetVersion {asset_id: n.id})
+                                 WHERE v.at <= $as_of
+                                 RETURN v ORDER BY v.version DESC LIMIT 1
+                               }
+                       WHERE NOT coalesce(x.deleted, false)]) END AS shown
   WITH direction, {id: n.id, name: coalesce(shown.name, n.id), type: coalesce(shown.type, 'unknown'),
                    platform: shown.platform, tags: coalesce(shown.tags, []),
                    placeholder: coalesce(shown.placeholder, shown IS NULL),
-                   distance: distance, direction: direction} AS node
-  RETURN [x IN collect(node) WHERE x.direction = 'downstream'] AS down,
-         [x IN collect(node) WHERE x.direction = 'upstream'] AS up
+                   distance: distance, direction: direction,
+                   // the live asset's domain: who may read it is decided as of now. The
+                   // trail keeps the live asset's (assets.record_versions); one the
+                   // lineage_history_trails migration has not reached yet has no `shown_since`
+                   domain: CASE WHEN n.shown_since IS NULL
+                                THEN head(COLLECT { MATCH (live:Asset {id: n.id}) RETURN live.domain })
+                                ELSE n.domain END,
+                   private: coalesce(CASE WHEN n.shown_since IS NULL
+                                          THEN head(COLLECT { MATCH (live:Asset {id: n.id})
+                                                              RETURN live.domain_private })
+                                          ELSE n.domain_private END, false)} AS node
+  RETURN collect(CASE WHEN direction = 'downstream' THEN node END) AS down,
+         collect(CASE WHEN direction = 'upstream' THEN node END) AS up
 }
 CALL (root, down_nodes, down_seen) {
   WITH root, down_nodes, down_seen WHERE root IS NOT NULL AND $downstream
@@ -134,9 +148,9 @@ CALL (root, down_nodes, down_seen) {
         ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END
   WITH a.id AS source, b.id AS target,
        CASE WHEN w.last_since <= $as_of THEN w.last_transformation
+            WHEN w.prev_since <= $as_of THEN w.prev_transformation
             ELSE head([i IN [size([s IN w.since WHERE s <= $as_of]) - 1]
                        WHERE w.transformed[i] | w.transformation[i]]) END AS transformation
-  ORDER BY source, target
   RETURN collect([source, target, transformation]) AS down_edges
 }
 CALL (root, up_nodes, up_seen) {
@@ -150,9 +164,9 @@ CALL (root, up_nodes, up_seen) {
         ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END
   WITH a.id AS source, b.id AS target,
        CASE WHEN w.last_since <= $as_of THEN w.last_transformation
+            WHEN w.prev_since <= $as_of THEN w.prev_transformation
             ELSE head([i IN [size([s IN w.since WHERE s <= $as_of]) - 1]
                        WHERE w.transformed[i] | w.transformation[i]]) END AS transformation
-  ORDER BY source, target
   RETURN collect([source, target, transformation]) AS up_edges
 }
 WITH authorised, found, down, up, down_edges, up_edges, pending_down, pending_up

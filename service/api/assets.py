@@ -8,6 +8,7 @@ from starlette.responses import Response
 from service.api import deps
 from service.api.versioned import Text, Versioned
 from service.domain import datasets
+from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
 from service.domain.preconditions import Expected
 from service.errors import BadRequest, validation_error
@@ -22,7 +23,7 @@ from service.models.validation import validate
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.routing import Replay, Route, bearer
-from service.store import asset_versions, column_tags
+from service.store import asset_versions, column_tags, domain_guard
 from service.store import assets as store
 from service.store.assets import AssetFilter
 
@@ -38,6 +39,14 @@ async def _upsert(
     if problem:
         raise validation_error(("path", "asset_id"), f"id {problem}", "invalid_id")
     return await store.upsert(graph, asset_id, fields, expected, actor)
+
+
+async def _readable(request: Request, asset_id: str) -> None:
+    await domain_guard.require_readable(deps.graph(request), deps.principal(request), asset_id)
+
+
+async def _writable(request: Request, asset_id: str) -> None:
+    await domain_guard.require_writable(deps.graph(request), deps.principal(request), [asset_id])
 
 
 ASSETS = Versioned(
@@ -56,6 +65,8 @@ ASSETS = Versioned(
     patch_also=("id",),
     put_creates=True,
     write_errors=(409,),
+    read_guard=_readable,
+    write_guard=_writable,
 )
 
 
@@ -68,6 +79,8 @@ async def list_assets(request: Request) -> Response:
         tags=tuple(params.many("tag")),
         placeholder=params.flag("placeholder"),
         q=params.text("q"),
+        domain=params.text("domain"),
+        readable=domain_rules.readable_private(deps.principal(request)),
         **_dataset_filter(params),
     )
     if where.q is not None:
@@ -117,6 +130,12 @@ async def _search(request: Request, where: AssetFilter) -> Response:
 
 async def create_asset(request: Request) -> Response:
     body = validate(AssetCreate, await read_json(request))
+    await domain_guard.require_writable(
+        deps.graph(request),
+        deps.principal(request),
+        [body.id],
+        new_fields={body.id: {"tags": list(body.tags)}},
+    )
     asset = await store.create(deps.graph(request), body.id, body, deps.actor(request))
     return ASSETS.answer(asset, created=True)
 
@@ -126,15 +145,19 @@ async def asset_history(request: Request) -> Response:
     paging = deps.paging(request, first=0)
     if not 0 <= paging.after <= MAX_VERSION:
         raise BadRequest("The cursor cannot be decoded.", code="invalid_cursor")
+    asset_id = path_param(request, "asset_id")
+    await _readable(request, asset_id)
     versions = await asset_versions.history(
-        deps.graph(request), path_param(request, "asset_id"), paging.after, paging.fetch
+        deps.graph(request), asset_id, paging.after, paging.fetch
     )
     return paging.respond(versions, key=lambda v: v.version, render=_version_json)
 
 
 async def asset_columns(request: Request) -> Response:
     graph = deps.graph(request)
-    asset = await store.get(graph, path_param(request, "asset_id"))
+    asset_id = path_param(request, "asset_id")
+    await _readable(request, asset_id)
+    asset = await store.get(graph, asset_id)
     listing = await column_tags.listing(graph, asset)
     return json_response(listing)
 
@@ -150,7 +173,7 @@ routes = [
         create_asset,
         methods=["POST"],
         name="create_asset",
-        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT, per_domain=True),
     ),
     # Before the item routes, whose `:path` would take `<id>/history` for an id.
     Route(
@@ -243,6 +266,7 @@ docs = {
                 description="with dataset_namespace: the one asset holding that dataset (0 or 1 "
                 "items), found by any spelling the platform's naming rules make equal",
             ),
+            Param("domain", description="assets in the domain with this id (see `domain`)"),
         ),
         responses={200: AssetPage},
         errors=(422,),

@@ -8,6 +8,7 @@ from starlette.requests import Request
 
 from service import state
 from service.domain.access.principal import Principal
+from service.domain.cursor_seal import CursorSeal
 from service.domain.preconditions import Expected, parse_if_match
 from service.graph import Graph
 from service.params import Paging
@@ -20,6 +21,12 @@ def graph(request: Request) -> Graph:
 
 def settings(request: Request) -> Settings:
     return state.of(request).settings
+
+
+def cursor_seal(request: Request) -> CursorSeal:
+    """What seals a traversal cursor's position at a redacted node."""
+    keys = settings(request).webhooks.secret_keys
+    return CursorSeal([key.get_secret_value() for key in keys])
 
 
 def principal(request: Request) -> Principal:

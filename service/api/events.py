@@ -51,7 +51,7 @@ async def list_events(request: Request) -> Response:
     paging = deps.paging(request, first=0)
     start = paging.after if "cursor" in request.query_params else (_after(request) or 0)
     principal = deps.principal(request)
-    types = _types(request).for_reader(principal.scope >= Scope.ADMIN, principal.user_id)
+    types = _types(request).for_reader(principal.global_scope >= Scope.ADMIN, principal.user_id)
     rows = await store.after(deps.graph(request), start, types, paging.fetch)
     return paging.respond(rows, key=lambda e: e.seq, render=lambda e: e.envelope())
 
@@ -62,7 +62,7 @@ async def stream_events(request: Request) -> Response:
     return await event_stream(
         request,
         Reader(
-            admin=principal.scope >= Scope.ADMIN,
+            admin=principal.global_scope >= Scope.ADMIN,
             user_id=principal.user_id,
             standing=lambda: token_store.standing(graph, principal.token_id),
             ends=lambda event: (

@@ -8,9 +8,10 @@ from starlette.responses import Response
 from service import clock
 from service.api import deps, openlineage
 from service.domain import origins
+from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
 from service.domain.history import parse_instant
-from service.domain.lineage import validate_edges
+from service.domain.lineage import EdgeBatch, is_dataset_end, validate_edges
 from service.domain.lineage_pages import FILTERS, Filters
 from service.errors import FieldError, Unprocessable, validation_error
 from service.http import json_response, path_param, read_json
@@ -23,6 +24,7 @@ from service.models.validation import validate
 from service.openapi import PAGING, Configured, Doc, Param, configured_integer
 from service.params import Params
 from service.routing import Replay, Route, bearer
+from service.store import domain_guard
 from service.store import lineage as store
 from service.store.lineage_diff import diff as lineage_diff
 
@@ -53,6 +55,7 @@ async def post_edge(request: Request) -> Response:
             code="self_loop",
             errors=[FieldError(("body", "target"), "equals source", "self_loop")],
         )
+    await require_edges_writable(request, EdgeBatch.of([edge]))
     saved, created = await store.write_one(deps.graph(request), edge, strict, deps.actor(request))
     return json_response(saved, status=201 if created else 200)
 
@@ -74,11 +77,25 @@ def _owner(params: Params) -> tuple[str, bool]:
     return origin, replace
 
 
+async def require_edges_writable(request: Request, batch: EdgeBatch) -> None:
+    """403 `domain_forbidden` unless the caller may write every edge's target and read
+    every source (ends given by id; a dataset end is checked as the id it is written
+    under only when that names an asset already)."""
+    ends = [(row["source"], row["target"]) for row in (*batch.rows, *batch.columns)]
+    await domain_guard.require_writable(
+        deps.graph(request),
+        deps.principal(request),
+        writes=[t for _, t in ends if not is_dataset_end(t)],
+        reads=[s for s, _ in ends if not is_dataset_end(s)],
+    )
+
+
 async def post_bulk(request: Request) -> Response:
     limits = deps.settings(request).limits
     strict = _strict(request)
     origin, replace = _owner(Params(request))
     edges = validate_edges(await read_json(request), limits.max_bulk_edges, allow_empty=replace)
+    await require_edges_writable(request, edges)
     result = await store.write_bulk(
         deps.graph(request),
         edges,
@@ -101,6 +118,7 @@ async def list_edges(request: Request) -> Response:
         params.text("origin", 256),
         paging.after,
         paging.fetch,
+        readable=domain_rules.readable_private(deps.principal(request)),
     )
     return paging.respond(
         rows,
@@ -114,6 +132,9 @@ async def delete_edge(request: Request) -> Response:
     for name, value in (("source", source), ("target", target)):
         if value is None:
             raise validation_error(("query", name), f"{name} is required", "missing")
+    await domain_guard.require_writable(
+        deps.graph(request), deps.principal(request), [target or ""], [source or ""]
+    )
     await store.delete_edge(deps.graph(request), source or "", target or "", deps.actor(request))
     return Response(status_code=204)
 
@@ -187,6 +208,8 @@ async def _traverse(request: Request, direction: str) -> Response:
         cursor=params.text("cursor", MAX_CURSOR),
         filters=filters,
         fanout=fanout,
+        viewer=deps.principal(request),
+        seal=deps.cursor_seal(request),
     )
     return json_response(graph)
 
@@ -210,6 +233,7 @@ async def diff(request: Request) -> Response:
     until = params.instant("to") or clock.now_iso()
     if since > until:
         raise validation_error(("query", "from"), "from must not be after to", "out_of_range")
+    await domain_guard.require_readable(deps.graph(request), deps.principal(request), asset_id)
     changes = await lineage_diff(
         deps.graph(request),
         asset_id,
@@ -229,9 +253,11 @@ async def downstream(request: Request) -> Response:
 
 async def _traverse_column(request: Request, direction: str) -> Response:
     depth, limit = _bounds(request)
+    asset_id = path_param(request, "asset_id")
+    await domain_guard.require_readable(deps.graph(request), deps.principal(request), asset_id)
     graph = await store.traverse_columns(
         deps.graph(request),
-        path_param(request, "asset_id"),
+        asset_id,
         path_param(request, "column"),
         direction,
         depth,
@@ -255,14 +281,14 @@ routes = [
         post_edge,
         methods=["POST"],
         name="post_edge",
-        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT, per_domain=True),
     ),
     Route(
         BASE + "/bulk",
         post_bulk,
         methods=["POST"],
         name="post_bulk",
-        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT, per_domain=True),
     ),
     Route(
         BASE + "/edges", list_edges, methods=["GET"], name="list_edges", policy=bearer(Scope.READ)
@@ -272,7 +298,7 @@ routes = [
         delete_edge,
         methods=["DELETE"],
         name="delete_edge",
-        policy=bearer(Scope.WRITE),
+        policy=bearer(Scope.WRITE, per_domain=True),
     ),
     Route(
         BASE + "/{asset_id}/upstream",

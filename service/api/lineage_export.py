@@ -41,6 +41,7 @@ async def export(request: Request) -> Response:
         limit,
         token_hash=deps.token_to_recheck(request),
         as_of=params.instant("as_of"),
+        viewer=deps.principal(request),
     )
     headers = {
         "Content-Disposition": content_disposition(graph.root, fmt.extension),

@@ -28,6 +28,7 @@ async def upload_manifest(request: Request) -> Response:
         namespace=params.text("namespace", MAX_DATASET_PART),
         prune=params.flag("prune") is not False,
         column_lineage=params.flag("column_lineage") is not False,
+        principal=deps.principal(request),
     )
     settings = deps.settings(request)
     limit = settings.limits.max_manifest_bytes
@@ -44,7 +45,7 @@ routes = [
         upload_manifest,
         methods=["POST"],
         name="upload_manifest",
-        policy=bearer(Scope.WRITE, body=Body.MANIFEST, replay=Replay.KEPT),
+        policy=bearer(Scope.WRITE, body=Body.MANIFEST, replay=Replay.KEPT, per_domain=True),
     )
 ]
 

@@ -10,11 +10,12 @@ from starlette.responses import Response
 
 from service.api import deps
 from service.domain.access.scopes import Scope
-from service.domain.openlineage import parse_events, plan_events
+from service.domain.openlineage import Plan, parse_events, plan_events
 from service.http import json_response, read_json
 from service.models.openlineage import OpenLineageResult, RunEvents
 from service.openapi import Doc
 from service.routing import Replay, Route, bearer
+from service.store import domain_guard
 from service.store import openlineage as store
 
 PATH = "/api/v1/lineage/openlineage"
@@ -31,10 +32,27 @@ async def ingest(request: Request, body: Any) -> Response:
     limits = deps.settings(request).limits
     events = parse_events(body, limits.max_bulk_edges)
     plan = plan_events(events, limits.max_bulk_edges)
+    await _require_writable(request, plan)
     result = await store.ingest(
         deps.graph(request), plan, deps.actor(request), timeout_s=limits.ingest_timeout_s
     )
     return json_response(result)
+
+
+async def _require_writable(request: Request, plan: Plan) -> None:
+    """403 `domain_forbidden` unless the caller may write every asset the events write
+    (edge targets, schema facets) and read every edge source."""
+    rows = [
+        row for by_origin in (plan.edges, plan.columns) for v in by_origin.values() for row in v
+    ]
+    await domain_guard.require_rows_writable(
+        deps.graph(request),
+        deps.principal(request),
+        plan.datasets,
+        rows,
+        rewritten=[row["id"] for row in plan.schemas],
+        dataset_ids=plan.dataset_ids,
+    )
 
 
 async def post_events(request: Request) -> Response:
@@ -47,7 +65,7 @@ routes = [
         post_events,
         methods=["POST"],
         name="post_openlineage",
-        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT, per_domain=True),
     )
 ]
 

@@ -22,6 +22,7 @@ from service.models.sql import MAX_SQL_STATEMENTS, SqlIngest, SqlResult
 from service.models.validation import validate
 from service.openapi import Doc
 from service.routing import Replay, Route, bearer
+from service.store import domain_guard
 from service.store import sql as store
 
 PATH = "/api/v1/lineage/sql"
@@ -83,6 +84,9 @@ async def ingest(request: Request, body: SqlIngest, actor: str) -> SqlResult:
     schema = sql_plan.schema_for(tables, stored)
     outcomes = await asyncio.to_thread(_trace, read, refused, schema)
     plan = sql_plan.fold(sql_plan.ORIGIN_PREFIX + body.source, statements, outcomes, tables)
+    await domain_guard.require_rows_writable(
+        graph, deps.principal(request), plan.datasets, [*plan.edges, *plan.columns]
+    )
     return await store.ingest(
         graph,
         plan,
@@ -104,7 +108,7 @@ routes = [
         post_sql,
         methods=["POST"],
         name="post_sql",
-        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT, per_domain=True),
     )
 ]
 

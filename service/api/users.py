@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
-from service.domain.access.scopes import Scope
+from service.domain.access.scopes import Scope, scopes_allowed_by
 from service.errors import FieldError, Unprocessable
 from service.http import (
     JSON,
@@ -85,7 +85,18 @@ async def me(request: Request) -> Response:
     graph = deps.graph(request)
     token = await token_store.get(graph, caller.token_id)
     user = await store.get(graph, caller.user_id) if caller.user_id else None
-    return json_response(Me(token=token, user=user))
+    return json_response(
+        Me(
+            token=token,
+            user=user,
+            user_id=caller.user_id,
+            username=user.username if user else None,
+            role=caller.role,
+            scopes=scopes_allowed_by(caller.scope),
+            teams=list(caller.teams),
+            domain_roles=dict(caller.domain_roles),
+        )
+    )
 
 
 routes = [
@@ -161,7 +172,10 @@ docs = {
         "The calling token and its user",
         "users",
         description="Any valid token. `user` is null for a token made by `governance token "
-        "create`.",
+        "create`. `role` is the global role, `domain_roles` the best role per domain through "
+        "the user's teams, and `scopes` what the token may do now: its own scopes capped by "
+        "the best of those roles (a global viewer who edits one domain may hold a write "
+        "token, whose writes succeed only inside that domain).",
         responses={200: Me},
     ),
 }

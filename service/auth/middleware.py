@@ -90,7 +90,7 @@ class AuthMiddleware:
             principal, stale = found
             self.known.remember(digest, principal)
         needed = policy.needs
-        if principal.scope < needed:
+        if (principal.scope if policy.per_domain else principal.global_scope) < needed:
             raise InsufficientScope(
                 f"This operation needs the {needed.label!r} scope.",
                 headers={

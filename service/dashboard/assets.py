@@ -12,6 +12,7 @@ from service.api import deps
 from service.dashboard.lineage import described
 from service.dashboard.render import html, page_route
 from service.domain import datasets
+from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
 from service.domain.cursor import decode_cursor, encode_cursor
 from service.http import path_param
@@ -19,7 +20,7 @@ from service.models.assets import KNOWN_TYPES
 from service.models.datasets import MAX_DATASET_PART
 from service.routing import signed_in
 from service.store import assets as asset_store
-from service.store import column_tags
+from service.store import column_tags, domain_guard
 from service.store import dashboard as dashboard_store
 from service.store import lineage as lineage_store
 from service.store import quality as quality_store
@@ -49,6 +50,7 @@ def _filter(request: Request) -> AssetFilter:
         q=value["q"],
         dataset_namespace=dataset_namespace,
         dataset_key=dataset_key,
+        readable=domain_rules.readable_private(request.state.session.principal),
     )
 
 
@@ -100,8 +102,11 @@ async def search(request: Request, session: Session) -> Response:
 async def asset_page(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
     asked = path_param(request, "asset_id")
+    await domain_guard.require_readable(graph, session.principal, asked)
     asset = await asset_store.get(graph, asked)
-    view = await lineage_store.traverse(graph, asset.id, "both", 1, COMPACT_NODES)
+    view = await lineage_store.traverse(
+        graph, asset.id, "both", 1, COMPACT_NODES, viewer=session.principal
+    )
     context = {
         "title": asset.name,
         "section": "assets",

@@ -88,6 +88,7 @@ async def upload(request: Request, session: Session) -> Response:
     upload = ManifestUpload(
         actor=f"user:{session.user.id}",
         namespace=given.strip() or None if isinstance(given, str) else None,
+        principal=session.principal,
     )
     summary = await ingest_upload(
         deps.graph(request),

@@ -31,10 +31,14 @@ from service.params import Params
 from service.routing import signed_in
 from service.store import assets as asset_store
 from service.store import dashboard as dashboard_store
+from service.store import domain_guard
 from service.store.assets import AssetFilter
 from service.store.sessions import Session
 
 PICK_LIMIT = 50
+# Assets a view holds a page by default, and the most the page itself arrives with: a
+# larger `limit` is fetched by the script once this first page is drawn, so a
+# 10,000-asset view is interactive at the cost of 2,000 (traversal, details, HTML).
 PAGE_NODES = 2_000
 
 
@@ -73,10 +77,15 @@ async def graph_page(request: Request, session: Session) -> Response:
     )
     direction = params.choice("direction", lineage_api.DIRECTIONS, "both")
     moments = Moments.of(request)
+    # A compared view is one answer, never paged: it arrives whole.
+    first = limit if moments.compare else min(limit, PAGE_NODES)
     graph = deps.graph(request)
-    root = await asset_store.get(graph, path_param(request, "asset_id"))
+    asked = path_param(request, "asset_id")
+    await domain_guard.require_readable(graph, session.principal, asked)
+    root = await asset_store.get(graph, asked)
     try:
-        view, when = await view_at(graph, Walk(root.id, direction, depth, limit), moments)
+        walk = Walk(root.id, direction, depth, first, viewer=session.principal)
+        view, when = await view_at(graph, walk, moments, deps.cursor_seal(request))
         document = {**await described(graph, view), **when}
     except NotFound as exc:  # the asset did not exist at that moment: the page says so
         empty = LineageView(root.id, direction, depth, [], [], False)
@@ -106,8 +115,9 @@ async def lineage_json(request: Request) -> Response:
     moments = Moments.of(request)
     graph = deps.graph(request)
     cursor = params.text("cursor", lineage_api.MAX_CURSOR)
-    walk = Walk(path_param(request, "asset_id"), direction, depth, limit, cursor)
-    view, when = await view_at(graph, walk, moments)
+    viewer = request.state.session.principal
+    walk = Walk(path_param(request, "asset_id"), direction, depth, limit, cursor, viewer)
+    view, when = await view_at(graph, walk, moments, deps.cursor_seal(request))
     return json_response({**await described(graph, view), **when})
 
 

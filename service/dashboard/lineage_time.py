@@ -17,12 +17,14 @@ from typing import Any
 from starlette.requests import Request
 
 from service import clock
+from service.domain.access.principal import Principal
 from service.domain.history import parse_instant
 from service.domain.lineage import LineageView
+from service.domain.lineage_pages import Seal
 from service.errors import NotFound, validation_error
 from service.graph import Graph
+from service.store import domain_guard, lineage_diff
 from service.store import lineage as lineage_store
-from service.store import lineage_diff
 
 # What an <input type="datetime-local"> sends: a date and time with no offset, which
 # the page means as UTC (every time on these pages is UTC).
@@ -72,9 +74,12 @@ class Walk:
     depth: int
     limit: int
     cursor: str | None = None
+    viewer: Principal | None = None  # who looks: what they may not read is redacted
 
 
-async def view_at(graph: Graph, walk: Walk, moments: Moments) -> tuple[LineageView, dict[str, Any]]:
+async def view_at(
+    graph: Graph, walk: Walk, moments: Moments, seal: Seal | None = None
+) -> tuple[LineageView, dict[str, Any]]:
     """The view to draw, and what the page says of its time (`as_of`, and `compare`:
     the moment asked, the span compared). Changes are marked on the view's nodes and
     edges (`change`), the removed ones added to it. A compared view is one answer,
@@ -88,6 +93,8 @@ async def view_at(graph: Graph, walk: Walk, moments: Moments) -> tuple[LineageVi
             walk.limit,
             as_of=moments.as_of,
             cursor=walk.cursor,
+            viewer=walk.viewer,
+            seal=seal,
         )
         return view, {"as_of": moments.as_of, "compare": None}
     if walk.cursor is not None:
@@ -95,6 +102,8 @@ async def view_at(graph: Graph, walk: Walk, moments: Moments) -> tuple[LineageVi
             ("query", "cursor"), "a compared view is not paged: leave out cursor"
         )
     earlier, later = sorted((moments.as_of or clock.now_iso(), moments.compare))
+    if walk.viewer is not None:
+        await domain_guard.require_readable(graph, walk.viewer, walk.root)
     changes = await lineage_diff.diff(
         graph, walk.root, walk.direction, walk.depth, walk.limit, earlier, later
     )

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -47,6 +48,16 @@ _env = Environment(
     lstrip_blocks=True,
 )
 _env.filters.update(present.FILTERS)
+
+
+def _json(value: Any, **_: Any) -> str:
+    """`tojson` written by orjson: the lineage page's embedded view (2,000 assets and
+    their edges) in a tenth of the json module's time; Jinja still escapes it for a
+    <script> block."""
+    return orjson.dumps(value).decode()
+
+
+_env.policies["json.dumps_function"] = _json
 
 
 def html(
@@ -143,6 +154,7 @@ async def _guarded(request: Request, handler: Handler, needs: Scope) -> Response
         if session is None:
             return guard.sign_in_redirect(request)
         request.state.session = session  # for the access log's user_id
+        request.state.principal = session.principal  # the caller of the API's own handlers
         guard.require(session, needs)
         if request.method == "POST":
             await guard.check_csrf(request, session.csrf)

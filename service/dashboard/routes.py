@@ -13,6 +13,7 @@ from starlette.staticfiles import StaticFiles
 
 from service.auth.oidc import Provider
 from service.dashboard import (
+    access_pages,
     asset_history,
     assets,
     events,
@@ -41,6 +42,7 @@ MODULES = (
     ingest,
     impact,
     settings_pages,
+    access_pages,
 )
 
 

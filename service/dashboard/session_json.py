@@ -47,6 +47,7 @@ def session_json(handler: Endpoint, needs: Scope) -> Endpoint:
         if request.method == "POST" and not _csrf_sent(request, session.csrf):
             return problem_response(CSRF_REFUSED, request.scope)
         request.state.session = session
+        request.state.principal = session.principal  # an API handler's caller
         return await handler(request)
 
     return endpoint

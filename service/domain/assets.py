@@ -91,6 +91,7 @@ def from_node(node: dict[str, Any]) -> Asset:
         else None,
         aliases=list(node.get("aliases") or []),
         placeholder=bool(node.get("placeholder", False)),
+        domain=node.get("domain"),
         created_at=node["created_at"],
         updated_at=node["updated_at"],
         version=int(node["version"]),

@@ -28,6 +28,8 @@ EVENT_TYPES = (
     "quality.rule.created", "quality.rule.updated", "quality.rule.deleted",
     "quality.result.recorded", "quality.rule.failed", "quality.rule.recovered",
     "token.created", "token.revoked",
+    "team.created", "team.updated", "team.deleted",
+    "domain.created", "domain.updated", "domain.deleted", "domain.membership.changed",
     "webhook.disabled",
     *AUDIT_TYPES,
 )  # fmt: skip

@@ -359,6 +359,7 @@ class LineageView:
     remaining: dict[str, int] = field(default_factory=dict)
     hidden: dict[str, int] = field(default_factory=dict)
     capped: list[dict[str, Any]] = field(default_factory=list)
+    redacted: int = 0  # stand-ins among `nodes` (`service.domain.redaction`)
 
     def document(self) -> dict[str, Any]:
         """The JSON document as a dict (for templates; the API dumps the view itself)."""

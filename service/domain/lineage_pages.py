@@ -11,10 +11,10 @@ is refused naming the first that differs.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -117,12 +117,27 @@ class After:
         }
 
 
-def encode(walk: Walk, after: After) -> str:
-    position = {side: list(p) if (p := after.of(side)) else None for side in SIDES}
+class Seal(Protocol):
+    """Encrypts a position's id that must not be readable (`service.domain.cursor_seal`)."""
+
+    def seal(self, asset_id: str) -> str: ...
+
+    def open(self, value: str) -> str | None: ...
+
+
+def encode(walk: Walk, after: After, seal: Seal | None = None, hidden: Container[str] = ()) -> str:
+    """The cursor; a position whose id is among `hidden` (a stand-in's) is sealed."""
+
+    def written(p: Position | None) -> list[Any] | None:
+        if p is None:
+            return None
+        return [p[0], seal.seal(p[1]) if seal is not None and p[1] in hidden else p[1]]
+
+    position = {side: written(after.of(side)) for side in SIDES}
     return encode_cursor({"walk": walk.identity(), "after": position})
 
 
-def decode(cursor: str | None, walk: Walk) -> After:
+def decode(cursor: str | None, walk: Walk, seal: Seal | None = None) -> After:
     """The positions a cursor holds for `walk`; none: the first page. 400
     `invalid_cursor` when it does not decode or was made for another walk (the detail
     names the parameter that differs)."""
@@ -145,14 +160,16 @@ def decode(cursor: str | None, walk: Walk) -> After:
             )
     if not isinstance(after, dict) or set(after) != set(SIDES):
         raise _undecodable()
-    return After(_position(after["downstream"]), _position(after["upstream"]), started=True)
+    return After(
+        _position(after["downstream"], seal), _position(after["upstream"], seal), started=True
+    )
 
 
 def _differing(made_for: dict[str, Any], given: dict[str, str]) -> str:
     return next(n for n in FILTERS if made_for.get(n) != given.get(n))
 
 
-def _position(raw: Any) -> Position | None:
+def _position(raw: Any, seal: Seal | None) -> Position | None:
     if raw is None:
         return None
     if (
@@ -162,7 +179,9 @@ def _position(raw: Any) -> Position | None:
         and not isinstance(raw[0], bool)
         and isinstance(raw[1], str)
     ):
-        return raw[0], raw[1]
+        opened = seal.open(raw[1]) if seal is not None else raw[1]
+        if opened is not None:
+            return raw[0], opened
     raise _undecodable()
 
 
@@ -194,6 +213,9 @@ class Page:
     remaining: dict[str, int]
     hidden: dict[str, int]
     capped: list[dict[str, Any]] = field(default_factory=list)
+    # The owning team of each private domain among the nodes, when the walk statement
+    # read them (None: not read, ask).
+    teams: Mapping[str, str] | None = None
 
     @property
     def more(self) -> bool:

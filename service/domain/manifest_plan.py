@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from service.domain.assets import IDENTITY, dataset_properties, node_properties
 from service.domain.datasets import DatasetRef
 from service.domain.dbt_manifest import DbtAsset, DbtRule, ManifestContents
+from service.domain.domains import DomainRules, placement
 from service.domain.lineage import column_row
 from service.ids import id_problem
 from service.models.assets import AssetFields
@@ -89,9 +90,11 @@ def plan_assets(
     now: str,
     datasets: Mapping[str, DatasetRef] | None = None,
     weak: Set[str] = frozenset(),
+    rules: DomainRules | None = None,
 ) -> WritePlan:
     """`datasets`: the physical dataset each asset holds; `weak`: the ids that only
-    point at their table (dbt sources), which a model claiming it may merge."""
+    point at their table (dbt sources), which a model claiming it may merge; `rules`:
+    the domain rules that place each asset (`domain`, `domain_private`)."""
     plan = WritePlan()
     for asset in assets:
         fields, warnings = _fields(asset)
@@ -106,6 +109,7 @@ def plan_assets(
             **({"dataset_weak": True} if asset.id in weak and datasets else {}),
             **{k: current[k] for k in IDENTITY if current and current.get(k)},
         }
+        wanted.update(placement(wanted, rules or DomainRules()))
         if current is not None and _same(current, wanted):
             continue
         if current is None or current.get("placeholder"):

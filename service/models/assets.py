@@ -116,6 +116,7 @@ class AssetFields(StrictModel):
     )
     placeholder: bool | None = Field(default=None, exclude=True)
     aliases: list[str] | None = Field(default=None, exclude=True)
+    domain: str | None = Field(default=None, exclude=True)
     created_at: str | None = Field(default=None, exclude=True)
     updated_at: str | None = Field(default=None, exclude=True)
     version: Annotated[int, INTEGRAL] | None = Field(default=None, exclude=True)
@@ -146,6 +147,10 @@ class Asset(ResponseModel):
         default_factory=list, description="former ids of assets merged into this one"
     )
     placeholder: bool = False
+    domain: str | None = Field(
+        default=None,
+        description="read-only: the domain whose rules hold this asset (docs/access.md), or null",
+    )
     created_at: str
     updated_at: str
     version: int

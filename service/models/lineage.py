@@ -160,6 +160,16 @@ class GraphNode(ResponseModel):
     direction: Literal["root", "upstream", "downstream"]
 
 
+class RedactedNode(GraphNode):
+    """A stand-in for an asset the caller may not read (in a private domain where they
+    hold no role): its `id` and `name` are `redacted:<n>`, numbering the stand-ins of
+    this answer, its `type` is `redacted`, and it tells only `team`; its place in the
+    path (distance, side, edges under the stand-in's id) is kept."""
+
+    redacted: Literal[True]
+    team: str | None = Field(description="the team owning the asset's domain")
+
+
 class GraphEdge(ResponseModel):
     source: str
     target: str
@@ -187,7 +197,10 @@ class LineageGraph(ResponseModel):
     root: str = Field(description="the root's id, on every page (the node is on the first)")
     direction: Direction
     depth: int
-    nodes: list[GraphNode]
+    nodes: list[RedactedNode | GraphNode] = Field(
+        description="the nodes in (distance, id) order, the root first on the first page; "
+        "an asset the caller may not read is a stand-in (`redacted` true)"
+    )
     edges: list[GraphEdge]
     truncated: bool = Field(description="more nodes are left: `next_cursor` is not null")
     next_cursor: str | None = Field(
@@ -207,6 +220,9 @@ class LineageGraph(ResponseModel):
     capped: list[Capped] = Field(
         description="with `fanout`: the nodes whose neighbours were cut, those of this page "
         "(the root's and hidden nodes' on the first page); empty otherwise"
+    )
+    redacted: int = Field(
+        0, description="stand-ins among this page's `nodes`: assets the caller may not read"
     )
 
 

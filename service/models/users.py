@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import StringConstraints
+from pydantic import Field, StringConstraints
 from pydantic.json_schema import WithJsonSchema
 
 from service.models.common import PLAIN_TEXT_SCHEMA, ResponseModel, StrictModel, plain_text
@@ -77,3 +77,18 @@ class UserPage(ResponseModel):
 class Me(ResponseModel):
     token: Token
     user: User | None
+    user_id: str | None = Field(description="the token's user (null: made by the command line)")
+    username: str | None
+    role: str = Field(
+        description="the global role: the user's, or for a command-line token the one its "
+        "scope names"
+    )
+    scopes: list[str] = Field(
+        description="what the token may do now: its scopes capped by the user's best role "
+        "anywhere (the global role or a role in any domain)"
+    )
+    teams: list[str] = Field(description="the teams the user belongs to")
+    domain_roles: dict[str, str] = Field(
+        description="each domain the user holds a role in through a team, with the best "
+        "such role (`viewer`, `editor`, `admin`)"
+    )

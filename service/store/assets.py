@@ -19,11 +19,13 @@ from service.domain.assets import (
     node_properties,
     writable_document,
 )
+from service.domain.domains import DomainRules
 from service.domain.preconditions import Expected
 from service.errors import Conflict, NotFound, PreconditionFailed, validation_error
 from service.graph import Graph, Tx
 from service.models.assets import Asset, AssetFields
 from service.store import (
+    asset_domains,
     asset_versions,
     column_tags,
     history,
@@ -45,6 +47,10 @@ class AssetFilter:
     q: str | None = None
     dataset_namespace: str | None = None
     dataset_key: str | None = None
+    domain: str | None = None
+    # The private domains the caller may read (None: all, for a global admin); the
+    # assets of the others are left out.
+    readable: tuple[str, ...] | None = None
 
 
 def _not_found(asset_id: str) -> NotFound:
@@ -69,6 +75,8 @@ def _filters(where: AssetFilter) -> dict[str, Any]:
         "q": where.q.lower() if where.q else None,
         "dataset_namespace": where.dataset_namespace,
         "dataset_key": where.dataset_key,
+        "domain": where.domain,
+        "readable": list(where.readable) if where.readable is not None else None,
     }
 
 
@@ -105,17 +113,20 @@ async def search(
     return [Ranked(from_node(r["asset"]), float(r["rank"])) for r in rows]
 
 
-def _wanted(asset_id: str, fields: AssetFields, current: dict[str, Any]) -> dict[str, Any]:
-    """The node's properties for `fields`, with what merges made of it kept."""
+def _wanted(
+    asset_id: str, fields: AssetFields, current: dict[str, Any], rules: DomainRules
+) -> dict[str, Any]:
+    """The node's properties for `fields`, with what merges made of it kept and the
+    domain its rules place it in."""
     props = node_properties(asset_id, fields)
     props.update({k: current[k] for k in IDENTITY if current.get(k)})
-    return props
+    return asset_domains.placed(props, rules)
 
 
 def _stamped(
-    asset_id: str, fields: AssetFields, current: dict[str, Any], now: str
+    asset_id: str, fields: AssetFields, current: dict[str, Any], now: str, rules: DomainRules
 ) -> dict[str, Any]:
-    props = _wanted(asset_id, fields, current)
+    props = _wanted(asset_id, fields, current, rules)
     props["created_at"] = current.get("created_at") or now
     props["updated_at"] = now
     props["version"] = int(current.get("version") or 0) + 1
@@ -171,7 +182,8 @@ async def create(graph: Graph, asset_id: str, fields: AssetFields, actor: str) -
         if not current.get("placeholder"):
             raise Conflict(f"An asset with id {asset_id!r} already exists.", code="already_exists")
         written, current = await _take_dataset(tx, asset_id, fields, current, actor)
-        asset = await _replace(tx, asset_id, _stamped(asset_id, written, current, now))
+        rules = await asset_domains.current(tx)
+        asset = await _replace(tx, asset_id, _stamped(asset_id, written, current, now, rules))
         await column_tags.sync_declared(tx, asset_id, asset.columns, actor)
         emit(tx, "asset.created", asset, actor)
         asset_versions.record(tx, [asset_id], now, actor)
@@ -192,11 +204,12 @@ async def upsert(
         is_new = int(current["version"]) == 0
         if expected is not None and not expected.holds(None if is_new else int(current["version"])):
             raise PreconditionFailed("If-Match does not match the asset's current version.")
-        if not is_new and _unchanged(current, _wanted(target, fields, current)):
+        rules = await asset_domains.current(tx)
+        if not is_new and _unchanged(current, _wanted(target, fields, current, rules)):
             return from_node(current), False
         created = bool(current.get("placeholder"))
         written, current = await _take_dataset(tx, target, fields, current, actor)
-        asset = await _replace(tx, target, _stamped(target, written, current, now))
+        asset = await _replace(tx, target, _stamped(target, written, current, now, rules))
         await column_tags.sync_declared(tx, target, asset.columns, actor)
         emit(tx, "asset.created" if created else "asset.updated", asset, actor)
         asset_versions.record(tx, [target], now, actor)
@@ -215,11 +228,12 @@ async def patch(
 
     async def change(tx: Tx, current: dict[str, Any], fields: AssetFields) -> Asset:
         target = current["id"]
-        if _unchanged(current, _wanted(target, fields, current)):
+        rules = await asset_domains.current(tx)
+        if _unchanged(current, _wanted(target, fields, current, rules)):
             return from_node(current)
         written, current = await _take_dataset(tx, target, fields, current, actor)
         now = clock.now_iso()
-        asset = await _replace(tx, target, _stamped(target, written, current, now))
+        asset = await _replace(tx, target, _stamped(target, written, current, now, rules))
         await column_tags.sync_declared(tx, target, asset.columns, actor)
         emit(tx, "asset.created" if current.get("placeholder") else "asset.updated", asset, actor)
         asset_versions.record(tx, [target], now, actor)

@@ -2,6 +2,7 @@
 
 The first sign-in of a provider identity makes its user, with no password; each later
 one finds the user by that identity and sets the role the groups claim now gives.
+Either way the user's memberships of teams that list `idp_groups` follow the claim.
 Both happen under the users' directory lock, as every other change of a user does, so
 a demotion here cannot leave no enabled admin.
 """
@@ -18,7 +19,7 @@ from service.errors import Conflict, Forbidden
 from service.graph import Graph, Tx
 from service.ids import new_id
 from service.models.users import User
-from service.store import audit
+from service.store import audit, teams
 from service.store.users import ADMIN, login_key
 
 ACTOR = "sso"  # the actor of what a sign-in through the provider changes
@@ -35,11 +36,14 @@ async def sign_in(graph: Graph, who: Identity, role: str) -> User:
         await tx.run("users.lock_directory", now=clock.now_iso())
         rows = await tx.run("users.by_link", link_key=who.link_key)
         if not rows:
-            return await _create(tx, who, role)
-        user = User(**rows[0]["user"])
-        if user.disabled:
-            raise Forbidden("This account is disabled.", code="user_disabled")
-        return await _update(tx, user, who, role)
+            user = await _create(tx, who, role)
+        else:
+            user = User(**rows[0]["user"])
+            if user.disabled:
+                raise Forbidden("This account is disabled.", code="user_disabled")
+            user = await _update(tx, user, who, role)
+        await teams.sync_groups(tx, user.id, who.groups)
+        return user
 
     try:
         return await graph.write_tx(work)

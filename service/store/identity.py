@@ -14,11 +14,12 @@ from typing import Any
 from service import clock
 from service.domain.datasets import DatasetRef, platform_of
 from service.domain.dbt.identity import HolderInfo
+from service.domain.domains import DomainRules, placement
 from service.domain.lineage import COLUMN_SEPARATOR
 from service.driver_errors import ConcurrentChange
 from service.errors import Conflict
 from service.graph import Graph, Reader, Tx
-from service.store import asset_versions, history
+from service.store import asset_domains, asset_versions, history
 from service.store.outbox import emit
 
 
@@ -72,16 +73,11 @@ async def ensure_datasets(
     unique = {ref.key: ref for ref in refs}
     if not unique:
         return {}, 0
+    rules = await asset_domains.current(tx)
     rows = await tx.run(
         "identity.ensure_datasets",
         refs=[
-            {
-                "key": r.key,
-                "namespace": r.namespace,
-                "name": r.name,
-                "id": (ids or {}).get(r.key, r.default_id),
-                "platform": platform_of(r.namespace),
-            }
+            _placed_ref(r, (ids or {}).get(r.key, r.default_id), rules)
             for r in sorted(unique.values(), key=lambda r: r.key)
         ],
         now=now,
@@ -102,6 +98,19 @@ async def ensure_datasets(
     if len(held) != len(unique):
         raise ConcurrentChange("a dataset's holder was deleted meanwhile")
     return held, made
+
+
+def _placed_ref(ref: DatasetRef, asset_id: str, rules: DomainRules) -> dict[str, Any]:
+    where = placement({"id": asset_id}, rules)
+    return {
+        "key": ref.key,
+        "namespace": ref.namespace,
+        "name": ref.name,
+        "id": asset_id,
+        "platform": platform_of(ref.namespace),
+        "domain": where.get("domain"),
+        "private": where.get("domain_private"),
+    }
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ import orjson
 
 from service import clock
 from service.domain import origins
+from service.domain.access import domain_rules
+from service.domain.access.principal import Principal
 from service.domain.datasets import DatasetRef
 from service.domain.lineage import (
     DATASET_MARK,
@@ -25,6 +27,7 @@ from service.domain.lineage_pages import (
     After,
     Filters,
     Page,
+    Seal,
     Walk,
     assemble_page,
     check_root,
@@ -32,6 +35,7 @@ from service.domain.lineage_pages import (
     encode,
     page_params,
 )
+from service.domain.redaction import Redacted, foreign_ends, hidden_domains, redact, unreadable
 from service.driver_errors import ConcurrentChange
 from service.errors import FieldError, NotFound, Unprocessable
 from service.graph import Graph, Reader, Tx
@@ -43,7 +47,15 @@ from service.models.lineage import (
     EdgeIn,
     MappingCounts,
 )
-from service.store import column_tags, edge_sets, history, identity, lineage_fanout
+from service.store import (
+    asset_domains,
+    column_tags,
+    domain_guard,
+    edge_sets,
+    history,
+    identity,
+    lineage_fanout,
+)
 from service.store.outbox import emit
 
 API_ORIGIN = origins.API
@@ -88,7 +100,8 @@ async def _ensure_endpoints(
                 extra={"unknown_assets": missing},
             )
         return dict(row["aliased"]), 0
-    row = (await tx.run("lineage.merge_placeholders", ids=ids, now=now))[0]
+    placing = asset_domains.placeholder_domains(ids, await asset_domains.current(tx))
+    row = (await tx.run("lineage.merge_placeholders", ids=ids, now=now, **placing))[0]
     return dict(row["aliased"]), int(row["created"])
 
 
@@ -297,8 +310,11 @@ async def page_edges(
     origin: str | None,
     after: list[str],
     limit: int,
+    readable: tuple[str, ...] | None = None,
 ) -> list[Edge]:
-    """A former id given as `source` or `target` filters by the asset it names now."""
+    """A former id given as `source` or `target` filters by the asset it names now.
+    `readable`: the private domains the caller may read (None: all); edges touching
+    the others are left out."""
     source = await identity.resolve_read(graph, source) if source else source
     target = await identity.resolve_read(graph, target) if target else target
     rows = await graph.read(
@@ -309,6 +325,7 @@ async def page_edges(
         after_source=after[0],
         after_target=after[1],
         limit=limit,
+        readable=list(readable) if readable is not None else None,
     )
     return [Edge(**r["edge"]) for r in rows]
 
@@ -359,6 +376,8 @@ async def traverse(
     cursor: str | None = None,
     filters: Filters = NO_FILTERS,
     fanout: int | None = None,
+    viewer: Principal | None = None,
+    seal: Seal | None = None,
 ) -> LineageView:
     """One page of the nodes within `depth` hops (fewest-hop distance), nearest first,
     at most `limit` (the root, on the first page, included), in one statement that
@@ -366,29 +385,54 @@ async def traverse(
     With `token_hash`, the same statement re-checks that token and a refused one walks
     nothing (401). With `as_of` (an instant as the graph stores them), the graph as it
     stood then, from the history layer: 404 when the root did not exist then. With
-    `fanout`, a hop-by-hop walk (`lineage_fanout`) that caps each node's expansion."""
+    `fanout`, a hop-by-hop walk (`lineage_fanout`) that caps each node's expansion.
+    With `viewer`, what that caller may not read comes back as stand-ins (a root it may
+    not read is 404), and `seal` seals a cursor position that would name one."""
     walk = Walk(root_id, direction, depth, as_of, filters, fanout)
-    after = decode(cursor, walk)
+    plain = as_of is None and fanout is None  # its statement answers the root's domain
+    if viewer is not None and not plain:
+        await domain_guard.require_readable(graph, viewer, root_id)
+    after = decode(cursor, walk, seal)
     if fanout is not None:
         page = await lineage_fanout.page(graph, walk, after, limit, token_hash)
     else:
-        page = await _walk_page(graph, walk, after, limit, token_hash)
+        page = await _walk_page(graph, walk, after, limit, token_hash, viewer)
+    shown = await _redacted(graph, viewer, page)
     return LineageView(
         page.root,
         direction,
         depth,
-        page.nodes,
-        page.edges,
+        shown.nodes,
+        shown.edges,
         page.more,
-        next_cursor=encode(walk, page.after) if page.more else None,
+        next_cursor=encode(walk, page.after, seal, shown.renamed) if page.more else None,
         remaining=page.remaining,
         hidden=page.hidden,
-        capped=page.capped,
+        capped=[{**c, "id": shown.renamed.get(c["id"], c["id"])} for c in page.capped],
+        redacted=shown.count,
     )
 
 
+async def _redacted(graph: Graph, viewer: Principal | None, page: Page) -> Redacted:
+    """The page with what `viewer` may not read as stand-ins: the owning teams read when
+    there are any, and the domains of edge ends from earlier pages when there are such."""
+    teams = page.teams
+    if teams is None:
+        teams = await domain_guard.owner_teams(graph, hidden_domains(viewer, page.nodes))
+    elsewhere = {}
+    if viewer is not None and not domain_rules.sees_everything(viewer):
+        found = await domain_guard.placed(graph, foreign_ends(page.nodes, page.edges))
+        elsewhere = {i: {"domain": p.domain, "private": p.private} for i, p in found.items()}
+    return redact(viewer, page.nodes, page.edges, teams, elsewhere)
+
+
 async def _walk_page(
-    graph: Graph, walk: Walk, after: After, limit: int, token_hash: str | None
+    graph: Graph,
+    walk: Walk,
+    after: After,
+    limit: int,
+    token_hash: str | None,
+    viewer: Principal | None = None,
 ) -> Page:
     at = {"as_of": min(walk.as_of, clock.now_iso())} if walk.as_of else {}  # the future is now
     rows = await graph.read(
@@ -404,8 +448,10 @@ async def _walk_page(
     )
     row = rows[0]
     check_root(row["authorised"], row["root"], walk)
+    if not walk.as_of and unreadable(viewer, row["root"]):  # absent to this caller
+        raise NotFound(f"No asset with id {walk.root!r}.", code="asset_not_found")
     taken = row["nodes"] if not walk.as_of else [*row["down"], *row["up"]]
-    return assemble_page(
+    page = assemble_page(
         walk,
         row["root"],
         after,
@@ -414,6 +460,9 @@ async def _walk_page(
         {"downstream": row["pending_down"], "upstream": row["pending_up"]},
         {"downstream": row.get("hidden_down", 0), "upstream": row.get("hidden_up", 0)},
     )
+    if walk.as_of:
+        return page
+    return replace(page, teams={d: team for d, team in row["domain_teams"]})
 
 
 async def delete_asset_columns(tx: Tx, asset_id: str) -> None:

@@ -36,7 +36,14 @@ from service.models.manifest import (
     ManifestSummary,
     RuleCounts,
 )
-from service.store import asset_versions, column_tags, edge_sets, identity, lineage
+from service.store import (
+    asset_domains,
+    asset_versions,
+    column_tags,
+    edge_sets,
+    identity,
+    lineage,
+)
 from service.store.outbox import emit
 
 BATCH_ROWS = 5_000
@@ -188,7 +195,10 @@ async def _write_assets(
             into = (await identity.merge_into(tx, holder.id, row["id"], actor)).into
             row["props"] = {**row["props"], "aliases": into.get("aliases", [])}
             merged += 1
-        await tx.run("manifest.write_assets", rows=rows)
+        # The rules again, in this transaction: a domain changed since the plan counts.
+        domains = await asset_domains.current(tx)
+        placed = [{**r, "props": asset_domains.placed(r["props"], domains)} for r in rows]
+        await tx.run("manifest.write_assets", rows=placed)
         await column_tags.sync_many(tx, {r["id"]: _column_tags(r["props"]) for r in rows}, actor)
         asset_versions.record(tx, [r["id"] for r in rows], now, actor)
         return merged
@@ -278,7 +288,8 @@ async def ingest(
         graph, "manifest.existing_assets", "asset", [a.id for a in contents.assets]
     )
     weak = weak_ids(contents)
-    assets = plan_assets(contents.assets, existing, now, datasets, weak)
+    domains = await writer.tx(asset_domains.current)
+    assets = plan_assets(contents.assets, existing, now, datasets, weak, domains)
     merged = 0
     for rows in batches(assets.rows, asset_size):
         merged += await _write_assets(writer, rows, weak, actor, now)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from service.domain.access.principal import Principal
 from service.domain.datasets import DatasetNameError
 from service.domain.dbt.identity import upload_namespace
 from service.domain.dbt.slim import Unstreamable, slim_manifest
@@ -30,6 +31,7 @@ from service.errors import (
 from service.graph import Graph
 from service.models.manifest import ManifestSummary
 from service.settings import Settings
+from service.store import domain_guard
 from service.store import manifest as store
 from service.store.spool import Spooled, parse_upload
 
@@ -52,14 +54,22 @@ class ManifestUpload:
     namespace: str | None = None  # None: the one configured for the manifest's adapter
     prune: bool = True
     column_lineage: bool = True
+    # Whose rights in each asset's domain the upload is held to (None: nobody's, the
+    # command line's own path with direct database access).
+    principal: Principal | None = None
 
 
 async def ingest_upload(
     graph: Graph, body: Spooled, upload: ManifestUpload, settings: Settings, budget: Budget
 ) -> ManifestSummary:
     """Parse, plan and write a spooled manifest: 413 past the manifest limit after
-    inflation, 422 for what is no manifest (nothing written), then the summary."""
+    inflation, 422 for what is no manifest (nothing written), 403 `domain_forbidden` for
+    assets the principal may not write (nothing written), then the summary."""
     contents, namespace = await read_upload(body, upload, settings, budget)
+    if upload.principal is not None:
+        await domain_guard.require_writable(
+            graph, upload.principal, [asset.id for asset in contents.assets]
+        )
     return await store.ingest(
         graph,
         contents,

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from service import clock
+from service.domain.access import domain_rules
 from service.domain.access import sessions as rules
+from service.domain.access.principal import Principal
+from service.domain.access.scopes import ROLE_SCOPE
 from service.graph import Graph, Tx
 from service.models.users import User
 
@@ -16,6 +20,23 @@ class Session:
     secret: str
     csrf: str
     user: User
+    domain_roles: Mapping[str, str] = field(default_factory=dict)
+    teams: tuple[str, ...] = ()
+
+    @property
+    def principal(self) -> Principal:
+        """The signed-in user as the per-domain rules see a caller: their role, their
+        roles in domains, and the scope the best of those allows."""
+        best = domain_rules.best_role_anywhere(self.user.role, self.domain_roles)
+        return Principal(
+            token_id=f"session:{self.user.id}",
+            name=self.user.username,
+            scope=ROLE_SCOPE[best],
+            user_id=self.user.id,
+            role=self.user.role,
+            domain_roles=self.domain_roles,
+            teams=self.teams,
+        )
 
 
 async def start(graph: Graph, user: User) -> Session:
@@ -62,7 +83,8 @@ async def resume(graph: Graph, secret: str) -> Session | None:
             now=clock.format_time(now),
             stale_before=clock.format_time(limits.touch_before),
         )
-    return Session(secret, stored["csrf"], user)
+    grants = domain_rules.best_roles((g[0], g[1]) for g in rows[0]["grants"])
+    return Session(secret, stored["csrf"], user, grants, tuple(rows[0]["teams"]))
 
 
 async def end(graph: Graph, secret: str) -> None:

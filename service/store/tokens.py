@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from service import clock
+from service.domain.access import domain_rules
 from service.domain.access import tokens as token_format
 from service.domain.access.principal import Principal
 from service.domain.access.scopes import ROLE_SCOPE, Scope, highest
@@ -19,6 +21,7 @@ from service.store import audit
 from service.store.outbox import emit
 
 TOUCH_INTERVAL = timedelta(seconds=60)
+NO_ROLES: Mapping[str, str] = {}
 
 
 def _not_found(token_id: str) -> NotFound:
@@ -63,40 +66,58 @@ async def authenticate(graph: Graph, secret: str) -> tuple[Principal, bool] | No
     record = rows[0]["token"]
     if not hmac.compare_digest(record["hash"], hashed):
         return None
-    scope = _current_scope(record, rows[0]["user"])
+    user = rows[0]["user"]
+    domain_roles = domain_rules.best_roles((g[0], g[1]) for g in rows[0]["grants"])
+    scope = _current_scope(record, user, domain_roles)
     if scope is None:
         return None
     stale = clock.format_time(clock.now() - TOUCH_INTERVAL)
     last_used = record.get("last_used_at")
     principal = Principal(
-        token_id=record["id"], name=record["name"], scope=scope, user_id=record.get("user_id")
+        token_id=record["id"],
+        name=record["name"],
+        scope=scope,
+        user_id=record.get("user_id"),
+        role=user["role"] if user else scope_role(scope),
+        domain_roles=domain_roles,
+        teams=tuple(rows[0]["teams"]),
     )
     return principal, last_used is None or last_used < stale
 
 
 async def standing(graph: Graph, token_id: str) -> Scope | None:
-    """What the token may do now, or None when it no longer authenticates."""
+    """What the token may do now under its user's global role (an open event stream asks
+    whether its reader is still an admin), or None when it no longer authenticates."""
     rows = await graph.read("tokens.standing", id=token_id)
     return _current_scope(rows[0]["token"], rows[0]["user"]) if rows else None
 
 
-def _current_scope(token: dict[str, Any], user: dict[str, Any] | None) -> Scope | None:
+def _current_scope(
+    token: dict[str, Any], user: dict[str, Any] | None, domain_roles: Mapping[str, str] = NO_ROLES
+) -> Scope | None:
     """None for a revoked or expired token, else its effective scope."""
     expires_at = token.get("expires_at")
     if token.get("revoked_at") or (expires_at and expires_at <= clock.now_iso()):
         return None
-    return _effective_scope(token, user)
+    return _effective_scope(token, user, domain_roles)
 
 
-def _effective_scope(token: dict[str, Any], user: dict[str, Any] | None) -> Scope | None:
-    """The token's strongest scope, capped by its user's role as it is now; None when
-    its user was deleted or disabled."""
+def _effective_scope(
+    token: dict[str, Any], user: dict[str, Any] | None, domain_roles: Mapping[str, str]
+) -> Scope | None:
+    """The token's strongest scope, capped by its user's best role as it is now (global,
+    or in any domain: `domain_roles`); None when its user was deleted or disabled."""
     scope = highest(token["scopes"])
     if scope is None or token.get("user_id") is None:
         return scope
     if user is None or user["disabled"]:
         return None
-    return min(scope, ROLE_SCOPE[user["role"]])
+    return min(scope, ROLE_SCOPE[domain_rules.best_role_anywhere(user["role"], domain_roles)])
+
+
+def scope_role(scope: Scope) -> str:
+    """The global role a token without a user acts as: the one its scope names."""
+    return next(role for role, given in ROLE_SCOPE.items() if given == scope)
 
 
 async def touch(graph: Graph, token_id: str) -> None:

@@ -33,6 +33,8 @@ as generated, so the service's refusals are still checked.
   service's own writers' (`api`, `dbt:…`, `openlineage:…`, `sql:…`, in any case: the
   schema's pattern cannot say "not these prefixes, without case"), and an empty array
   is accepted only as a replace. Positive cases are made to fit.
+- A domain names existing teams (its owner and grantees; 422 unknown_team
+  otherwise): positive cases get theirs made first.
 - A quality rule names an existing asset, as does an edge posted with `strict`
   (422 unknown_asset otherwise): positive cases get theirs made first (a strict
   bulk of more than 20 edges is sent without `strict` instead).
@@ -66,12 +68,14 @@ from service.domain.history import parse_instant
 from service.domain.preconditions import IF_MATCH_PATTERN
 from service.ids import MAX_ID_LENGTH, normalise
 from service.models.datasets import MAX_DATASET_PART
+from service.models.teams import SLUG_PATTERN
 
 ASSET_ID_FORMAT = "x-asset-id"
 DATASET_ID_PART_FORMAT = "x-dataset-id-part"
 # Strict edges whose endpoints a hook makes first; a longer strict bulk goes unstrict.
 STRICT_EDGES_MADE = 20
 _IF_MATCH = re.compile(IF_MATCH_PATTERN)
+_SLUG = re.compile(SLUG_PATTERN)
 # `service.ids.id_problem`'s categories; whitespace is Zs, Zl, Zp or a control (Cc).
 _ID_CHARACTERS = st.characters(exclude_categories=["Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"])
 schemathesis.openapi.format(
@@ -171,6 +175,8 @@ def before_call(context: Any, case: schemathesis.Case[Any], kwargs: dict[str, An
         and "namespace" in case.query
     ):
         case.query = {**case.query, "namespace": _namespace_fit(case.query["namespace"])}
+    if case.operation.path == "/api/v1/domains/{domain_id}" and isinstance(case.body, dict):
+        _ensure_teams(case.body)
     if case.operation.path == "/api/v1/lineage" and isinstance(case.body, dict):
         case.body = _no_loop(case.body, "source", "target")
     if case.operation.path == "/api/v1/lineage/bulk" and isinstance(case.body, list):
@@ -299,6 +305,19 @@ def _ensure_asset(asset_id: str) -> None:
     url = f"/api/v1/assets/{quote(asset_id, safe='')}"
     if _client().get(url).status_code == 404:
         _client().put(url, json={"name": "fuzz", "type": "table"})
+
+
+def _ensure_teams(domain: dict[str, Any]) -> None:
+    """The teams a domain names (its owner and grantees) exist first: a domain naming
+    an unknown team is 422 unknown_team, a rule between resources."""
+    grants = domain.get("grants")
+    named = [domain.get("owner_team")] + [
+        g.get("team") for g in (grants if isinstance(grants, list) else []) if isinstance(g, dict)
+    ]
+    for team in {t for t in named if isinstance(t, str) and _SLUG.fullmatch(t)}:
+        url = f"/api/v1/teams/{team}"
+        if _client().get(url).status_code == 404:
+            _client().put(url, json={})
 
 
 def _ordered_query(body: dict[str, Any]) -> dict[str, Any]:

@@ -48,6 +48,7 @@ LONG_ASSET = {
         "name": "ANALYTICS_PRODUCTION_DATABASE.REPORTING_SCHEMA_FOR_FINANCE.QUARTERLY",
     },
 }
+TEAM = "finance-reporting-and-quarterly-close-for-the-group-of-companies"[:63]
 RAW = "shop.raw_orders"
 ORDERS = "shop.orders"
 
@@ -62,6 +63,7 @@ def page_urls() -> dict[str, list[str]]:
         "/assets": ["/assets", f"/assets?q={quote(LONG[:40], safe='')}"],
         "/assets/{asset_id}": [f"/assets/{ORDERS}", f"/assets/{long_id}", "/assets/no.such"],
         "/assets/{asset_id}/history": [f"/assets/{long_id}/history"],
+        "/assets/{asset_id}/history/export": [],  # a file to download, not a page
         "/lineage": ["/lineage"],
         "/lineage/{asset_id}": [f"/lineage/{ORDERS}", f"/lineage/{long_id}?depth=2"],
         "/policies": ["/policies"],
@@ -71,6 +73,8 @@ def page_urls() -> dict[str, list[str]]:
         "/settings": ["/settings"],
         "/settings/tokens": ["/settings/tokens"],
         "/settings/users": ["/settings/users"],
+        "/settings/teams": ["/settings/teams"],
+        "/settings/domains": ["/settings/domains"],
     }
 
 
@@ -108,6 +112,14 @@ def shop(api: httpx.Client) -> None:
         headers={"Content-Type": "application/merge-patch+json"},
     )
     assert answer.status_code == 200, answer.text
+    team = {"display_name": "Finance reporting " + "and_quarterly_close_" * 5}
+    assert api.put(f"/teams/{TEAM}", json=team).status_code == 201
+    domain = {
+        "display_name": "Quarterly close " + "reporting_for_finance_" * 5,
+        "owner_team": TEAM,
+        "rules": [{"kind": "tag", "value": "finance_quarterly_close"}],
+    }
+    assert api.put(f"/domains/{TEAM}", json=domain).status_code == 201
     post(api, "/lineage", {"source": RAW, "target": ORDERS})
     post(api, "/lineage", {"source": ORDERS, "target": LONG})
     rule = {"asset_id": ORDERS, "column": "order_id", "name": "order_id is never null"}

@@ -250,3 +250,27 @@ def test_a_state_or_form_token_in_any_script_is_refused_not_an_error(
         visitor.cookies.set("gov_login_csrf", "jeton", path="/login")
         form = {"csrf_token": "jéton", "username": "a", "password": "b"}
         assert visitor.post("/login", data=form).status_code == 403
+
+
+def test_each_sign_in_makes_the_users_teams_follow_the_groups_claim(
+    oidc_provider: IdentityProvider, sso_live: LiveServer, admin_api: httpx.Client
+) -> None:
+    """Teams listing `idp_groups` follow the claim; a team without them is left alone."""
+    admin_api.put("/teams/editors", json={"idp_groups": ["gov-editors"]}).raise_for_status()
+    admin_api.put("/teams/admins", json={"idp_groups": ["gov-admins"]}).raise_for_status()
+    admin_api.put("/teams/by-hand", json={}).raise_for_status()
+    oidc_provider.set_users([ALICE])
+    with browser(sso_live) as visitor:
+        assert through_provider(visitor, "alice", ALICE.password).status_code == 303
+    [alice] = users_named(admin_api, "alice")
+    admin_api.put(f"/teams/by-hand/members/{alice['id']}").raise_for_status()
+
+    def teams_of_alice() -> list[str]:
+        teams = admin_api.get("/teams").json()["items"]
+        return [t["id"] for t in teams if alice["id"] in t["members"]]
+
+    assert teams_of_alice() == ["by-hand", "editors"]
+    oidc_provider.set_users([ProviderUser(**{**ALICE.__dict__, "groups": ["gov-admins"]})])
+    with browser(sso_live) as visitor:
+        assert through_provider(visitor, "alice", ALICE.password).status_code == 303
+    assert teams_of_alice() == ["admins", "by-hand"]

@@ -103,6 +103,16 @@ GET    /api/v1/users/{user_id}                                token:admin   stan
 PATCH  /api/v1/users/{user_id}                                token:admin   standard none
 DELETE /api/v1/users/{user_id}                                token:admin   standard none
 GET    /api/v1/me                                             token:read    standard none
+GET    /api/v1/teams                                          token:read    standard none
+GET    /api/v1/teams/{team_id}                                token:read    standard none
+PUT    /api/v1/teams/{team_id}                                token:admin   standard none
+DELETE /api/v1/teams/{team_id}                                token:admin   standard none
+PUT    /api/v1/teams/{team_id}/members/{user_id}              token:admin   standard none
+DELETE /api/v1/teams/{team_id}/members/{user_id}              token:admin   standard none
+GET    /api/v1/domains                                        token:read    standard none
+GET    /api/v1/domains/{domain_id}                            token:read    standard none
+PUT    /api/v1/domains/{domain_id}                            token:admin   standard none
+DELETE /api/v1/domains/{domain_id}                            token:admin   standard none
 GET    /login                                                 public        standard none
 POST   /login                                                 public        standard none
 POST   /logout                                                public        standard none
@@ -133,6 +143,13 @@ POST   /settings/tokens/{token_id}/revoke                     session:read  stan
 GET    /settings/users                                        session:admin standard none
 POST   /settings/users                                        session:admin standard none
 POST   /settings/users/{user_id}                              session:admin standard none
+GET    /settings/teams                                        session:admin standard none
+POST   /settings/teams                                        session:admin standard none
+POST   /settings/teams/{team_id}/members                      session:admin standard none
+POST   /settings/teams/{team_id}/delete                       session:admin standard none
+GET    /settings/domains                                      session:admin standard none
+POST   /settings/domains                                      session:admin standard none
+POST   /settings/domains/{domain_id}/delete                   session:admin standard none
 GET    /auth/oidc/login                                       public        standard none
 GET    /auth/oidc/callback                                    public        standard none
 GET    /auth/oidc/logout                                      public        standard none
@@ -222,14 +239,14 @@ def test_a_dashboard_page_must_be_declared_for_signed_in_visitors() -> None:
     ("method", "path", "expected"),
     [
         ("GET", "/api/v1/assets/s3%3A%2F%2Flake%2Fraw", bearer(Scope.READ)),
-        ("DELETE", "/api/v1/assets/a/b", bearer(Scope.WRITE)),
+        ("DELETE", "/api/v1/assets/a/b", bearer(Scope.WRITE, per_domain=True)),
         ("POST", "/api/v1/tokens", bearer(Scope.ADMIN, replay=Replay.SECRET)),
         ("POST", "/api/v1/query", bearer(Scope.READ, replay=Replay.READ_ONLY)),
         ("GET", "/api/v1/lineage/a/upstream", bearer(Scope.READ, rechecked=True)),
         (
             "POST",
             "/api/v1/lineage/manifest",
-            bearer(Scope.WRITE, body=Body.MANIFEST, replay=Replay.KEPT),
+            bearer(Scope.WRITE, body=Body.MANIFEST, replay=Replay.KEPT, per_domain=True),
         ),
         ("POST", "/ingest", signed_in(Scope.WRITE, body=Body.MANIFEST)),
         ("POST", "/settings/users", signed_in(Scope.ADMIN)),

@@ -2,17 +2,37 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
-from service.domain.access.scopes import Scope
+from service.domain.access.scopes import ROLE_SCOPE, Scope
+
+
+def _no_roles() -> Mapping[str, str]:
+    return MappingProxyType({})
 
 
 @dataclass(frozen=True)
 class Principal:
+    """`scope` is the token's scope capped by the user's best role anywhere (global or in
+    a domain); `role` the user's global role (a token made by `governance token create`
+    acts as the role its scope names); `domain_roles` the best role per domain through
+    the user's teams. Writes outside every domain need `role` to reach editor."""
+
     token_id: str
     name: str
     scope: Scope
     user_id: str | None = None
+    role: str = "viewer"
+    domain_roles: Mapping[str, str] = field(default_factory=_no_roles)
+    teams: tuple[str, ...] = ()
+
+    @property
+    def global_scope(self) -> Scope:
+        """The scope the global role alone allows: what routes outside domains need
+        (users, policies, webhooks, the audit trail)."""
+        return min(self.scope, ROLE_SCOPE[self.role])
 
     @property
     def actor(self) -> str:

@@ -31,4 +31,9 @@ ROLE_SCOPE = {"viewer": Scope.READ, "editor": Scope.WRITE, "admin": Scope.ADMIN}
 
 def scopes_allowed(role: str) -> list[str]:
     """The scope names a user of `role` may give a token, weakest first."""
-    return [s.label for s in Scope if s <= ROLE_SCOPE[role]]
+    return scopes_allowed_by(ROLE_SCOPE[role])
+
+
+def scopes_allowed_by(scope: Scope) -> list[str]:
+    """The scope names `scope` includes, weakest first."""
+    return [s.label for s in Scope if s <= scope]
