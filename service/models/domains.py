@@ -25,7 +25,12 @@ RULE_DESCRIPTION = (
 
 class DomainRule(StrictModel):
     kind: Annotated[RuleKind, Field(description=RULE_DESCRIPTION)]
-    value: Annotated[str, StringConstraints(min_length=1, max_length=512), plain_text("a value")]
+    value: Annotated[
+        str,
+        StringConstraints(min_length=1, max_length=512),
+        plain_text("a value"),
+        PLAIN_TEXT_SCHEMA,
+    ]
 
 
 class Grant(StrictModel):

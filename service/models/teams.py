@@ -27,7 +27,9 @@ Label = Annotated[
     plain_text("a display name"),
     PLAIN_TEXT_SCHEMA,
 ]
-GroupName = Annotated[str, StringConstraints(min_length=1, max_length=256), plain_text("a group")]
+GroupName = Annotated[
+    str, StringConstraints(min_length=1, max_length=256), plain_text("a group"), PLAIN_TEXT_SCHEMA
+]
 
 
 class TeamPut(StrictModel):
