@@ -575,7 +575,8 @@ class LineageView {
     else if (kind === "more") this.expand(group, (this.expanded.get(group) ?? 0) + EXPAND_STEP);
     else if (!this.revealNeighbours(target.id())) {
       const asset = target.data("asset");
-      if (asset !== this.root || this.column) this.recentre(asset);
+      const hidden = this.view?.nodes.find((n) => n.asset === asset)?.redacted;
+      if (!hidden && (asset !== this.root || this.column)) this.recentre(asset);
     }
   }
 
@@ -832,9 +833,12 @@ class LineageView {
   row(n, columns) {
     const tr = document.createElement("tr");
     const name = document.createElement("td");
-    const link = document.createElement("a");
-    link.href = lineageHref(n.asset, this.depth, this.direction, this.asOf, this.compare);
-    link.dataset.asset = n.asset;
+    // A stand-in for a hidden asset leads nowhere: its name is text, not a link.
+    const link = document.createElement(n.redacted ? "span" : "a");
+    if (!n.redacted) {
+      link.href = lineageHref(n.asset, this.depth, this.direction, this.asOf, this.compare);
+      link.dataset.asset = n.asset;
+    }
     const code = document.createElement("code");
     code.textContent = n.asset;
     const shown = n.name ?? n.label;

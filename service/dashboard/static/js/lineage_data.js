@@ -25,11 +25,14 @@ function shortName(assetId) {
   return parts.length ? parts[parts.length - 1] : assetId;
 }
 
-// Asset lineage as the view draws it: nodes with a signed column, edges as pairs.
+// Asset lineage as the view draws it: nodes with a signed column, edges as pairs. An
+// asset the reader may not see comes as a stand-in (`redacted`): it is drawn in its
+// place on the path, named only by the team whose domain holds it.
 export function assetView(graph) {
   const nodes = graph.nodes.map((n) => ({
     id: n.id,
-    label: n.name,
+    label: n.redacted ? `Hidden · ${n.team ?? "another team"}` : n.name,
+    redacted: Boolean(n.redacted),
     asset: n.id,
     type: n.type,
     platform: n.platform,
