@@ -20,7 +20,9 @@ from tests.support.dashboard import make_user, page_csrf, sign_in
 from tests.support.server import LiveServer
 
 # finance (private, owned by team `fin`) holds fin.secret; sales (public, owned by
-# `sales`) holds sales.orders; public.raw is in no domain.
+# `sales`) holds sales.orders; public.raw is in no domain. A new rules stamp, as every
+# domain change writes, says domains exist (the checks skip reading asset domains until
+# one does).
 ASSETS = ("public.raw", "sales.orders", "fin.secret", "fin.report")
 PLACE = """
 UNWIND $teams AS team MERGE (:Team {id: team})
@@ -33,6 +35,8 @@ WITH count(*) AS _
 UNWIND $assets AS a
 MATCH (asset:Asset {id: a.id})
 SET asset.domain = a.domain, asset.domain_private = CASE WHEN a.private THEN true END
+WITH count(*) AS _
+MERGE (s:DomainRules {id: 'rules'}) SET s.stamp = randomUUID()
 """
 GRANT = """
 MATCH (u:User {id: $user}), (t:Team {id: $team}), (d:Domain {id: $domain})
