@@ -504,6 +504,7 @@ def profiled_hits(driver: neo4j.Driver, queries: cypher.Queries, asset_id: str, 
             downstream=side == "downstream",
             upstream=side == "upstream",
             token_hash=None,
+            access=None,
             now=clock.now_iso(),
         )
         return db_hits(result.consume().profile)

@@ -272,6 +272,7 @@ def traverse(
         "downstream": side == "downstream",
         "upstream": side == "upstream",
         "token_hash": None,
+        "access": None,
         "now": clock.now_iso(),
     }
     if as_of:

@@ -124,6 +124,7 @@ def traverse_raw(
             downstream=side == "downstream",
             upstream=side == "upstream",
             token_hash=None,
+            access=None,
             now=clock.now_iso(),
             **page_params(NODE_LIMIT),
         ).single(strict=True)

@@ -72,6 +72,7 @@ def raw_page(driver: neo4j.Driver, statement: str, after: After) -> int:
             downstream=True,
             upstream=False,
             token_hash=None,
+            access=None,
             now=clock.now_iso(),
             **page_params(LIMIT, after),
         ).single(strict=True)

@@ -75,6 +75,7 @@ class ThinApp:
                 downstream=direction == "downstream",
                 upstream=direction == "upstream",
                 token_hash=hashlib.sha256(token).hexdigest(),
+                access=None,
                 now=clock.now_iso(),
                 **page_params(LIMIT),
             )

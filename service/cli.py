@@ -1,7 +1,7 @@
 """The `governance` console command.
 
 governance serve [--workers N]         run the service (starts the local Neo4j if NEO4J_URI is unset)
-governance token create --name N --scope S [--expires-in-days D]
+governance token create --name N --scope S [--expires-in-days D] [--user U]
 governance user create --username U --role R [--password-stdin]
 governance user set-password --username U [--password-stdin]
 governance team put|add-member|remove-member|list     teams (straight on the database)
@@ -163,6 +163,13 @@ def _token_commands(commands: Commands[argparse.ArgumentParser]) -> None:
         help="repeatable; a higher scope includes the lower ones",
     )
     create.add_argument("--expires-in-days", type=int)
+    create.add_argument(
+        "--user",
+        metavar="USERNAME",
+        help="tie the token to this user: it then acts with their global role and their "
+        "roles in domains (as a token made in the dashboard), capped as they change; without "
+        "it, the token acts as the global role its scope names and holds no domain role",
+    )
     create.set_defaults(run=cli_database.token_create)
 
 

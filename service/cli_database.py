@@ -8,7 +8,7 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
@@ -72,11 +72,33 @@ def token_create(args: argparse.Namespace) -> int:
         raise ValueError(_first_problem(exc)) from exc
 
     async def create(graph: Graph) -> str:
-        made = await tokens.create(graph, request, created_by=_cli_actor())
+        user_id = await _token_user(graph, args.user, request.scopes) if args.user else None
+        made = await tokens.create(graph, request, created_by=_cli_actor(), user_id=user_id)
         return made.token
 
     print(on_database(create))
     return 0
+
+
+async def _token_user(graph: Graph, username: str, scopes: Sequence[str]) -> str:
+    """The id of the user a token is made for, once their best role anywhere (global or
+    in a domain) allows every scope asked: the token then carries their roles, as one
+    made in the dashboard does."""
+    from service.domain.access.scopes import scopes_allowed
+    from service.store import tokens, users
+
+    user = await users.find_by_username(graph, username)
+    if user is None:
+        raise ValueError(f"no user named {username!r}")
+    if user.disabled:
+        raise ValueError(f"user {username!r} is disabled")
+    best = await tokens.best_role(graph, user.id, user.role)
+    beyond = [s for s in scopes if s not in scopes_allowed(best)]
+    if beyond:
+        raise ValueError(
+            f"user {username!r} (best role {best}) cannot hold a token of scope {beyond[0]}"
+        )
+    return user.id
 
 
 def _read_password(from_stdin: bool) -> str:

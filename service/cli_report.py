@@ -5,7 +5,9 @@ out.
 
 Each impacted asset belongs to the change its path starts from (`via[0]` is the
 changed asset, or `asset.column`), so a SARIF result and a Markdown row can say whom a
-change reaches.
+change reaches. An asset the caller may not read comes as a stand-in (`redacted:<n>`,
+`redacted` true, its owning `team`): it is printed as its stand-in id with
+"hidden · team <team>" where owners would be.
 """
 
 from __future__ import annotations
@@ -72,11 +74,18 @@ def describe(change: Mapping[str, Any]) -> str:
     """One line: what changed, from what to what."""
     kind = str(change["kind"]).replace("_", " ")
     before, after = change.get("from"), change.get("to")
+    if change.get("redacted"):
+        return f"{kind}: {where(change)} ({hidden(change)})"
     if before and after:
         return f"{kind}: {where(change)} ({before} -> {after})"
     if before or after:
         return f"{kind}: {where(change)} ({before or after})"
     return f"{kind}: {where(change)}"
+
+
+def hidden(item: Mapping[str, Any]) -> str:
+    """What a stand-in tells: only the team owning the hidden asset's domain."""
+    return f"hidden · team {item.get('team') or 'unknown'}"
 
 
 # -- text ---------------------------------------------------------------------------
@@ -95,7 +104,7 @@ def text(report: Report) -> str:
         for item in report["impacted"]:
             lines.append(
                 f"  {item['distance']}  {_target(item)}  "
-                f"[{_owners(item['owners']) or 'no owner'}]  via {' -> '.join(item['via'])}"
+                f"[{_owned_by(item) or 'no owner'}]  via {' -> '.join(item['via'])}"
             )
     return "\n".join(lines)
 
@@ -129,7 +138,7 @@ def markdown(report: Report) -> str:
         lines.append("|---|---|---|---|---|---|")
         for c in breaking:
             lines.append(
-                f"| {_cell(c['kind'])} | `{_cell(c['asset'])}` | {_code(c.get('column'))} "
+                f"| {_cell(c['kind'])} | {_asset(c)} | {_code(c.get('column'))} "
                 f"| {_cell(c.get('from') or '')} | {_cell(c.get('to') or '')} "
                 f"| {len(reached_by(report, c))} |"
             )
@@ -139,15 +148,15 @@ def markdown(report: Report) -> str:
         for item in report["impacted"]:
             via = " → ".join(f"`{_cell(step)}`" for step in item["via"])
             lines.append(
-                f"| `{_cell(item['asset'])}` | {_code(item.get('column'))} | {item['distance']} "
-                f"| {_cell(_owners(item['owners']))} | {via} |"
+                f"| {_asset(item)} | {_code(item.get('column'))} | {item['distance']} "
+                f"| {_cell(_owned_by(item))} | {via} |"
             )
     if other:
         lines += ["", f"<details><summary>Other changes ({len(other)})</summary>", ""]
         lines += ["| Change | Asset | Column | From | To |", "|---|---|---|---|---|"]
         for c in other:
             lines.append(
-                f"| {_cell(c['kind'])} | `{_cell(c['asset'])}` | {_code(c.get('column'))} "
+                f"| {_cell(c['kind'])} | {_asset(c)} | {_code(c.get('column'))} "
                 f"| {_cell(c.get('from') or '')} | {_cell(c.get('to') or '')} |"
             )
         lines += ["", "</details>"]
@@ -157,6 +166,12 @@ def markdown(report: Report) -> str:
 def _cell(value: object) -> str:
     """Text safe inside a table cell: no line break, no column separator."""
     return " ".join(str(value).split()).replace("|", "\\|").replace("`", "'")
+
+
+def _asset(item: Mapping[str, Any]) -> str:
+    """An asset cell: its id, and for a stand-in what it tells."""
+    cell = f"`{_cell(item['asset'])}`"
+    return f"{cell} ({_cell(hidden(item))})" if item.get("redacted") else cell
 
 
 def _code(value: object) -> str:
@@ -248,6 +263,11 @@ def _result(
 
 def _target(item: Mapping[str, Any]) -> str:
     return f"{item['asset']}.{item['column']}" if item.get("column") else str(item["asset"])
+
+
+def _owned_by(item: Mapping[str, Any]) -> str:
+    """An impacted asset's owners, or for a stand-in its owning team."""
+    return hidden(item) if item.get("redacted") else _owners(item["owners"])
 
 
 def _owners(owners: Sequence[str]) -> str:

@@ -95,11 +95,23 @@ class FailureWindow:
 
 
 class SignInThrottle:
-    """Failed sign-ins in the last minute, per username and per client address."""
+    """Failed sign-ins in the last minute, per username and per client address; and
+    sign-ins started through the identity provider, per client address (each start
+    stores a flow and calls the provider, so it is counted whether or not it ends well),
+    held to the same number a minute as failures."""
 
     def __init__(self, limits: RateLimit) -> None:
         self.per_user = FailureWindow(limits.sign_in_failures_per_minute)
         self.per_client = FailureWindow(limits.auth_failures_per_minute)
+        self.starts = FailureWindow(limits.auth_failures_per_minute)
+
+    def start(self, client: str) -> int:
+        """Seconds the client must wait before starting another single sign-on (0: the
+        start is counted and may go on)."""
+        wait = self.starts.blocked_for(client)
+        if not wait:
+            self.starts.record(client)
+        return wait
 
     def wait(self, username: str, client: str) -> int:
         return max(self.per_user.blocked_for(username.lower()), self.per_client.blocked_for(client))

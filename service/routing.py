@@ -114,9 +114,10 @@ def bearer(
     return Policy(Access.TOKEN, scope, body, replay, rechecked, per_domain)
 
 
-def signed_in(scope: Scope, *, body: Body = Body.STANDARD) -> Policy:
-    """A dashboard route: a session whose user's role reaches `scope`."""
-    return Policy(Access.SESSION, scope, body)
+def signed_in(scope: Scope, *, body: Body = Body.STANDARD, per_domain: bool = False) -> Policy:
+    """A dashboard route: a session whose user's role reaches `scope` (with `per_domain`,
+    their best role anywhere: the handler checks each asset's domain itself)."""
+    return Policy(Access.SESSION, scope, body, per_domain=per_domain)
 
 
 class Route(routing.Route):

@@ -364,7 +364,8 @@ class RateLimit(BaseModel):
         30,
         "Failed authentications (API or dashboard sign-in) per client address per "
         "minute; past it further failures answer 429, while a valid token from the same "
-        "address still works.",
+        "address still works. Single sign-ons started (`/auth/oidc/login`) per client "
+        "address per minute are held to the same number, counted apart.",
     )
     sign_in_failures_per_minute: int = env(
         "GOVERNANCE_SIGN_IN_FAILURES_PER_MINUTE",

@@ -1,9 +1,10 @@
 // Delete a domain and its grants, with a new rules stamp (its assets are re-evaluated
-// next). `deleted` is 0 when there was none.
+// next). `found` is false when there was none; `private` says whether it was (its
+// event is then shown only to those who held a role in it).
 OPTIONAL MATCH (d:Domain {id: $id})
-WITH d, d IS NOT NULL AS found
+WITH d, d IS NOT NULL AS found, coalesce(d.private, false) AS private
 DETACH DELETE d
-WITH found
+WITH found, private
 MERGE (s:DomainRules {id: 'rules'})
 SET s.stamp = randomUUID()
-RETURN found
+RETURN found, private

@@ -8,7 +8,10 @@
 // its user neither deleted nor disabled. Any such token may read, so a process that
 // knows the token from an earlier request skips the separate look-up and still
 // refuses a token revoked a moment ago through another process. An unauthorised
-// caller walks nothing.
+// caller walks nothing. `authorised` is null (and nothing is walked either) when the
+// token is valid but its user's global role or grants are no longer $access, those
+// the process read with it (null: nothing to compare): the service then looks the
+// token up again and serves the request once more, so a changed grant counts at once.
 //
 // Each walk groups `min(length(p))` by end node, which is what lets the planner use
 // the pruning breadth-first expand (VarLengthExpand(Pruning,BFS)): cost grows with
@@ -25,7 +28,10 @@
 //
 // Filters ($types, $platforms, $tags, $owners: null or a list; any of a list, all of
 // the given lists) decide which walked nodes are shown; hidden ones still extend the
-// walk and are only counted. Edges are direct LINEAGE edges on one side (or touching
+// walk and are only counted. With filters given, an asset of a private domain outside
+// $readable (the private domains the caller may read; null: all) is never shown, whether
+// it matches or not: that would tell of an asset the caller may not read (it is walked
+// through and counted as hidden, as one the filters hid). Edges are direct LINEAGE edges on one side (or touching
 // the root) between a node of this page and a shown node of this or an earlier page
 // (`seen`), so across pages each comes once; an edge between two nodes of this page
 // comes twice and the service folds it. Neo4j keeps a set for `IN kept`, so that is
@@ -38,11 +44,18 @@
 CALL () {
   OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
   OPTIONAL MATCH (u:User {id: t.user_id})
-  RETURN $token_hash IS NULL OR (
+  WITH t, u, $token_hash IS NULL OR (
     t IS NOT NULL AND t.revoked_at IS NULL AND size(t.scopes) > 0
     AND (t.expires_at IS NULL OR t.expires_at > $now)
     AND (t.user_id IS NULL OR (u IS NOT NULL AND NOT coalesce(u.disabled, false)))
-  ) AS authorised
+  ) AS valid
+  RETURN CASE
+    WHEN NOT valid THEN false
+    WHEN $access IS NULL OR $access = [coalesce(u.role, '')] + COLLECT {
+      MATCH (u)-[:MEMBER_OF]->(:Team)-[g:GRANTED]->(d:Domain)
+      RETURN d.id + ' ' + g.role AS grant ORDER BY grant
+    } THEN true
+  END AS authorised
 }
 OPTIONAL MATCH (direct:Asset {id: $id}) WHERE authorised
 OPTIONAL MATCH (:AssetAlias {id: $id})-[:ALIAS_OF]->(aliased:Asset) WHERE authorised AND direct IS NULL
@@ -67,7 +80,9 @@ CALL (root) {
        ($types IS NULL OR coalesce(n.type, 'unknown') IN $types)
        AND ($platforms IS NULL OR n.platform IN $platforms)
        AND ($tags IS NULL OR any(tag IN coalesce(n.tags, []) WHERE tag IN $tags))
-       AND ($owners IS NULL OR any(owner IN coalesce(n.owners, []) WHERE owner IN $owners)) AS shown,
+       AND ($owners IS NULL OR any(owner IN coalesce(n.owners, []) WHERE owner IN $owners))
+       AND ($readable IS NULL OR ($types IS NULL AND $platforms IS NULL AND $tags IS NULL AND $owners IS NULL)
+            OR NOT coalesce(n.domain_private, false) OR n.domain IN $readable) AS shown,
        CASE side WHEN 'downstream' THEN $after_down ELSE $after_up END AS after
   WITH n, distance, side, shown,
        after IS NULL OR distance > after[0] OR (distance = after[0] AND n.id > after[1]) AS pending

@@ -37,11 +37,18 @@
 CALL () {
   OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
   OPTIONAL MATCH (u:User {id: t.user_id})
-  RETURN $token_hash IS NULL OR (
+  WITH t, u, $token_hash IS NULL OR (
     t IS NOT NULL AND t.revoked_at IS NULL AND size(t.scopes) > 0
     AND (t.expires_at IS NULL OR t.expires_at > $now)
     AND (t.user_id IS NULL OR (u IS NOT NULL AND NOT coalesce(u.disabled, false)))
-  ) AS authorised
+  ) AS valid
+  RETURN CASE
+    WHEN NOT valid THEN false
+    WHEN $access IS NULL OR $access = [coalesce(u.role, '')] + COLLECT {
+      MATCH (u)-[:MEMBER_OF]->(:Team)-[g:GRANTED]->(d:Domain)
+      RETURN d.id + ' ' + g.role AS grant ORDER BY grant
+    } THEN true
+  END AS authorised
 }
 OPTIONAL MATCH (:AssetAlias {id: $id})-[:ALIAS_OF]->(aliased:Asset) WHERE authorised
 CALL (authorised, aliased) {

@@ -2,9 +2,11 @@
 // searched on its own (the slots `downstream` and `upstream`, patterns searched as the
 // slot `kind`), and only the paths of the shorter kept; the slot `first_only` is
 // query.path_first_only for ANY SHORTEST (one path), else empty. One row, `found` (at
-// most $path_cap) and `truncated`. Spliced by the compiler, never run alone.
+// most $path_cap) and `truncated`. The slot `ends` keeps out ends the caller may not
+// read. Spliced by the compiler, never run alone.
 MATCH (a:Asset {id: $path_from})
 MATCH (b:Asset {id: $path_to})
+WHERE <<ends>>
 CALL (a, b) {
   MATCH p = <<kind>> <<downstream>>
   RETURN p LIMIT $path_fetch

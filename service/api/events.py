@@ -6,6 +6,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import orjson
 from starlette.requests import Request
@@ -13,6 +14,9 @@ from starlette.responses import Response
 
 from service import state
 from service.api import deps
+from service.domain import event_privacy
+from service.domain.access import domain_rules
+from service.domain.access.principal import Principal
 from service.domain.access.scopes import Scope
 from service.domain.event_types import EVENT_TYPES, TypeFilter, parse_patterns
 from service.errors import validation_error
@@ -51,9 +55,10 @@ async def list_events(request: Request) -> Response:
     paging = deps.paging(request, first=0)
     start = paging.after if "cursor" in request.query_params else (_after(request) or 0)
     principal = deps.principal(request)
+    readable = domain_rules.readable_private(principal)
     types = _types(request).for_reader(principal.global_scope >= Scope.ADMIN, principal.user_id)
-    rows = await store.after(deps.graph(request), start, types, paging.fetch)
-    return paging.respond(rows, key=lambda e: e.seq, render=lambda e: e.envelope())
+    rows = await store.after(deps.graph(request), start, types.within(readable), paging.fetch)
+    return paging.respond(rows, key=lambda e: e.seq, render=lambda e: envelope(e, readable))
 
 
 async def stream_events(request: Request) -> Response:
@@ -64,6 +69,7 @@ async def stream_events(request: Request) -> Response:
         Reader(
             admin=principal.global_scope >= Scope.ADMIN,
             user_id=principal.user_id,
+            readable=domain_rules.readable_private(principal),
             standing=lambda: token_store.standing(graph, principal.token_id),
             ends=lambda event: (
                 event.type == "token.revoked" and event.data.get("id") == principal.token_id
@@ -75,33 +81,58 @@ async def stream_events(request: Request) -> Response:
 @dataclass
 class Reader:
     """Who reads a stream, and how the stream learns that this changed. `standing` is
-    the reader's scope now (None: the credential is gone, or raises when the database
-    cannot say); it is asked at every heartbeat, and again before every event only an
-    admin may see, so a reader demoted, disabled, revoked or signed out is sent none
-    after that moment. `ends` is told every live event."""
+    the reader as it is now (None: the credential is gone, or raises when the database
+    cannot say); it is asked at every heartbeat, again before every event only an admin
+    may see, and after every event that may change what the reader may read (a team,
+    a domain or a user changed), so a reader demoted, disabled, revoked or signed out,
+    or one whose role in a private domain ended, is sent none after that moment.
+    `readable`: the private domains whose events it may see (None: all, a global
+    admin). `ends` is told every live event."""
 
     admin: bool
     user_id: str | None
-    standing: Callable[[], Awaitable[Scope | None]]
+    readable: tuple[str, ...] | None
+    standing: Callable[[], Awaitable[Principal | None]]
     ends: Callable[[Event], bool]
+
+    def _learn(self, now: Principal) -> None:
+        self.admin = self.admin and now.global_scope >= Scope.ADMIN
+        self.readable = domain_rules.readable_private(now)
 
     async def still_admin(self) -> bool | None:
         """Whether the reader is an admin now (False from then on once they are not);
         None when their credential is gone. A database hiccup withholds the event."""
         try:
-            scope = await self.standing()
+            now = await self.standing()
         except Exception:
             return False
-        if scope is None:
+        if now is None:
             return None
-        self.admin = self.admin and scope >= Scope.ADMIN
+        self._learn(now)
         return self.admin
+
+    async def reread(self) -> bool:
+        """After an event that may change its access: False when the credential is
+        gone. A database hiccup withholds every private domain's events until the next
+        heartbeat reads the reader again."""
+        try:
+            now = await self.standing()
+        except Exception:
+            self.readable = ()
+            return True
+        if now is None:
+            return False
+        self._learn(now)
+        return True
 
     async def alive(self) -> bool:
         try:
-            return await self.standing() is not None
+            now = await self.standing()
         except Exception:
             return True  # a database hiccup is no reason to drop a healthy stream
+        if now is not None:
+            self._learn(now)
+        return now is not None
 
 
 class _Gone(Exception):
@@ -149,7 +180,8 @@ class _View:
 
     @property
     def types(self) -> TypeFilter:
-        return self.asked if self.reader.admin else self.below_admin
+        chosen = self.asked if self.reader.admin else self.below_admin
+        return chosen.within(self.reader.readable)
 
     def needs_admin(self, event: Event) -> bool:
         return not self.below_admin.matches(event.type, event.owner)
@@ -157,7 +189,12 @@ class _View:
     async def sendable(self, events: list[Event]) -> list[Event]:
         """The events of `events` to send, checking the reader's standing once for them
         all (each was committed before this call); raises `_Gone` when it ended."""
-        wanted = [e for e in events if self.types.matches(e.type, e.owner)]
+        types = self.types
+        wanted = [
+            e
+            for e in events
+            if types.matches(e.type, e.owner) and event_privacy.shows(types.readable, e.hides_in)
+        ]
         if any(self.needs_admin(e) for e in wanted):
             admin = await self.reader.still_admin()
             if admin is None:
@@ -184,7 +221,7 @@ async def _stream(
             while True:
                 batch = await store.after(graph, sent, view.types, REPLAY_BATCH)
                 for event in await view.sendable(batch):
-                    yield _frame(event)
+                    yield _frame(event, view.reader.readable)
                 sent = batch[-1].seq if batch else sent
                 if len(batch) < REPLAY_BATCH:
                     break
@@ -193,8 +230,11 @@ async def _stream(
                 yield b": keepalive\n\n"
             elif live.seq > sent:
                 sent = live.seq
+                changes_access = live.type.startswith(event_privacy.ACCESS_CHANGES)
+                if changes_access and not await view.reader.reread():
+                    return
                 for event in await view.sendable([live]):
-                    yield _frame(event)
+                    yield _frame(event, view.reader.readable)
     except _Gone:
         return
 
@@ -220,8 +260,19 @@ async def _live(
         yield event
 
 
-def _frame(event: Event) -> bytes:
-    data = orjson.dumps(event.envelope())
+def envelope(event: Event, readable: tuple[str, ...] | None) -> dict[str, Any]:
+    """The event as a reader who may read the private domains `readable` sees it: the
+    assets it mentions in others as stand-ins."""
+    shown = event.envelope()
+    if event.hidden:
+        shown["data"] = event_privacy.redact_mentions(
+            event.type, shown["data"], event.hidden, readable
+        )
+    return shown
+
+
+def _frame(event: Event, readable: tuple[str, ...] | None) -> bytes:
+    data = orjson.dumps(envelope(event, readable))
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (event.seq, event.type.encode(), data)
 
 
@@ -257,7 +308,11 @@ docs = {
         "events",
         description="Events after a sequence number, oldest first. Receivers order by `seq` "
         "and drop duplicates by `id`. The audit trail (`audit.*`) is shown to admin tokens "
-        "only; `token.*` events to admin tokens and to the token's own user.",
+        "only; `token.*` events to admin tokens and to the token's own user. An event about "
+        "an asset in a private domain (an edge: either end; a `domain.*` event: a private "
+        "domain) is left out for a caller with no role in that domain, and assets an event "
+        "only mentions (a failing rule's downstream, a finding's path) are `redacted:<n>` "
+        "stand-ins to them; global admins see everything.",
         params=(
             Param(
                 "after",
@@ -279,7 +334,10 @@ docs = {
         "streams close. `audit.*` events reach admin tokens only, `token.*` events admins "
         "and the token's own user; the reader's standing is checked again before each "
         "such event, so a reader demoted meanwhile is sent none (and a disabled or revoked "
-        "one's stream closes).",
+        "one's stream closes). Events about a private domain's assets, and a private "
+        "domain's own, reach only readers with a role in it (and global admins), as in "
+        "the log; the reader's roles are read again after every `team.*`, `domain.*` and "
+        "`audit.user.*` event, so the events after a membership or grant change follow it.",
         params=(
             _TYPES,
             Param("after", schema={"type": "integer", "minimum": 0, "maximum": INT64_MAX}),

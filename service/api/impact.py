@@ -37,7 +37,9 @@ async def check_manifest(request: Request) -> Response:
     )
     async with spooled_upload(request, "manifest", limits.max_manifest_bytes) as body:
         contents, namespace = await read_upload(body, upload, settings, inflation_budget(request))
-    report = await impact.check(deps.graph(request), contents, namespace, depth)
+    report = await impact.check(
+        deps.graph(request), contents, namespace, depth, viewer=deps.principal(request)
+    )
     return json_response(report)
 
 
@@ -67,7 +69,13 @@ docs = {
         "reading its asset with no column lineage at all, as whole assets); otherwise the "
         "whole asset. Each once, at its fewest hops, with its owners and its path (`via`); "
         "the walk reads one level of neighbours per statement, so it costs what it reaches. "
-        "A test removed is breaking and impacts the readers of what it tested. A project "
+        "A test removed is breaking and impacts the readers of what it tested. An asset the "
+        "caller may not read (a private domain where they hold no role), changed, impacted or "
+        "on a path, is a stand-in as in a traversal: `redacted:<n>` (one per asset in the "
+        "report) with the owning `team` instead of its owners, a column of it `redacted:<m>` "
+        "(a column's name would tell its schema), a change's `from` and `to` null; every "
+        "change and impacted node is still listed, after the readable ones, and `redacted` "
+        "counts the stand-in assets. A project "
         "with no stored upload is 404 `unknown_project` (upload the main branch's manifest "
         "first, or name the project it was uploaded as), so that a misspelt project fails "
         "the check instead of passing it. Needs scope `read`. The same bodies as the upload: "

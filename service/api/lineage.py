@@ -243,6 +243,7 @@ async def diff(request: Request) -> Response:
         since,
         until,
         token_hash=deps.token_to_recheck(request),
+        viewer=deps.principal(request),
     )
     return json_response(changes)
 
@@ -263,6 +264,7 @@ async def _traverse_column(request: Request, direction: str) -> Response:
         depth,
         limit,
         as_of=Params(request).instant("as_of"),
+        viewer=deps.principal(request),
     )
     return json_response(graph)
 
@@ -319,7 +321,8 @@ routes = [
         diff,
         methods=["GET"],
         name="lineage_diff",
-        policy=bearer(Scope.READ, rechecked=True),
+        # Looked up on every request: its walks do not compare the remembered roles.
+        policy=bearer(Scope.READ),
     ),
     Route(
         BASE + "/{asset_id}/columns/{column}/upstream",
@@ -381,7 +384,9 @@ _FILTERS = tuple(
         schema=_filter_values(name),
         description=f"repeatable: show only assets whose {what} is one of these (any of "
         "the values; all of the filter parameters given). Hidden assets are still walked "
-        "through and counted in `hidden`; not with `as_of` (422)",
+        "through and counted in `hidden`, and so is every asset the caller may not read "
+        "(a private domain where they hold no role), whether it matches or not; not with "
+        "`as_of` (422)",
     )
     for name, what in (
         ("type", "type"),
@@ -435,10 +440,14 @@ _TRAVERSAL = (
     "shown; the walk goes through the others, shown assets keep their true distance, "
     "and `hidden` counts the rest per side. Edges are direct edges only: two shown assets "
     "joined only through hidden ones have no edge between them in the answer (their "
-    "distances still tell how far they are).\n\n"
+    "distances still tell how far they are). With a filter, an asset the caller may not "
+    "read is never shown as a stand-in, so that showing it would not tell that it "
+    "matches: it is counted in `hidden`.\n\n"
     "**`fanout`** caps each asset's expansion at that many neighbours (first by id); "
     "edges are then the ones the walk followed, and `capped` lists "
-    "`{id, direction, shown, total}` for each asset whose neighbours were cut. Pages and "
+    "`{id, direction, shown, total}` for each asset whose neighbours were cut (an asset "
+    "the caller may not read only under its stand-in's id, when that is on the page). "
+    "Pages and "
     "filters work with it."
 )
 _COLUMN_TRAVERSAL = (
@@ -448,7 +457,13 @@ _COLUMN_TRAVERSAL = (
     "lineage; cycles terminate. Both path segments are percent-encoded (an asset id may hold "
     "`/`). 404 `asset_not_found` for an unknown asset; 404 `column_not_found` for a column "
     "that is neither among the asset's columns nor in any column lineage (a declared column "
-    "without lineage answers just the root)."
+    "without lineage answers just the root). A column of an asset the caller may not read (a "
+    "private domain where they hold no role) is a stand-in (`redacted` true): its `asset` is "
+    "`redacted:<n>` (one per asset in the answer) and its `column` `redacted:<m>` (one per "
+    "column), since a column's name would tell the hidden asset's schema; it names only the "
+    "owning `team`. Its distance and its mappings are kept (a mapping touching a stand-in "
+    "without its transformation), so the counts are complete; `redacted` counts the "
+    "stand-ins. Who may read an asset is decided as of now, also with `as_of`."
 )
 _EDGE_BODY = (
     'An edge may carry `columns`: `[{"source", "target", "transformation"?}]`, source '
@@ -596,7 +611,11 @@ docs = {
         "those there at `from` and not at `to` (as shown at `from`), in the traversal's node "
         "and edge shapes. An edge there at both instants whose transformation changed is in "
         "neither: it is in `changed.edges`, with its transformation at `to` and "
-        "`previous_transformation` at `from`. A root that existed at only one instant has an "
+        "`previous_transformation` at `from`. Assets the caller may not read (a private "
+        "domain where they hold no role) are stand-ins as in a traversal (`redacted:<n>`, "
+        "numbered once across the answer, with the owning `team`), edges touching them keep "
+        "their place with neither transformation, and `redacted` counts them: every "
+        "change is still listed. A root that existed at only one instant has an "
         "empty neighbourhood at the other (everything is added, or removed); 404 "
         "`asset_not_found` when it existed at neither. 422 naming `from` or `to` when one is "
         "not an RFC 3339 instant with an offset, `from` is missing, or `from` is after `to`.",

@@ -9,11 +9,12 @@ from service import clock
 from service.api import deps
 from service.api.uploads import parse_off_loop, read_upload
 from service.api.versioned import Text, Versioned, never_creates
+from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
 from service.domain.dbt.contents import ManifestError
 from service.domain.dbt.run_results import RunResults, read_run_results
-from service.errors import FieldError, Unprocessable
-from service.http import json_response, path_param, read_json
+from service.errors import FieldError, ServiceError, Unprocessable
+from service.http import JSON, MERGE_PATCH_JSON, json_response, path_param, read_json
 from service.models.quality import (
     RULE_TYPES,
     DbtResultsSummary,
@@ -29,6 +30,7 @@ from service.models.validation import validate
 from service.openapi import PAGING, Doc, Param
 from service.params import Params
 from service.routing import Body, Replay, Route, bearer
+from service.store import domain_guard
 from service.store import quality as store
 from service.store.spool import parse_upload
 
@@ -36,6 +38,49 @@ BASE = "/api/v1/quality/rules"
 DBT_RESULTS = "/api/v1/quality/results/dbt"
 STATUSES = ("unknown", "passing", "failing", "error")
 NEWEST = ["\uffff", "\uffff"]  # sorts after every [run_at, id]: the first page of a history
+
+
+async def _named_asset(request: Request) -> str | None:
+    """The asset a PUT or PATCH body moves the rule to, if it names one; a body that
+    cannot be read names none here and is refused by the write itself."""
+    if request.method not in ("PUT", "PATCH"):
+        return None
+    try:
+        document = await read_json(request, accept=(JSON, MERGE_PATCH_JSON))
+    except ServiceError:
+        return None
+    named = document.get("asset_id") if isinstance(document, dict) else None
+    return named if isinstance(named, str) else None
+
+
+async def _rules_writable(request: Request, rule_ids: list[str], also: str | None = None) -> None:
+    """Rules are written where their assets lie: 403 `domain_forbidden` unless the
+    caller may write each asset the rules name now (and `also`, an asset a rule is
+    moved to). Rules that do not exist are left to the write's own 404."""
+    graph = deps.graph(request)
+    principal = deps.principal(request)
+    if domain_rules.sees_everything(principal):
+        return
+    held = await store.assets_of(graph, rule_ids)
+    assets = [*held.values(), *([also] if also else [])]
+    await domain_guard.require_held_writable(graph, principal, assets)
+
+
+async def _writable(request: Request, rule_id: str) -> None:
+    await _rules_writable(request, [rule_id], await _named_asset(request))
+
+
+async def _readable(request: Request, rule_id: str) -> None:
+    """A rule on an asset the caller may not see (a private domain's) is absent too."""
+    graph = deps.graph(request)
+    principal = deps.principal(request)
+    if domain_rules.sees_everything(principal):
+        return
+    held = await store.assets_of(graph, [rule_id])
+    if rule_id in held and not await domain_guard.readable(graph, principal, held[rule_id]):
+        raise store.not_found(rule_id)
+
+
 RULES = Versioned(
     base=BASE,
     param="rule_id",
@@ -48,6 +93,8 @@ RULES = Versioned(
     put=never_creates(store.replace),
     patch=store.patch,
     delete=store.delete,
+    read_guard=_readable,
+    write_guard=_writable,
 )
 
 
@@ -72,18 +119,23 @@ async def list_rules(request: Request) -> Response:
         rule_type,
         paging.after,
         paging.fetch,
+        readable=domain_rules.readable_private(deps.principal(request)),
     )
     return paging.respond(rows, key=lambda r: r.id)
 
 
 async def create_rule(request: Request) -> Response:
     fields = validate(QualityRuleFields, await read_json(request))
+    await domain_guard.require_held_writable(
+        deps.graph(request), deps.principal(request), [fields.asset_id]
+    )
     rule = await store.create(deps.graph(request), fields, deps.actor(request))
     return RULES.answer(rule, created=True)
 
 
 async def record_result(request: Request) -> Response:
     rule_id = path_param(request, "rule_id")
+    await _writable(request, rule_id)
     body = validate(ResultCreate, await read_json(request))
     entry = store.Entry(
         rule_id=rule_id,
@@ -99,6 +151,7 @@ async def record_result(request: Request) -> Response:
 
 async def list_results(request: Request) -> Response:
     paging = deps.paging(request, first=NEWEST)
+    await _readable(request, path_param(request, "rule_id"))
     rows = await store.results(
         deps.graph(request), path_param(request, "rule_id"), paging.after, paging.fetch
     )
@@ -140,6 +193,7 @@ async def upload_dbt_results(request: Request) -> Response:
         for test in run.tests
     ]
     counts = {"received": run.received, "skipped": run.skipped, "ignored": run.ignored}
+    await _rules_writable(request, [e.rule_id for e in entries])
     summary = await store.record_dbt(
         deps.graph(request), entries, counts, _caps(request), deps.actor(request)
     )
@@ -153,7 +207,7 @@ routes = [
         create_rule,
         methods=["POST"],
         name="create_quality_rule",
-        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT, per_domain=True),
     ),
     *RULES.routes(),
     Route(
@@ -161,7 +215,7 @@ routes = [
         record_result,
         methods=["POST"],
         name="record_quality_result",
-        policy=bearer(Scope.WRITE, replay=Replay.KEPT),
+        policy=bearer(Scope.WRITE, replay=Replay.KEPT, per_domain=True),
     ),
     Route(
         RULES.path + "/results",
@@ -175,14 +229,25 @@ routes = [
         upload_dbt_results,
         methods=["POST"],
         name="upload_dbt_results",
-        policy=bearer(Scope.WRITE, body=Body.MANIFEST, replay=Replay.KEPT),
+        policy=bearer(Scope.WRITE, body=Body.MANIFEST, replay=Replay.KEPT, per_domain=True),
     ),
 ]
 
+_WHERE = (
+    "A rule is written where its asset lies: inside a domain the caller's role there must "
+    "reach editor, outside every domain the global role (403 `domain_forbidden` listing the "
+    "asset otherwise, nothing written)."
+)
+_HIDDEN = (
+    "A rule whose asset lies in a private domain where the caller holds no role is absent "
+    "(404 `quality_rule_not_found`)."
+)
 docs = {
     "list_quality_rules": Doc(
         "List quality rules",
         "quality",
+        description="Rules of assets in private domains where the caller holds no role are "
+        "left out.",
         params=(
             *PAGING,
             Param("asset_id", schema={"type": "string", "maxLength": 512}),
@@ -197,24 +262,30 @@ docs = {
         "quality",
         description="The asset must exist (422 naming `asset_id` otherwise). Params are checked "
         "against the type (422 naming the param). Emits `quality.rule.created`. Accepts "
-        "Idempotency-Key.",
+        "Idempotency-Key. " + _WHERE,
         body=QualityRuleFields,
         responses={201: QualityRule},
         errors=(413, 415, 422),
     ),
     **RULES.docs(
-        get=Text("Get a quality rule"),
+        get=Text("Get a quality rule", _HIDDEN),
         put=Text(
             "Replace a quality rule's definition",
             "Rule ids are made by the service (or are dbt unique_ids), so PUT never creates: "
             "404 for an unknown id. `status`, `last_result` and the other read-only fields may "
-            "be sent back as read and are ignored. An unchanged definition keeps its version.",
+            "be sent back as read and are ignored. An unchanged definition keeps its version. "
+            + _WHERE
+            + " Moving the rule to another `asset_id` needs that asset writable too.",
         ),
         patch=Text(
             "Change a quality rule (JSON Merge Patch)",
-            "Only the definition fields may be patched: " + ", ".join(store.WRITABLE),
+            "Only the definition fields may be patched: "
+            + ", ".join(store.WRITABLE)
+            + ". "
+            + _WHERE
+            + " Moving the rule to another `asset_id` needs that asset writable too.",
         ),
-        delete=Text("Delete a quality rule and its results"),
+        delete=Text("Delete a quality rule and its results", _WHERE),
     ),
     "record_quality_result": Doc(
         "Record a result for a rule",
@@ -223,7 +294,8 @@ docs = {
         "is kept in the history without changing the status. Turning failing emits the alert "
         "`quality.rule.failed` with the downstream impact, the first pass after that "
         "`quality.rule.recovered`; repeated failures do not repeat the alert, and a disabled "
-        "rule raises none. History keeps the newest `GOVERNANCE_QUALITY_HISTORY` (100) results.",
+        "rule raises none. History keeps the newest `GOVERNANCE_QUALITY_HISTORY` (100) results. "
+        + _WHERE,
         body=ResultCreate,
         responses={201: QualityResult},
         errors=(404, 413, 415, 422),
@@ -231,6 +303,7 @@ docs = {
     "list_quality_results": Doc(
         "A rule's results, newest first",
         "quality",
+        description=_HIDDEN,
         params=PAGING,
         responses={200: QualityResultPage},
         errors=(404, 422),
@@ -242,7 +315,9 @@ docs = {
         "whose id is the test's unique_id (made by the manifest upload). `warn` counts as a "
         "failure, `skipped` records nothing, results of models and seeds are ignored. Ids with "
         "no rule are listed in `unmatched`, not refused. One transaction: all or nothing. Raw "
-        "JSON, gzip, or multipart field `file`.",
+        "JSON, gzip, or multipart field `file`. The assets of every rule named must be "
+        "writable by the caller (403 `domain_forbidden` listing them otherwise, nothing "
+        "recorded).",
         body={
             "type": "object",
             "description": "a dbt run_results.json (dbt's own schema, v4 and later)",

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
+from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
 from service.domain.cursor import decode_cursor
 from service.domain.query import Bounds, compile_query
@@ -29,7 +30,8 @@ async def post_query(request: Request) -> Response:
     query = validate(Query, await read_json(request))
     after = decode_cursor(query.cursor, ["after"])["after"] if query.cursor else None
     query = await _current_ids(deps.graph(request), query)
-    compiled = compile_query(query, Bounds.of(limits), after)
+    readable = domain_rules.readable_private(deps.principal(request))
+    compiled = compile_query(query, Bounds.of(limits), after, readable)
     result = await store.run(deps.graph(request), compiled)
     parts = result.model_dump(mode="json")
     return json_response({k: v for k, v in parts.items() if v is not None or k == "next_cursor"})
@@ -109,7 +111,13 @@ docs = {
             "back as `cursor` with the same query. A path query enumerates at most "
             "as many paths as `limit`'s maximum (`truncated` says when more exist). A "
             "malformed query is 422 with the field in `errors[].loc`; past the query "
-            "timeout, 422 query_timeout; out of Neo4j memory, 422 query_too_large."
+            "timeout, 422 query_timeout; out of Neo4j memory, 422 query_too_large. "
+            "An asset in a private domain where the caller holds no role (global admins "
+            "hold every one) is never a start or a path's end (as an unknown id), never "
+            "matches `where` or `through`, and is left out of `nodes`, `edges`, `graph` "
+            "and `count`, while walks still pass through it to the assets beyond; in "
+            "`paths` it is a stand-in `redacted:<n>` (numbered within the answer), so a "
+            "path is never cut."
         ),
         body=Query,
         responses={200: QueryResult},

@@ -3,7 +3,9 @@ token inside their own statement (`Policy.rechecked`).
 
 Nothing here decides that a token is valid: an entry only lets such a route skip the
 separate look-up, and its statement refuses a token revoked or expired since, in
-whichever process that happened. Bounded in size and age, so a process holding
+whichever process that happened, and reports a user whose global role or grants are
+no longer the entry's (`Principal.access`), which sends the request through a fresh
+look-up (`AuthMiddleware`). Bounded in size and age, so a process holding
 many tokens or a user's changed name stays current.
 """
 

@@ -4,7 +4,9 @@ policy asks for a token (`service.routing`).
 A pure ASGI middleware, so that no route can forget it. A token with a bad
 checksum is refused before any database look-up; a client address that keeps
 failing is answered 429 for its failures only. On a route whose statement re-checks
-the token (`Policy.rechecked`), a token this process already knows skips the look-up.
+the token (`Policy.rechecked`), a token this process already knows skips the look-up;
+that statement also compares the user's role and grants with those remembered, and a
+change (`StaleAccess`) sends the request through a fresh look-up once more.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from service import request_clock
 from service import state as app_state
 from service.auth.known_tokens import KnownTokens
 from service.domain.access import tokens as token_format
+from service.domain.access.principal import StaleAccess
 from service.driver_errors import from_driver_error
 from service.errors import (
     BEARER_REALM,
@@ -64,7 +67,28 @@ class AuthMiddleware:
                 self.known.forget(rechecked)  # its statement refused it
             return [(k.lower().encode(), v.encode()) for k, v in headers.items()]
 
-        await self.app(scope, receive, appending(send, rate_headers))
+        try:
+            await self.app(scope, receive, appending(send, rate_headers))
+        except StaleAccess:
+            if rechecked is None:
+                raise
+            await self._afresh(scope, receive, send, policy, rechecked)
+
+    async def _afresh(
+        self, scope: Scope, receive: Receive, send: Send, policy: Policy, digest: str
+    ) -> None:
+        """The remembered caller's role or grants changed since (its statement said so,
+        having walked nothing, before any answer began): look the token up again and
+        serve the request once more with what it holds now."""
+        self.known.forget(digest)
+        scope["state"].pop("token_to_recheck", None)
+        try:
+            headers = await self._authorise(scope, policy)
+        except ServiceError as exc:
+            await problem_response(exc, scope)(scope, receive, send)
+            return
+        fresh = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+        await self.app(scope, receive, appending(send, lambda _: fresh))
 
     async def _authorise(self, scope: Scope, policy: Policy) -> dict[str, str]:
         secret = _bearer(Headers(scope=scope).get("authorization"))

@@ -1,15 +1,18 @@
 """/assets (search and filters, a dataset's holder among them) and /assets/{id} (one
-asset, its dataset and former ids, its rules and violations)."""
+asset, its dataset and former ids, its rules and violations, and a form editing its
+description and tags for users whose role in the asset's domain allows it)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from service.api import deps
+from service.dashboard.guard import Refused
 from service.dashboard.lineage import described
+from service.dashboard.present import segment
 from service.dashboard.render import html, page_route
 from service.domain import datasets
 from service.domain.access import domain_rules
@@ -117,8 +120,43 @@ async def asset_page(request: Request, session: Session) -> Response:
         "view": await described(graph, view),
         "columns": (await column_tags.listing(graph, asset)).columns,
         "described": {c.name: c.description for c in asset.columns},
+        "can_edit": domain_rules.can_write(session.principal, asset.domain),
+        "saved": request.query_params.get("saved") == "1",
     }
     return html(request, "asset.html", context, session)
+
+
+async def edit_asset(request: Request, session: Session) -> Response:
+    """The asset page's form: its description and tags (comma-separated), written as a
+    merge patch. Only where the user's role in the asset's domain allows editing
+    (outside every domain, their global role): otherwise 403 saying why, nothing
+    written. A private domain's asset the user may not read is absent (404)."""
+    graph = deps.graph(request)
+    asked = path_param(request, "asset_id")
+    await domain_guard.require_readable(graph, session.principal, asked)
+    asset = await asset_store.get(graph, asked)
+    if not domain_rules.can_write(session.principal, asset.domain):
+        raise Refused(403, _not_editable(asset.id, asset.domain, session.user.role))
+    form = await request.form()
+    description, tags = form.get("description"), form.get("tags")
+    document: dict[str, Any] = {
+        "description": description.strip() or None if isinstance(description, str) else None,
+        "tags": [t.strip() for t in tags.split(",") if t.strip()] if isinstance(tags, str) else [],
+    }
+    await asset_store.patch(graph, asset.id, document, None, f"user:{session.user.id}")
+    return RedirectResponse(f"/assets/{segment(asset.id)}?saved=1", status_code=303)
+
+
+def _not_editable(asset_id: str, domain: str | None, role: str) -> str:
+    if domain is None:
+        return (
+            f"You may not edit {asset_id}: it lies outside every domain, where your global "
+            f"role ({role}) does not allow editing."
+        )
+    return (
+        f"You may not edit {asset_id}: it lies in the domain {domain}, where your role does "
+        "not allow editing. Ask an admin of that domain for the editor role."
+    )
 
 
 routes = [
@@ -131,5 +169,12 @@ routes = [
         methods=["GET"],
         name="asset_page",
         policy=signed_in(Scope.READ),
+    ),
+    page_route(
+        "/assets/{asset_id}/edit",
+        edit_asset,
+        methods=["POST"],
+        name="edit_asset_page",
+        policy=signed_in(Scope.WRITE, per_domain=True),
     ),
 ]

@@ -11,7 +11,9 @@ from service.dashboard import guard
 from service.dashboard.present import subject_asset, summary
 from service.dashboard.render import html, page_route
 from service.dashboard.session_json import session_json_route
-from service.domain.access.scopes import ROLE_SCOPE, Scope
+from service.domain.access import domain_rules
+from service.domain.access.principal import Principal
+from service.domain.access.scopes import Scope
 from service.routing import signed_in
 from service.store import dashboard as store
 from service.store import sessions
@@ -21,7 +23,8 @@ SHOWN = 50
 
 
 async def feed(request: Request, session: Session) -> Response:
-    events = await store.latest_events(deps.graph(request), SHOWN, guard.event_view(session))
+    view = guard.event_view(session).within(domain_rules.readable_private(session.principal))
+    events = await store.latest_events(deps.graph(request), SHOWN, view)
     context = {
         "title": "Events",
         "section": "events",
@@ -32,20 +35,22 @@ async def feed(request: Request, session: Session) -> Response:
 
 
 async def stream(request: Request) -> Response:
-    """The live feed ends when the session does (sign-out, expiry, user disabled), and
-    stops showing the audit trail once its user is no longer an admin."""
+    """The live feed ends when the session does (sign-out, expiry, user disabled), stops
+    showing the audit trail once its user is no longer an admin, and a private domain's
+    events once they hold no role in it."""
     session: Session = request.state.session
     graph = deps.graph(request)
 
-    async def standing() -> Scope | None:
+    async def standing() -> Principal | None:
         resumed = await sessions.resume(graph, session.secret)
-        return ROLE_SCOPE[resumed.user.role] if resumed is not None else None
+        return resumed.principal if resumed is not None else None
 
     return await event_stream(
         request,
         Reader(
             admin=guard.can(session, Scope.ADMIN),
             user_id=session.user.id,
+            readable=domain_rules.readable_private(session.principal),
             standing=standing,
             ends=lambda _: False,
         ),

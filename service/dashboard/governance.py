@@ -9,6 +9,7 @@ from starlette.responses import Response
 
 from service.api import deps
 from service.dashboard.render import html, page_route
+from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
 from service.domain.quality import STATUS_OF_RESULT
 from service.routing import signed_in
@@ -43,7 +44,8 @@ async def quality(request: Request, session: Session) -> Response:
     if status not in (None, *RULE_STATUSES):
         status = None
     graph = deps.graph(request)
-    rules = await quality_store.page(graph, None, status, None, "", SHOWN)
+    readable = domain_rules.readable_private(session.principal)
+    rules = await quality_store.page(graph, None, status, None, "", SHOWN, readable)
     context = {
         "title": "Quality",
         "section": "quality",

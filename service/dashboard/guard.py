@@ -86,15 +86,18 @@ async def check_csrf(request: Request, expected: str) -> None:
         )
 
 
-def require(session: Session, needed: Scope) -> None:
-    if ROLE_SCOPE[session.user.role] < needed:
+def require(session: Session, needed: Scope, per_domain: bool = False) -> None:
+    if not can(session, needed, per_domain):
         raise Refused(
             403, f"This page needs the {needed.label} permission; your role is {session.user.role}."
         )
 
 
-def can(session: Session, needed: Scope) -> bool:
-    return ROLE_SCOPE[session.user.role] >= needed
+def can(session: Session, needed: Scope, per_domain: bool = False) -> bool:
+    """Whether the global role reaches `needed`; with `per_domain` (a page that checks
+    each asset's domain itself), whether the user's best role anywhere does."""
+    principal = session.principal
+    return (principal.scope if per_domain else ROLE_SCOPE[session.user.role]) >= needed
 
 
 def event_view(session: Session) -> TypeFilter:

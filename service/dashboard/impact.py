@@ -36,7 +36,13 @@ async def check_manifest(request: Request) -> Response:
     )
     async with spooled_upload(request, "manifest", limits.max_manifest_bytes) as body:
         contents, namespace = await read_upload(body, upload, settings, inflation_budget(request))
-    report = await impact.check(deps.graph(request), contents, namespace, limits.max_lineage_depth)
+    report = await impact.check(
+        deps.graph(request),
+        contents,
+        namespace,
+        limits.max_lineage_depth,
+        viewer=deps.principal(request),
+    )
     return json_response(report)
 
 

@@ -153,19 +153,27 @@ def _field(form_data: FormData, name: str) -> str:
 
 
 routes = [
-    page_route("/ingest", form, methods=["GET"], name="ingest_page", policy=signed_in(Scope.WRITE)),
+    # Per domain: a user who is editor in one domain ingests into it; writes elsewhere
+    # are refused asset by asset (403 naming them, nothing written).
+    page_route(
+        "/ingest",
+        form,
+        methods=["GET"],
+        name="ingest_page",
+        policy=signed_in(Scope.WRITE, per_domain=True),
+    ),
     page_route(
         "/ingest",
         upload,
         methods=["POST"],
         name="ingest",
-        policy=signed_in(Scope.WRITE, body=Body.MANIFEST),
+        policy=signed_in(Scope.WRITE, body=Body.MANIFEST, per_domain=True),
     ),
     page_route(
         "/ingest/sql",
         upload_sql,
         methods=["POST"],
         name="ingest_sql",
-        policy=signed_in(Scope.WRITE),
+        policy=signed_in(Scope.WRITE, per_domain=True),
     ),
 ]

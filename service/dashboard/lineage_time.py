@@ -4,7 +4,9 @@ instants, and the view they ask for.
 As of one moment, the view is the API's traversal at that moment. Compared with
 another, it is the graph at both moments drawn together: the later neighbourhood and
 what the earlier one held that the later lacks, each node and edge marked `added`,
-`removed` or unmarked, as `store.lineage_diff.diff` (the API's `/diff`) finds them.
+`removed` or unmarked, as `store.lineage_diff.compared` (under the API's `/diff`) finds
+them. The view is marked by real ids and then redacted once, so an asset the reader may
+not see is one stand-in ('Hidden · <team>') whether it was added, removed or kept.
 The two moments are taken in time order whichever field holds which.
 """
 
@@ -21,7 +23,8 @@ from service.domain.access.principal import Principal
 from service.domain.history import parse_instant
 from service.domain.lineage import LineageView
 from service.domain.lineage_pages import Seal
-from service.errors import NotFound, validation_error
+from service.domain.redaction import foreign_ends, hidden_domains, redact
+from service.errors import validation_error
 from service.graph import Graph
 from service.store import domain_guard, lineage_diff
 from service.store import lineage as lineage_store
@@ -104,25 +107,44 @@ async def view_at(
     earlier, later = sorted((moments.as_of or clock.now_iso(), moments.compare))
     if walk.viewer is not None:
         await domain_guard.require_readable(graph, walk.viewer, walk.root)
-    changes = await lineage_diff.diff(
+    found = await lineage_diff.compared(
         graph, walk.root, walk.direction, walk.depth, walk.limit, earlier, later
     )
-    view = marked(await _later(graph, walk, later, changes), changes)
-    return view, {
+    view = marked(_later(walk, found), {**found.changes, "truncated": found.truncated})
+    return await _redacted(graph, walk.viewer, view, found.places), {
         "as_of": moments.as_of,
         "compare": {"with": moments.compare, "from": earlier, "to": later},
     }
 
 
-async def _later(graph: Graph, walk: Walk, later: str, changes: dict[str, Any]) -> LineageView:
-    """The neighbourhood at the later moment; empty when the root did not exist then
-    (the diff found it at the earlier one)."""
-    try:
-        return await lineage_store.traverse(
-            graph, walk.root, walk.direction, walk.depth, walk.limit, as_of=later
-        )
-    except NotFound:
-        return LineageView(changes["root"], walk.direction, walk.depth, [], [], False)
+def _later(walk: Walk, found: lineage_diff.Compared) -> LineageView:
+    """The neighbourhood at the later moment, as the comparison walked it (each node
+    with its place); empty when the root did not exist then."""
+    page = found.after
+    if page is None:
+        return LineageView(found.root, walk.direction, walk.depth, [], [], False)
+    return LineageView(page.root, walk.direction, walk.depth, page.nodes, page.edges, page.more)
+
+
+async def _redacted(
+    graph: Graph,
+    viewer: Principal | None,
+    view: LineageView,
+    places: dict[str, dict[str, Any]],
+) -> LineageView:
+    """The marked view with what `viewer` may not read as stand-ins, their marks kept."""
+    teams = await domain_guard.owner_teams(graph, hidden_domains(viewer, view.nodes))
+    ends = {i: places[i] for i in foreign_ends(view.nodes, view.edges) if i in places}
+    shown = redact(viewer, view.nodes, view.edges, teams, ends)
+    return LineageView(
+        view.root,
+        view.direction,
+        view.depth,
+        shown.nodes,
+        shown.edges,
+        view.truncated,
+        redacted=shown.count,
+    )
 
 
 def _pair(edge: dict[str, Any]) -> tuple[str, str]:

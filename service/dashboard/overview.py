@@ -9,6 +9,7 @@ from service.api import deps
 from service.dashboard import guard
 from service.dashboard.present import subject_asset, summary
 from service.dashboard.render import html, page_route
+from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
 from service.routing import signed_in
 from service.store import dashboard as store
@@ -20,7 +21,8 @@ SHOWN = 10
 async def overview(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
     events = await store.latest_events(graph, SHOWN, guard.event_view(session))
-    failing = await store.failing_rules(graph, SHOWN)
+    readable = domain_rules.readable_private(session.principal)
+    failing = await store.failing_rules(graph, SHOWN, readable)
     violations = await store.open_violations(graph, None, SHOWN)
     shown = [r.asset_id for r in failing] + [v.asset_id for v in violations]
     context = {

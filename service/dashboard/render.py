@@ -72,7 +72,9 @@ def html(
         "request": request,
         "user": session.user if session else None,
         "csrf": session.csrf if session else "",
-        "can_write": bool(session and guard.can(session, Scope.WRITE)),
+        # Writing pages (ingest, an asset's edit form) check each asset's domain, so a
+        # role that reaches editor anywhere (globally or in one domain) shows them.
+        "can_write": bool(session and guard.can(session, Scope.WRITE, per_domain=True)),
         "can_admin": bool(session and guard.can(session, Scope.ADMIN)),
         "section": "",
         **context,
@@ -120,7 +122,7 @@ def page_route(
     """A page for signed-in visitors whose role reaches the policy's scope."""
     return Route(
         path,
-        page(handler, signed_in_scope(policy, name)),
+        page(handler, signed_in_scope(policy, name), policy.per_domain),
         methods=methods,
         name=name,
         policy=policy,
@@ -135,19 +137,20 @@ def signed_in_scope(policy: Policy, name: str) -> Scope:
     return policy.needs
 
 
-def page(handler: Handler, needs: Scope) -> Endpoint:
-    """A page for signed-in visitors whose role reaches `needs`; POSTs need CSRF."""
+def page(handler: Handler, needs: Scope, per_domain: bool = False) -> Endpoint:
+    """A page for signed-in visitors whose role reaches `needs` (with `per_domain`, their
+    best role anywhere); POSTs need CSRF."""
 
     async def endpoint(request: Request) -> Response:
         try:
-            return await _guarded(request, handler, needs)
+            return await _guarded(request, handler, needs, per_domain)
         finally:
             await request.close()  # the parsed form's spooled upload files
 
     return endpoint
 
 
-async def _guarded(request: Request, handler: Handler, needs: Scope) -> Response:
+async def _guarded(request: Request, handler: Handler, needs: Scope, per_domain: bool) -> Response:
     session = None
     try:
         session = await guard.current(request)
@@ -155,7 +158,7 @@ async def _guarded(request: Request, handler: Handler, needs: Scope) -> Response
             return guard.sign_in_redirect(request)
         request.state.session = session  # for the access log's user_id
         request.state.principal = session.principal  # the caller of the API's own handlers
-        guard.require(session, needs)
+        guard.require(session, needs, per_domain)
         if request.method == "POST":
             await guard.check_csrf(request, session.csrf)
         return await handler(request, session)

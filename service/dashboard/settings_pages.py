@@ -18,6 +18,7 @@ from service.api import deps
 from service.api.users import parse_patch
 from service.dashboard import guard
 from service.dashboard.render import html, page_route
+from service.domain.access import domain_rules
 from service.domain.access.scopes import ROLES, Scope, scopes_allowed
 from service.errors import Conflict, Unprocessable
 from service.http import path_param
@@ -49,7 +50,7 @@ async def _tokens_page(
         "section": "settings",
         "tab": "tokens",
         "tokens": owned,
-        "scopes": scopes_allowed(session.user.role),
+        "scopes": scopes_allowed(_best_role(session)),
         "show_owner": admin,
         "created": None,
         "error": None,
@@ -58,6 +59,12 @@ async def _tokens_page(
         **extra,
     }
     return html(request, "settings_tokens.html", context, session, status)
+
+
+def _best_role(session: Session) -> str:
+    """What caps a token's scope: the user's best role anywhere (global, or in a domain),
+    so an editor of one domain may hold a write token that writes there."""
+    return domain_rules.best_role_anywhere(session.user.role, session.domain_roles)
 
 
 async def tokens(request: Request, session: Session) -> Response:
@@ -69,9 +76,9 @@ async def create_token(request: Request, session: Session) -> Response:
     scope = _text(form, "scope")
     days = _text(form, "expires_in_days")
     fields = {"name": _text(form, "name"), "scope": scope, "expires_in_days": days}
-    if scope not in scopes_allowed(session.user.role):
+    if scope not in scopes_allowed(_best_role(session)):
         message = (
-            f"Your role ({session.user.role}) cannot give a token the {scope or 'empty'} scope."
+            f"Your role ({_best_role(session)}) cannot give a token the {scope or 'empty'} scope."
         )
         return await _tokens_page(request, session, 403, error=message, form=fields)
     try:

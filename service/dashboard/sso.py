@@ -21,6 +21,7 @@ from urllib.parse import urljoin
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from service import state
 from service.api import deps
 from service.auth.oidc import Provider, ProviderRefused, ProviderUnavailable
 from service.dashboard import guard
@@ -39,6 +40,7 @@ MAX_PARAM = 2048
 NOT_CONFIGURED = "Single sign-on is not configured here."
 START_AGAIN = "This sign-in did not start in this browser, or took too long. Start it again."
 UNAVAILABLE = "The sign-in provider cannot be reached right now. Try again in a moment."
+TOO_MANY = "Too many sign-ins started from here. Try again in {wait} seconds."
 NO_ROLE = (
     "You signed in at the provider, but none of your groups gives you a role here. "
     "Ask an administrator to add you to one."
@@ -71,6 +73,12 @@ class Pages:
     async def login(self, request: Request) -> Response:
         if self.provider is None:
             return error_page(request, None, 404, NOT_CONFIGURED)
+        client = request.client.host if request.client else "unknown"
+        wait = state.of(request).signin_throttle.start(client)
+        if wait:
+            refused = error_page(request, None, 429, TOO_MANY.format(wait=wait))
+            refused.headers["Retry-After"] = str(wait)
+            return refused
         try:
             made = await self.provider.redirect(_redirect_uri(request))
         except ProviderUnavailable:

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.ids import is_plain_id, normalise
+
 # In order of precedence.
 KINDS = ("asset", "dbt_project", "namespace", "tag")
 DBT_PROJECT_PROPERTY = "prop.dbt_project"  # what a dbt upload writes for the project
@@ -48,7 +50,7 @@ def compile_rules(
     index: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
     for domain in sorted(rules_by_domain):
         for rule in rules_by_domain[domain]:
-            value = rule.value.lower() if rule.kind == "tag" else rule.value
+            value = _spelled(rule)
             index[rule.kind].setdefault(value, domain)
     prefixes = sorted(index["namespace"].items(), key=lambda pair: (pair[1], pair[0]))
     return DomainRules(
@@ -59,6 +61,15 @@ def compile_rules(
         tags=index["tag"],
         private=frozenset(private),
     )
+
+
+def _spelled(rule: Rule) -> str:
+    """A rule's value as assets are compared with it: tags ignore case; ids (and their
+    prefixes) in NFC, as the service spells ids (rules kept before values were
+    normalised on the way in still match)."""
+    if rule.kind == "tag":
+        return rule.value.lower()
+    return rule.value if is_plain_id(rule.value) else normalise(rule.value)
 
 
 def domain_for(asset: Mapping[str, Any], rules: DomainRules) -> str | None:

@@ -39,13 +39,15 @@ EVENT_TYPES = (
 class TypeFilter:
     """Exact types and `prefix.*` patterns; no patterns at all means every type.
     `hidden` prefixes are never matched, whatever the patterns say; `owned` ones only
-    for an event whose owner is `reader`."""
+    for an event whose owner is `reader`. `readable` (None: all) are the private domains
+    whose events the reader may see (`event_privacy.shows`)."""
 
     exact: frozenset[str] = frozenset()
     prefixes: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     owned: tuple[str, ...] = ()
     reader: str | None = None
+    readable: tuple[str, ...] | None = None
 
     @property
     def any_type(self) -> bool:
@@ -70,6 +72,10 @@ class TypeFilter:
         if admin:
             return self
         return replace(self, hidden=(AUDIT_PREFIX,), owned=(OWNED_PREFIX,), reader=user_id)
+
+    def within(self, readable: tuple[str, ...] | None) -> TypeFilter:
+        """The same filter for a reader who may read the private domains `readable`."""
+        return replace(self, readable=readable)
 
     def without_audit(self) -> TypeFilter:
         """The same filter for a reader below admin: the audit trail is left out."""

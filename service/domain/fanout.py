@@ -9,11 +9,19 @@ walk; the edges are those the walk followed, each on the page of its later end.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from service.domain.lineage_pages import SIDES, After, Node, Page, Walk, assemble_page
+from service.domain.lineage_pages import (
+    SIDES,
+    After,
+    Node,
+    Page,
+    Walk,
+    assemble_page,
+    unreadable_in,
+)
 
 
 @dataclass
@@ -54,10 +62,12 @@ def fanout_page(
     reaches: Sequence[Reach],
     after: After,
     take: int,
+    readable: Container[str] | None = None,
 ) -> Page:
     """One page of the capped neighbourhood, cut as the one-statement walk cuts its
     own: a node reached both ways once at its fewer hops (downstream on a tie), the
-    shown ones after each side's position in (distance, id) order."""
+    shown ones after each side's position in (distance, id) order. `readable`: the
+    private domains the caller may read (None: all), for the filters (`Filters.shows`)."""
     best: dict[str, Node] = {}
     owners: dict[str, list[str]] = {}
     for reach in sorted(reaches, key=lambda r: SIDES.index(r.side)):
@@ -66,7 +76,9 @@ def fanout_page(
             if node_id not in best or node["distance"] < best[node_id]["distance"]:
                 best[node_id] = node
     ordered = sorted(best.values(), key=lambda n: (n["distance"], n["id"]))
-    shown = [n for n in ordered if walk.filters.shows({**n, "owners": owners.get(n["id"])})]
+    shown = [
+        n for n in ordered if walk.filters.shows({**n, "owners": owners.get(n["id"])}, readable)
+    ]
     hidden = {side: sum(1 for n in ordered if n["direction"] == side) for side in SIDES}
     for node in shown:
         hidden[node["direction"]] -= 1
@@ -76,7 +88,8 @@ def fanout_page(
     page = assemble_page(
         walk, root, after, taken, _edges(reaches, best, shown, taken), counts, hidden
     )
-    return _with_caps(page, reaches, taken, {n["id"] for n in shown}, after.started)
+    unseen = {n["id"] for n in ordered if unreadable_in(n, readable)}
+    return _with_caps(page, reaches, taken, {n["id"] for n in shown}, after.started, unseen)
 
 
 def _after(node: Node, position: tuple[int, str] | None) -> bool:
@@ -103,15 +116,21 @@ def _edges(
 
 
 def _with_caps(
-    page: Page, reaches: Sequence[Reach], taken: Sequence[Node], shown: set[str], started: bool
+    page: Page,
+    reaches: Sequence[Reach],
+    taken: Sequence[Node],
+    shown: set[str],
+    started: bool,
+    unseen: set[str],
 ) -> Page:
     """The cuts of this page's nodes; the first page also has the root's and those of
-    nodes the filters hid, so each cut is listed once across pages."""
+    nodes the filters hid, so each cut is listed once across pages, except those of
+    nodes the caller may not read (`unseen`): no stand-in on the page would name them."""
     here = {n["id"] for n in taken}
     capped = [
         cap
         for reach in reaches
         for cap in reach.capped
-        if cap["id"] in here or (not started and cap["id"] not in shown)
+        if cap["id"] in here or (not started and cap["id"] not in shown and cap["id"] not in unseen)
     ]
     return replace(page, capped=sorted(capped, key=lambda c: (c["id"], c["direction"])))

@@ -32,7 +32,11 @@ class Reached:
     column: str | None
     distance: int
     owners: tuple[str, ...]
-    via: tuple[str, ...]
+    path: tuple[Node, ...]  # from the seed (first) to this node (last)
+
+    @property
+    def via(self) -> tuple[str, ...]:
+        return tuple(label(node) for node in self.path)
 
 
 @dataclass
@@ -83,18 +87,18 @@ class Walk:
         first, then by asset and column."""
         found = [
             Reached(
-                node[0], node[1], distance, self.owners.get(node[0], ()), tuple(self._via(node))
+                node[0], node[1], distance, self.owners.get(node[0], ()), tuple(self._path(node))
             )
             for node, distance in self.distance.items()
             if distance > 0 and node[0] not in excluded
         ]
         return sorted(found, key=lambda r: (r.distance, r.asset, r.column or ""))
 
-    def _via(self, node: Node) -> Sequence[str]:
-        path: list[str] = []
+    def _path(self, node: Node) -> Sequence[Node]:
+        path: list[Node] = []
         at: Node | None = node
         while at is not None:
-            path.append(label(at))
+            path.append(at)
             at = self.parent[at]
         return path[::-1]
 

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from service.domain.access.principal import StaleAccess
 from service.domain.cursor import decode_cursor, encode_cursor
 from service.errors import BadRequest, NotFound, invalid_token
 
@@ -54,8 +55,14 @@ class Filters:
         given = self.given()
         return {f"{name}s": given.get(name) for name in FILTERS}
 
-    def shows(self, node: Mapping[str, Any]) -> bool:
-        """The same test as the walk statement's, for a node with `owners` beside its shape."""
+    def shows(self, node: Mapping[str, Any], readable: Container[str] | None = None) -> bool:
+        """The same test as the walk statement's, for a node with `owners`, `domain` and
+        `private` beside its shape. `readable`: the private domains the caller may read
+        (None: all); with filters given, an asset of another private domain is never
+        shown, since whether it matches would tell of it (it is walked through and
+        counted as hidden, as one the filters hid)."""
+        if unreadable_in(node, readable):
+            return not any(getattr(self, name) for name in FILTERS)
         return (
             (not self.type or node["type"] in self.type)
             and (not self.platform or node["platform"] in self.platform)
@@ -91,6 +98,12 @@ class Walk:
 
 
 NO_FILTERS = Filters()
+
+
+def unreadable_in(node: Mapping[str, Any], readable: Container[str] | None) -> bool:
+    """Whether `node` (with its `domain` and `private`) lies in a private domain outside
+    `readable`, the private domains the caller may read (None: all)."""
+    return readable is not None and bool(node.get("private")) and node.get("domain") not in readable
 
 
 _IDENTITY = ("root", "direction", "depth", "as_of", "filters", "fanout")
@@ -195,11 +208,20 @@ def take(limit: int, after: After) -> int:
 
 
 def page_params(
-    limit: int, after: After = After(), filters: Filters = NO_FILTERS
+    limit: int,
+    after: After = After(),
+    filters: Filters = NO_FILTERS,
+    readable: Iterable[str] | None = None,
 ) -> dict[str, Any]:
     """The walk statements' page parameters (`lineage.traverse`; `_as_of` takes no
-    filters): how many to take, each side's position, the filters."""
-    return {"take": take(limit, after), **after.params(), **filters.params()}
+    filters): how many to take, each side's position, the filters, and the private
+    domains the caller may read (None: all; `Filters.shows`)."""
+    return {
+        "take": take(limit, after),
+        **after.params(),
+        **filters.params(),
+        "readable": None if readable is None else sorted(readable),
+    }
 
 
 @dataclass(frozen=True)
@@ -259,8 +281,11 @@ def assemble_page(
     )
 
 
-def check_root(authorised: bool, root: Node | None, walk: Walk) -> None:
-    """401 for a refused token, 404 for a root that is not there (then)."""
+def check_root(authorised: bool | None, root: Node | None, walk: Walk) -> None:
+    """401 for a refused token, 404 for a root that is not there (then); `authorised`
+    null says the remembered caller's roles changed (`StaleAccess`)."""
+    if authorised is None:
+        raise StaleAccess
     if not authorised:
         raise invalid_token()
     if root is None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from service.domain.access import domain_rules
 from service.domain.access.principal import Principal
+from service.models.lineage import ColumnEdge, ColumnNode, ColumnRef, RedactedColumnNode
 
 Node = dict[str, Any]
 PLACE_KEYS = ("domain", "private")  # what the statements return beside a node's shape
@@ -99,8 +100,10 @@ def rename_edges(
 
 
 def _stand_in(stand_in: str, node: Mapping[str, Any], team: str | None) -> Node:
-    """Only the place in the path and the owning team; name, type, platform and tags are
-    neutral so every reader of a node's shape still renders it."""
+    """Only the place in the path and the owning team (and, in a compared view, whether
+    it was added or removed); name, type, platform and tags are neutral so every reader
+    of a node's shape still renders it."""
+    marked = {"change": node["change"]} if "change" in node else {}
     return {
         "id": stand_in,
         "redacted": True,
@@ -112,4 +115,114 @@ def _stand_in(stand_in: str, node: Mapping[str, Any], team: str | None) -> Node:
         "placeholder": False,
         "distance": node["distance"],
         "direction": node["direction"],
+        **marked,
     }
+
+
+def redact_diff(
+    principal: Principal | None,
+    changes: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]],
+    places: Mapping[str, Mapping[str, Any]],
+    teams: Mapping[str, str],
+) -> tuple[dict[str, dict[str, list[dict[str, Any]]]], int]:
+    """A lineage diff (`added`, `removed`: nodes and edges; `changed`: edges) with what
+    the caller may not read as stand-ins, numbered once across the whole answer (added
+    nodes, then removed ones, then edge ends that are neither, by id), so one asset is
+    one stand-in wherever it appears. `places` holds the domain of every node of both
+    walks (each edge's ends among them). An edge touching a stand-in loses both its
+    transformations. (the diff, how many stand-ins)"""
+    parts = ("added", "removed")
+    nodes = [n for part in parts for n in changes[part]["nodes"]]
+    lists = [list(changes[part]["edges"]) for part in parts] + [list(changes["changed"]["edges"])]
+    every = [e for edges in lists for e in edges]
+    ends = {i: places[i] for i in foreign_ends(nodes, every) if i in places}
+    shown = redact(principal, nodes, every, teams, ends)
+    split, edges, stand_ins = (
+        len(changes["added"]["nodes"]),
+        iter(shown.edges),
+        set(shown.renamed.values()),
+    )
+    renamed = [
+        sorted((_without_previous(next(edges), stand_ins) for _ in part), key=_ends)
+        for part in lists
+    ]
+    added, removed = shown.nodes[:split], shown.nodes[split:]
+    return {
+        "added": {"nodes": sorted(added, key=_stand_in_last), "edges": renamed[0]},
+        "removed": {"nodes": sorted(removed, key=_stand_in_last), "edges": renamed[1]},
+        "changed": {"edges": renamed[2]},
+    }, len(shown.renamed)
+
+
+def _stand_in_last(node: Mapping[str, Any]) -> bool:
+    """Stand-ins after the readable nodes (a stable sort keeps the rest by id): where a
+    hidden id would sort among the others tells of it."""
+    return bool(node.get("redacted"))
+
+
+def _ends(edge: Mapping[str, Any]) -> tuple[str, str]:
+    return (str(edge["source"]), str(edge["target"]))
+
+
+def _without_previous(edge: dict[str, Any], stand_ins: set[str]) -> dict[str, Any]:
+    """A changed edge touching a stand-in keeps no earlier transformation either."""
+    if "previous_transformation" in edge and stand_ins & {edge["source"], edge["target"]}:
+        return {**edge, "previous_transformation": None}
+    return edge
+
+
+@dataclass(frozen=True)
+class RedactedColumns:
+    nodes: list[ColumnNode | RedactedColumnNode]
+    edges: list[ColumnEdge]
+    count: int
+
+
+def redact_columns(
+    principal: Principal | None,
+    nodes: Sequence[ColumnNode],
+    edges: Iterable[ColumnEdge],
+    places: Mapping[str, Mapping[str, Any]],
+    teams: Mapping[str, str],
+) -> RedactedColumns:
+    """A column traversal with each column of an asset the caller may not read as a
+    stand-in (`places`: each asset's `domain` and `private`): the asset becomes
+    `redacted:<n>` (one per asset) and the column `redacted:<m>` (one per column), in
+    the order of `nodes`, since a column's name tells the hidden asset's schema. Edges
+    keep their place under the stand-ins; one touching a stand-in loses its
+    transformation."""
+    assets: dict[str, str] = {}
+    columns: dict[tuple[str, str], ColumnRef] = {}
+    shown: list[ColumnNode | RedactedColumnNode] = []
+    for node in nodes:
+        place = places.get(node.asset, {})
+        if not unreadable(principal, place):
+            shown.append(node)
+            continue
+        asset = assets.setdefault(node.asset, f"redacted:{len(assets) + 1}")
+        ref = ColumnRef(asset=asset, column=f"redacted:{len(columns) + 1}")
+        columns[(node.asset, node.column)] = ref
+        team = teams.get(str(place.get("domain")))
+        shown.append(
+            RedactedColumnNode(**ref.model_dump(), distance=node.distance, redacted=True, team=team)
+        )
+    edges_shown = sorted((_column_edge(e, columns) for e in edges), key=_column_edge_key)
+    return RedactedColumns(sorted(shown, key=_readable_first), edges_shown, len(columns))
+
+
+def _readable_first(node: ColumnNode) -> tuple[int, bool]:
+    """Stand-ins after the readable columns of their distance (a stable sort keeps the
+    rest in order): where a hidden asset's id would sort among the others tells of it."""
+    return node.distance, isinstance(node, RedactedColumnNode)
+
+
+def _column_edge_key(edge: ColumnEdge) -> tuple[str, str, str, str]:
+    return (edge.source.asset, edge.source.column, edge.target.asset, edge.target.column)
+
+
+def _column_edge(edge: ColumnEdge, columns: Mapping[tuple[str, str], ColumnRef]) -> ColumnEdge:
+    source = columns.get((edge.source.asset, edge.source.column))
+    target = columns.get((edge.target.asset, edge.target.column))
+    if source is None and target is None:
+        return edge
+    return ColumnEdge(source=source or edge.source, target=target or edge.target)

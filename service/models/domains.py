@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, ValidationInfo, field_validator
 
+from service.ids import id_problem, normalise
 from service.models.common import PLAIN_TEXT_SCHEMA, ResponseModel, StrictModel, plain_text
 from service.models.teams import Label, Slug
 
@@ -21,6 +22,12 @@ RULE_DESCRIPTION = (
     "wins over `dbt_project`, which wins over `namespace`, which wins over `tag`; within "
     "one kind the domain id that sorts first wins."
 )
+VALUE_DESCRIPTION = (
+    "An `asset` value is an asset id, kept in the one spelling the service gives asset ids "
+    "(Unicode NFC) and held to the same rules (422 naming the value otherwise); a "
+    "`namespace` value is kept in NFC too, as the ids it prefixes are. The domain answers "
+    "the values as kept."
+)
 
 
 class DomainRule(StrictModel):
@@ -30,7 +37,22 @@ class DomainRule(StrictModel):
         StringConstraints(min_length=1, max_length=512),
         plain_text("a value"),
         PLAIN_TEXT_SCHEMA,
+        Field(description=VALUE_DESCRIPTION),
     ]
+
+    @field_validator("value")
+    @classmethod
+    def _spelled_as_ids(cls, value: str, info: ValidationInfo) -> str:
+        """Asset ids are matched as the service spells them: a value written another way
+        (`é` as `e` + a combining accent) would otherwise match no asset."""
+        kind = info.data.get("kind")
+        if kind not in ("asset", "namespace"):
+            return value
+        value = normalise(value)
+        problem = id_problem(value) if kind == "asset" else None
+        if problem:
+            raise ValueError(f"an asset id {problem}")
+        return value
 
 
 class Grant(StrictModel):

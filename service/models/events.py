@@ -21,10 +21,22 @@ class Event(ResponseModel):
     severity: str | None = Field(default=None, description="present on alerts only")
     # The user a private event (`token.*`) belongs to: decides who sees it, never shown.
     _owner: str | None = PrivateAttr(default=None)
+    # Where its subjects sit (`event_privacy`): the private domains a reader must read
+    # to see it, and the mentioned assets in private domains (id -> domain). Never shown.
+    _hides_in: tuple[str, ...] = PrivateAttr(default=())
+    _hidden: dict[str, str] = PrivateAttr(default_factory=dict)
 
     @property
     def owner(self) -> str | None:
         return self._owner
+
+    @property
+    def hides_in(self) -> tuple[str, ...]:
+        return self._hides_in
+
+    @property
+    def hidden(self) -> dict[str, str]:
+        return self._hidden
 
     @classmethod
     def from_node(cls, node: dict[str, Any]) -> Event:
@@ -39,6 +51,9 @@ class Event(ResponseModel):
             severity=node.get("severity") if node.get("alert") else None,
         )
         event._owner = node.get("owner")
+        event._hides_in = tuple(node.get("hides_in") or ())
+        hidden_ids, hidden_in = node.get("hidden_ids") or (), node.get("hidden_in") or ()
+        event._hidden = dict(zip(hidden_ids, hidden_in, strict=True))
         return event
 
     def envelope(self) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import ConfigDict, Field
 
 from service.models.common import ResponseModel
@@ -32,6 +34,16 @@ class ImpactChange(_Aliased):
     )
 
 
+class RedactedImpactChange(ImpactChange):
+    """A change to an asset the caller may not read (a private domain where they hold no
+    role): `asset` is its stand-in `redacted:<n>` (one per asset in the report), `column`
+    `redacted:<m>` (one per column), `from` and `to` are null (they would tell its
+    schema); it names only the owning `team`."""
+
+    redacted: Literal[True]
+    team: str | None = Field(description="the team owning the asset's domain")
+
+
 class ImpactedAsset(ResponseModel):
     asset: str
     column: str | None = Field(
@@ -46,12 +58,24 @@ class ImpactedAsset(ResponseModel):
     )
 
 
+class RedactedImpactedAsset(ImpactedAsset):
+    """An impacted asset the caller may not read: stand-ins for the asset and column as
+    in a change, no `owners` (the owning `team` instead), and its stand-in in every
+    `via` it lies on."""
+
+    redacted: Literal[True]
+    team: str | None = Field(description="the team owning the asset's domain")
+
+
 class ImpactReport(ResponseModel):
     project: str
-    changes: list[ImpactChange]
-    impacted: list[ImpactedAsset] = Field(
+    changes: list[RedactedImpactChange | ImpactChange]
+    impacted: list[RedactedImpactedAsset | ImpactedAsset] = Field(
         description="each asset (or column) once, at its fewest hops, nearest first; assets "
         "the candidate itself removes or changes are listed as changes instead"
     )
     breaking: bool = Field(description="whether any change is breaking")
     depth: int = Field(description="how many hops downstream the walk went at most")
+    redacted: int = Field(
+        0, description="stand-in assets in the report: assets the caller may not read"
+    )

@@ -237,16 +237,31 @@ class ColumnNode(ResponseModel):
     distance: int = Field(description="fewest hops from the root column (0 for the root)")
 
 
+class RedactedColumnNode(ColumnNode):
+    """A column of an asset the caller may not read: `asset` is the asset's stand-in id
+    (`redacted:<n>`, one per asset in the answer) and `column` a stand-in name
+    (`redacted:<m>`, one per column in the answer), so neither the asset nor its schema
+    shows; it tells only `team`. Its distance and edges are kept."""
+
+    redacted: Literal[True]
+    team: str | None = Field(description="the team owning the asset's domain")
+
+
 class ColumnEdge(ResponseModel):
     source: ColumnRef
     target: ColumnRef
-    transformation: str | None = None
+    transformation: str | None = Field(
+        default=None, description="null when either end is a stand-in (its SQL names columns)"
+    )
 
 
 class ColumnGraph(ResponseModel):
     root: ColumnRef
     direction: Literal["upstream", "downstream"]
     depth: int
-    nodes: list[ColumnNode]
+    nodes: list[RedactedColumnNode | ColumnNode]
     edges: list[ColumnEdge]
     truncated: bool
+    redacted: int = Field(
+        0, description="stand-ins among `nodes`: columns of assets the caller may not read"
+    )

@@ -6,11 +6,13 @@ from __future__ import annotations
 from pydantic import Field
 
 from service.models.common import ResponseModel
-from service.models.lineage import Direction, GraphEdge, GraphNode
+from service.models.lineage import Direction, GraphEdge, GraphNode, RedactedNode
 
 
 class LineageChanges(ResponseModel):
-    nodes: list[GraphNode] = Field(description="sorted by id")
+    nodes: list[RedactedNode | GraphNode] = Field(
+        description="sorted by id; an asset the caller may not read is a stand-in (`redacted` true)"
+    )
     edges: list[GraphEdge] = Field(description="sorted by source, then target")
 
 
@@ -40,3 +42,8 @@ class LineageDiff(ResponseModel):
         description="edges in both whose transformation changed (in neither list above)"
     )
     truncated: bool = Field(description="either neighbourhood was cut at `limit`")
+    redacted: int = Field(
+        0,
+        description="stand-ins in this answer (nodes and edge ends): assets the caller may "
+        "not read, each one stand-in wherever it appears",
+    )

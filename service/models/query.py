@@ -197,7 +197,11 @@ class QueryResult(ResponseModel):
 
     nodes: list[QueryNode] | None = None
     edges: list[QueryEdge] | None = None
-    paths: list[list[str]] | None = Field(None, description="each path as its asset ids")
+    paths: list[list[str]] | None = Field(
+        None,
+        description="each path as its asset ids; an asset the caller may not read is "
+        "`redacted:<n>`, the same stand-in wherever it recurs in this answer",
+    )
     count: int | None = None
     truncated: bool | None = Field(
         None, description="path queries: more paths exist than the service enumerates"

@@ -248,14 +248,15 @@ async def patch(
 async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: str) -> None:
     async def change(tx: Tx, current: dict[str, Any]) -> None:
         target = current["id"]
-        rules = await quality.delete_for_asset(tx, target, actor)
+        hides_in = (current["domain"],) if current.get("domain_private") else ()
+        rules = await quality.delete_for_asset(tx, target, actor, hides_in)
         passed_on = await column_tags.before_asset_delete(tx, target)
         await lineage.delete_asset_columns(tx, target)
         await column_tags.after_asset_delete(tx, passed_on, actor)
         await tx.run("assets.delete", id=target)
         await history.record_assets(tx, [target], clock.now_iso())
         gone = {"id": target, **({"quality_rules_deleted": rules} if rules else {})}
-        emit(tx, "asset.deleted", gone, actor)
+        emit(tx, "asset.deleted", gone, actor, hides_in=hides_in)
         asset_versions.record(tx, [target], clock.now_iso(), actor)
 
     await versioned.write(graph, KIND, asset_id, expected, change)

@@ -192,10 +192,21 @@ async def rule(graph: Graph, tag: str) -> ColumnTagRule:
     )
 
 
+async def rule_assets(graph: Graph, tag: str, stops: Sequence[str]) -> list[str]:
+    """The assets whose classification the rule `stops` for `tag` may change: those
+    holding the tag, those it may reach under the rule, those inheriting it now."""
+    rows = await graph.read("columns.rule_assets", tag=tag, stops=_ordered(stops))
+    return sorted(rows[0]["assets"])
+
+
+def _ordered(stops: Sequence[str]) -> list[str]:
+    return [kind for kind in KINDS if kind in stops]
+
+
 async def set_rule(graph: Graph, tag: str, stops: Sequence[str], actor: str) -> ColumnTagRule:
     """A new rule for `tag`, and, when it changed, the tag recomputed everywhere from
     every column holding it (in the same transaction)."""
-    wanted = [kind for kind in KINDS if kind in stops]
+    wanted = _ordered(stops)
 
     async def work(tx: Tx) -> None:
         now = clock.now_iso()

@@ -59,8 +59,11 @@ async def open_violations(graph: Graph, asset_id: str | None, limit: int) -> lis
     ]
 
 
-async def failing_rules(graph: Graph, limit: int) -> list[QualityRule]:
-    rows = await graph.read("dashboard.failing_rules", limit=limit)
+async def failing_rules(
+    graph: Graph, limit: int, readable: tuple[str, ...] | None = None
+) -> list[QualityRule]:
+    """`readable` (None: all) lists the private domains whose assets' rules may show."""
+    rows = await graph.read("dashboard.failing_rules", limit=limit, readable=readable)
     return [QualityRule.from_node(r["rule"]) for r in rows]
 
 
@@ -96,5 +99,6 @@ async def latest_events(graph: Graph, limit: int, view: TypeFilter) -> list[Even
         hidden=list(view.hidden),
         owned=list(view.owned),
         reader=view.reader,
+        readable=None if view.readable is None else list(view.readable),
     )
     return [Event.from_node(r["event"]) for r in rows]

@@ -110,9 +110,11 @@ async def delete(graph: Graph, domain_id: str, actor: str) -> None:
     """The domain goes; its assets are placed again (in another domain or none)."""
 
     async def work(tx: Tx) -> None:
-        if not (await tx.run("domains.delete", id=domain_id))[0]["found"]:
+        row = (await tx.run("domains.delete", id=domain_id))[0]
+        if not row["found"]:
             raise not_found(domain_id)
-        emit(tx, "domain.deleted", {"id": domain_id}, actor)
+        hides_in = (domain_id,) if row["private"] else ()
+        emit(tx, "domain.deleted", {"id": domain_id}, actor, hides_in=hides_in)
 
     await graph.write_tx(work)
     await domain_placement.reevaluate(graph, domain_id, actor)

@@ -21,6 +21,7 @@ async def after(graph: Graph, seq: int, types: TypeFilter | None, limit: int) ->
         hidden=list(types.hidden),
         owned=list(types.owned),
         reader=types.reader,
+        readable=None if types.readable is None else list(types.readable),
         limit=limit,
     )
     return [Event.from_node(r["event"]) for r in rows]

@@ -12,22 +12,37 @@ from typing import Any
 
 import orjson
 
+from service.domain.access import domain_rules
+from service.domain.access.principal import Principal
 from service.domain.dbt.identity import asset_datasets, decide, redirected
 from service.domain.dbt_manifest import ManifestContents
 from service.domain.impact import Change, StoredAsset, StoredRule, classify, excluded
-from service.domain.impact_walk import Step, Walk
+from service.domain.impact_redaction import Hiding, hiding
+from service.domain.impact_walk import Reached, Step, Walk, label
 from service.domain.lineage import column_key
+from service.domain.redaction import hidden_domains
 from service.errors import NotFound
 from service.graph import Graph, Reader
-from service.models.impact import ImpactChange, ImpactedAsset, ImpactReport
-from service.store import identity
+from service.models.impact import (
+    ImpactChange,
+    ImpactedAsset,
+    ImpactReport,
+    RedactedImpactChange,
+    RedactedImpactedAsset,
+)
+from service.store import domain_guard, identity
 
 
 async def check(
-    graph: Graph, contents: ManifestContents, namespace: str | None, depth: int
+    graph: Graph,
+    contents: ManifestContents,
+    namespace: str | None,
+    depth: int,
+    viewer: Principal | None = None,
 ) -> ImpactReport:
     """The candidate's changes against the stored project and what reads them downstream,
-    at most `depth` hops away; 404 when no upload of the project is stored."""
+    at most `depth` hops away; 404 when no upload of the project is stored. What
+    `viewer` may not read comes back as stand-ins (`service.domain.impact_redaction`)."""
     contents = await _landing(graph, contents, namespace)
     origin = f"dbt:{contents.project}"
     ids = [asset.id for asset in contents.assets]
@@ -44,21 +59,58 @@ async def check(
     changes = classify(_stored_assets(row["assets"]), _stored_rules(row["rules"]), contents)
     walk = Walk([seed for change in changes if (seed := change.seed)], depth)
     await graph.read_session(lambda reader: _walk(reader, walk))
+    reached = walk.reached(excluded(changes))
+    hidden = await _hiding(graph, viewer, changes, reached)
     return ImpactReport(
         project=contents.project,
-        changes=[_change(change) for change in changes],
-        impacted=[
-            ImpactedAsset(
-                asset=r.asset,
-                column=r.column,
-                distance=r.distance,
-                owners=list(r.owners),
-                via=list(r.via),
-            )
-            for r in walk.reached(excluded(changes))
-        ],
+        changes=sorted((_change(c, hidden) for c in changes), key=_stand_in_last),
+        impacted=sorted((_impacted(r, hidden) for r in reached), key=_stand_in_last),
         breaking=any(change.breaking for change in changes),
         depth=depth,
+        redacted=hidden.count,
+    )
+
+
+async def _hiding(
+    graph: Graph, viewer: Principal | None, changes: list[Change], reached: list[Reached]
+) -> Hiding:
+    """Stand-ins for the report's nodes `viewer` may not read: their assets' domains
+    read in one statement (none for a global admin)."""
+    if viewer is None or domain_rules.sees_everything(viewer):
+        return Hiding()
+    nodes = [(c.asset, c.column) for c in changes] + [n for r in reached for n in r.path]
+    found = await domain_guard.placed(graph, {asset for asset, _ in nodes})
+    places = {i: {"domain": p.domain, "private": p.private} for i, p in found.items()}
+    teams = await domain_guard.owner_teams(graph, hidden_domains(viewer, places.values()))
+    return hiding(viewer, nodes, places, teams)
+
+
+def _stand_in_last(item: ImpactChange | ImpactedAsset) -> tuple[int, bool]:
+    """Stand-ins after the readable items of their distance (a stable sort keeps the
+    rest in order): where a hidden id would sort among the others tells of it."""
+    distance = item.distance if isinstance(item, ImpactedAsset) else 0
+    return distance, isinstance(item, RedactedImpactChange | RedactedImpactedAsset)
+
+
+def _impacted(reached: Reached, hidden: Hiding) -> ImpactedAsset:
+    asset, column = hidden.node((reached.asset, reached.column))
+    via = [label(hidden.node(node)) for node in reached.path]
+    if not hidden.hidden(reached.asset):
+        return ImpactedAsset(
+            asset=asset,
+            column=column,
+            distance=reached.distance,
+            owners=list(reached.owners),
+            via=via,
+        )
+    return RedactedImpactedAsset(
+        asset=asset,
+        column=column,
+        distance=reached.distance,
+        owners=[],
+        via=via,
+        redacted=True,
+        team=hidden.team(reached.asset),
     )
 
 
@@ -114,7 +166,19 @@ def _stored_rules(rows: list[list[Any]]) -> dict[str, StoredRule]:
     return {rule_id: StoredRule(rule_id, asset_id, column) for rule_id, asset_id, column in rows}
 
 
-def _change(change: Change) -> ImpactChange:
+def _change(change: Change, hidden: Hiding) -> ImpactChange:
+    if hidden.hidden(change.asset):
+        asset, column = hidden.node((change.asset, change.column))
+        return RedactedImpactChange(
+            kind=change.kind,
+            asset=asset,
+            column=column,
+            from_=None,
+            to=None,
+            breaking=change.breaking,
+            redacted=True,
+            team=hidden.team(change.asset),
+        )
     return ImpactChange(
         kind=change.kind,
         asset=change.asset,

@@ -35,7 +35,14 @@ from service.domain.lineage_pages import (
     encode,
     page_params,
 )
-from service.domain.redaction import Redacted, foreign_ends, hidden_domains, redact, unreadable
+from service.domain.redaction import (
+    Redacted,
+    foreign_ends,
+    hidden_domains,
+    redact,
+    redact_columns,
+    unreadable,
+)
 from service.driver_errors import ConcurrentChange
 from service.errors import FieldError, NotFound, Unprocessable
 from service.graph import Graph, Reader, Tx
@@ -393,10 +400,12 @@ async def traverse(
     if viewer is not None and not plain:
         await domain_guard.require_readable(graph, viewer, root_id)
     after = decode(cursor, walk, seal)
+    readable = domain_rules.readable_private(viewer) if viewer is not None else None
+    access = _access(token_hash, viewer)
     if fanout is not None:
-        page = await lineage_fanout.page(graph, walk, after, limit, token_hash)
+        page = await lineage_fanout.page(graph, walk, after, limit, token_hash, readable, access)
     else:
-        page = await _walk_page(graph, walk, after, limit, token_hash, viewer)
+        page = await _walk_page(graph, walk, after, limit, token_hash, viewer, readable, access)
     shown = await _redacted(graph, viewer, page)
     return LineageView(
         page.root,
@@ -411,6 +420,30 @@ async def traverse(
         capped=[{**c, "id": shown.renamed.get(c["id"], c["id"])} for c in page.capped],
         redacted=shown.count,
     )
+
+
+async def placed_page(
+    graph: Graph,
+    root_id: str,
+    direction: str,
+    depth: int,
+    limit: int,
+    as_of: str,
+    token_hash: str | None = None,
+) -> Page:
+    """The first page of the walk at `as_of` before any redaction, each node with its
+    `domain` and `private`: for an answer that compares two walks and then redacts the
+    comparison (`lineage_diff`). 404 when the root did not exist then."""
+    walk = Walk(root_id, direction, depth, as_of)
+    return await _walk_page(graph, walk, After(), limit, token_hash)
+
+
+def _access(token_hash: str | None, viewer: Principal | None) -> list[str] | None:
+    """What a statement re-checking a remembered token compares with the graph: the
+    viewer's role and grants as read with it (a change raises `StaleAccess`)."""
+    if token_hash is None or viewer is None:
+        return None
+    return list(viewer.access)
 
 
 async def _redacted(graph: Graph, viewer: Principal | None, page: Page) -> Redacted:
@@ -433,7 +466,11 @@ async def _walk_page(
     limit: int,
     token_hash: str | None,
     viewer: Principal | None = None,
+    readable: tuple[str, ...] | None = None,
+    access: list[str] | None = None,
 ) -> Page:
+    """`readable`: the private domains `viewer` may read (None: all), for the filters:
+    an asset of another is never shown by one (`Filters.shows`). `access`: see `_access`."""
     at = {"as_of": min(walk.as_of, clock.now_iso())} if walk.as_of else {}  # the future is now
     rows = await graph.read(
         "lineage.traverse_as_of" if walk.as_of else "lineage.traverse",
@@ -442,8 +479,9 @@ async def _walk_page(
         downstream="downstream" in walk.sides,
         upstream="upstream" in walk.sides,
         token_hash=token_hash,
+        access=access,
         now=clock.now_iso(),
-        **page_params(limit, after, walk.filters),
+        **page_params(limit, after, walk.filters, readable),
         **at,
     )
     row = rows[0]
@@ -479,12 +517,15 @@ async def traverse_columns(
     depth: int,
     limit: int,
     as_of: str | None = None,
+    viewer: Principal | None = None,
 ) -> ColumnGraph:
     """The column's lineage in one direction, nearest first: two single-row statements,
     neither enumerating paths. 404 for an unknown asset, and for a column the asset
     neither declares nor has column lineage for. With `as_of`, column lineage as it
     stood then (the asset and its declared columns too): the given id as it was then,
-    else the asset a merge made it a former id of."""
+    else the asset a merge made it a former id of. With `viewer`, the columns of assets
+    that caller may not read come back as stand-ins (who may read is decided as of now,
+    also with `as_of`, as for the asset traversal)."""
     at = {"as_of": as_of} if as_of else {}
     walks = COLUMN_WALKS_AS_OF if as_of else COLUMN_WALKS
 
@@ -529,7 +570,23 @@ async def traverse_columns(
             truncated=truncated,
         )
 
-    return await graph.read_session(work)
+    return await _redacted_columns(graph, viewer, await graph.read_session(work))
+
+
+async def _redacted_columns(
+    graph: Graph, viewer: Principal | None, found: ColumnGraph
+) -> ColumnGraph:
+    """`found` with the columns of assets `viewer` may not read as stand-ins: the
+    assets' domains read in one statement (none for a global admin)."""
+    if viewer is None or domain_rules.sees_everything(viewer):
+        return found
+    placed = await domain_guard.placed(graph, {n.asset for n in found.nodes})
+    places = {i: {"domain": p.domain, "private": p.private} for i, p in placed.items()}
+    teams = await domain_guard.owner_teams(graph, hidden_domains(viewer, places.values()))
+    shown = redact_columns(viewer, found.nodes, found.edges, places, teams)
+    return found.model_copy(
+        update={"nodes": shown.nodes, "edges": shown.edges, "redacted": shown.count}
+    )
 
 
 def _check_root(asset_id: str, column: str, root: Any) -> None:

@@ -10,15 +10,29 @@ from service.domain.lineage_pages import After, Page, Walk, check_root, take
 from service.graph import Graph, Reader
 
 
-async def page(graph: Graph, walk: Walk, after: After, limit: int, token_hash: str | None) -> Page:
+async def page(
+    graph: Graph,
+    walk: Walk,
+    after: After,
+    limit: int,
+    token_hash: str | None,
+    readable: tuple[str, ...] | None = None,
+    access: list[str] | None = None,
+) -> Page:
     """One page of `walk` (which has a `fanout`): every page walks the whole capped
-    neighbourhood again, so its cost is the neighbourhood's, whatever the page."""
+    neighbourhood again, so its cost is the neighbourhood's, whatever the page.
+    `readable`: the private domains the caller may read (None: all), for the filters;
+    `access`: the remembered caller's role and grants, re-checked with the token."""
     fanout = walk.fanout or 1
 
     async def work(tx: Reader) -> Page:
         row = (
             await tx.run(
-                "lineage.fanout_root", id=walk.root, token_hash=token_hash, now=clock.now_iso()
+                "lineage.fanout_root",
+                id=walk.root,
+                token_hash=token_hash,
+                access=access,
+                now=clock.now_iso(),
             )
         )[0]
         check_root(row["authorised"], row["root"], walk)
@@ -26,7 +40,7 @@ async def page(graph: Graph, walk: Walk, after: After, limit: int, token_hash: s
         reaches = [
             await _side(tx, Reach(side, root["id"]), walk.depth, fanout) for side in walk.sides
         ]
-        return fanout_page(walk, root, reaches, after, take(limit, after))
+        return fanout_page(walk, root, reaches, after, take(limit, after), readable)
 
     return await graph.read_session(work)
 

@@ -64,11 +64,11 @@ class Caps:
     impact_depth: int
 
 
-def _not_found(rule_id: str) -> NotFound:
+def not_found(rule_id: str) -> NotFound:
     return NotFound(f"No quality rule with id {rule_id!r}.", code="quality_rule_not_found")
 
 
-KIND = versioned.Kind("quality.get_rule", "quality.lock_rule", QualityRule.from_node, _not_found)
+KIND = versioned.Kind("quality.get_rule", "quality.lock_rule", QualityRule.from_node, not_found)
 
 
 def _unknown_asset(asset_id: str) -> Exception:
@@ -82,13 +82,29 @@ async def page(
     type_: str | None,
     after: str,
     limit: int,
+    readable: tuple[str, ...] | None = None,
 ) -> list[QualityRule]:
-    """A former id as `asset_id` lists the rules of the asset it names now."""
+    """A former id as `asset_id` lists the rules of the asset it names now. `readable`
+    (None: all) lists the private domains whose assets' rules the caller may see."""
     asset_id = await identity.resolve_read(graph, asset_id) if asset_id else asset_id
     rows = await graph.read(
-        "quality.list_rules", asset_id=asset_id, status=status, type=type_, after=after, limit=limit
+        "quality.list_rules",
+        asset_id=asset_id,
+        status=status,
+        type=type_,
+        after=after,
+        limit=limit,
+        readable=readable,
     )
     return [QualityRule.from_node(r["rule"]) for r in rows]
+
+
+async def assets_of(graph: Graph, rule_ids: list[str]) -> dict[str, str]:
+    """The asset each existing rule among `rule_ids` names (for the per-domain check)."""
+    if not rule_ids:
+        return {}
+    rows = await graph.read("quality.rule_assets", ids=sorted(set(rule_ids)))
+    return {r["id"]: r["asset_id"] for r in rows}
 
 
 async def get(graph: Graph, rule_id: str) -> QualityRule:
@@ -198,15 +214,20 @@ async def delete(graph: Graph, rule_id: str, expected: Expected | None, actor: s
     await versioned.write(graph, KIND, rule_id, expected, change)
 
 
-async def delete_for_asset(tx: Tx, asset_id: str, actor: str) -> list[str]:
-    """In the asset's delete transaction: its rules go too, each announced with the reason."""
+async def delete_for_asset(
+    tx: Tx, asset_id: str, actor: str, hides_in: tuple[str, ...] = ()
+) -> list[str]:
+    """In the asset's delete transaction: its rules go too, each announced with the reason
+    (placed in `hides_in`, the asset's private domain: it is gone when events append)."""
     rows = await tx.run("quality.delete_for_asset", asset_id=asset_id)
     rules = [QualityRule.from_node(r["rule"]) for r in rows]
     emit_many(
         tx,
         [
             Pending(
-                "quality.rule.deleted", {**r.model_dump(mode="json"), "reason": "asset_deleted"}
+                "quality.rule.deleted",
+                {**r.model_dump(mode="json"), "reason": "asset_deleted"},
+                hides_in=hides_in,
             )
             for r in rules
         ],
@@ -226,7 +247,7 @@ async def record_one(graph: Graph, entry: Entry, caps: Caps, actor: str) -> Qual
     async def work(tx: Tx) -> QualityResult:
         recorded = await _record(tx, [entry], caps, actor)
         if not recorded.results:
-            raise _not_found(entry.rule_id)
+            raise not_found(entry.rule_id)
         return recorded.results[0]
 
     return await graph.write_tx(work)

@@ -11,7 +11,7 @@ from typing import Any
 from service import clock
 from service.domain.access import domain_rules
 from service.domain.access import tokens as token_format
-from service.domain.access.principal import Principal
+from service.domain.access.principal import Principal, access_of
 from service.domain.access.scopes import ROLE_SCOPE, Scope, highest
 from service.errors import NotFound
 from service.graph import Graph, Tx
@@ -57,6 +57,14 @@ async def create(
     return await graph.write_tx(work)
 
 
+async def best_role(graph: Graph, user_id: str, role: str) -> str:
+    """The strongest of a user's global `role` and their roles in domains: what caps the
+    scopes of a token made for them, as it caps the token's use."""
+    rows = await graph.read("tokens.user_grants", user_id=user_id)
+    grants = domain_rules.best_roles((r["domain"], r["role"]) for r in rows)
+    return domain_rules.best_role_anywhere(role, grants)
+
+
 async def authenticate(graph: Graph, secret: str) -> tuple[Principal, bool] | None:
     """(principal, whether its last use is stale), or None if unknown, expired or revoked."""
     hashed = token_format.digest(secret)
@@ -66,30 +74,41 @@ async def authenticate(graph: Graph, secret: str) -> tuple[Principal, bool] | No
     record = rows[0]["token"]
     if not hmac.compare_digest(record["hash"], hashed):
         return None
-    user = rows[0]["user"]
-    domain_roles = domain_rules.best_roles((g[0], g[1]) for g in rows[0]["grants"])
-    scope = _current_scope(record, user, domain_roles)
-    if scope is None:
+    principal = _principal(rows[0])
+    if principal is None:
         return None
     stale = clock.format_time(clock.now() - TOUCH_INTERVAL)
     last_used = record.get("last_used_at")
-    principal = Principal(
+    return principal, last_used is None or last_used < stale
+
+
+async def standing(graph: Graph, token_id: str) -> Principal | None:
+    """The token's caller as it is now (an open event stream asks whether its reader is
+    still an admin, and which private domains it may read), or None when it no longer
+    authenticates."""
+    rows = await graph.read("tokens.standing", id=token_id)
+    return _principal(rows[0]) if rows else None
+
+
+def _principal(row: Mapping[str, Any]) -> Principal | None:
+    """The caller a token row (token, user, grants, teams) stands for now; None for a
+    revoked or expired token, or one whose user was deleted or disabled."""
+    record, user = row["token"], row["user"]
+    grants = [(str(g[0]), str(g[1])) for g in row["grants"]]
+    domain_roles = domain_rules.best_roles(grants)
+    scope = _current_scope(record, user, domain_roles)
+    if scope is None:
+        return None
+    return Principal(
         token_id=record["id"],
         name=record["name"],
         scope=scope,
         user_id=record.get("user_id"),
         role=user["role"] if user else scope_role(scope),
         domain_roles=domain_roles,
-        teams=tuple(rows[0]["teams"]),
+        teams=tuple(row["teams"]),
+        access=access_of(user["role"] if user else None, grants),
     )
-    return principal, last_used is None or last_used < stale
-
-
-async def standing(graph: Graph, token_id: str) -> Scope | None:
-    """What the token may do now under its user's global role (an open event stream asks
-    whether its reader is still an admin), or None when it no longer authenticates."""
-    rows = await graph.read("tokens.standing", id=token_id)
-    return _current_scope(rows[0]["token"], rows[0]["user"]) if rows else None
 
 
 def _current_scope(

@@ -281,6 +281,7 @@ def test_the_unchanged_manifest_has_no_changes(
         "impacted": [],
         "breaking": False,
         "depth": report["depth"],
+        "redacted": 0,
     }
 
 

@@ -5,7 +5,6 @@ refused by the very next traversal in another process that knows it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import neo4j
@@ -16,13 +15,16 @@ from tests.support.neo4j_server import Neo4jTarget
 from tests.support.process import ServiceProcess
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def two_processes(
-    neo4j_target: Neo4jTarget, clean: None, tmp_path: Path
+    neo4j_target: Neo4jTarget, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
-    first = ServiceProcess(neo4j_target, log_path=tmp_path / "first.log").start()
+    """Started once for the module: each test makes its own tokens on a cleared graph
+    (`tokens`), which neither process has seen before."""
+    logs = tmp_path_factory.mktemp("recheck")
+    first = ServiceProcess(neo4j_target, log_path=logs / "first.log").start()
     try:
-        second = ServiceProcess(neo4j_target, log_path=tmp_path / "second.log").start()
+        second = ServiceProcess(neo4j_target, log_path=logs / "second.log").start()
         try:
             yield first, second
         finally:

@@ -119,6 +119,7 @@ POST   /logout                                                public        stan
 GET    /                                                      session:read  standard none
 GET    /assets                                                session:read  standard none
 GET    /assets/{asset_id}                                     session:read  standard none
+POST   /assets/{asset_id}/edit                                session:write standard none
 GET    /assets/{asset_id}/history/export                      session:read  standard none
 GET    /assets/{asset_id}/history                             session:read  standard none
 GET    /lineage                                               session:read  standard none
@@ -248,7 +249,8 @@ def test_a_dashboard_page_must_be_declared_for_signed_in_visitors() -> None:
             "/api/v1/lineage/manifest",
             bearer(Scope.WRITE, body=Body.MANIFEST, replay=Replay.KEPT, per_domain=True),
         ),
-        ("POST", "/ingest", signed_in(Scope.WRITE, body=Body.MANIFEST)),
+        ("POST", "/ingest", signed_in(Scope.WRITE, body=Body.MANIFEST, per_domain=True)),
+        ("POST", "/assets/a%2Fb/edit", signed_in(Scope.WRITE, per_domain=True)),
         ("POST", "/settings/users", signed_in(Scope.ADMIN)),
         ("GET", "/static/app.js", PUBLIC),
         ("GET", "/api/v1/no-such-thing", PUBLIC),

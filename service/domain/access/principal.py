@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -27,6 +27,9 @@ class Principal:
     role: str = "viewer"
     domain_roles: Mapping[str, str] = field(default_factory=_no_roles)
     teams: tuple[str, ...] = ()
+    # The global role and raw grants as read with the token (`access_of`): a statement
+    # that re-checks a token the process remembers compares them with the graph's.
+    access: tuple[str, ...] = ()
 
     @property
     def global_scope(self) -> Scope:
@@ -37,3 +40,15 @@ class Principal:
     @property
     def actor(self) -> str:
         return f"token:{self.token_id}"
+
+
+def access_of(role: str | None, grants: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """The user's global role ('' for a token without a user) then each (domain, role)
+    grant through their teams as `domain role`, sorted: the form the re-checking
+    statements build (`lineage.traverse`) to tell whether any of it changed."""
+    return (role or "", *sorted(f"{domain} {given}" for domain, given in grants))
+
+
+class StaleAccess(Exception):
+    """A remembered caller's role or grants changed since the process read them: look
+    the token up again and serve the request once more."""

@@ -21,6 +21,7 @@ text is an integer depth bound, which the loader checks. That is why the one cas
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, LiteralString, cast
 
@@ -54,22 +55,31 @@ class Compiled:
         return assemble(self.form, self.limit, self.offset, self.is_path, row)
 
 
-def compile_query(query: Query, bounds: Bounds, after: Any = None) -> Compiled:
-    """`after` is the decoded cursor's position (None for the first page)."""
+def compile_query(
+    query: Query, bounds: Bounds, after: Any = None, readable: Sequence[str] | None = None
+) -> Compiled:
+    """`after` is the decoded cursor's position (None for the first page); `readable`
+    the private domains the caller may read (None: all, a global admin). Assets in the
+    others are never starts, never match a filter, are left out of the reached rows
+    (the walks still pass through them), and are stand-ins on paths."""
     check(query, bounds)
     form = form_of(query)
     params = Params()
     offset = position(form, after, bounds.path_cap, params)
     params.add("limit", query.limit)
     params.add("fetch", query.limit + 1)
+    hide = readable is not None
+    if readable is not None:
+        params.add("readable", sorted(readable))
     if query.path is not None:
-        text = path_found(query.path, bounds.path_cap, params) + "\n" + path_form(form)
+        found = path_found(query.path, bounds.path_cap, params, hide)
+        text = found + "\n" + path_form(form, hide)
     else:
         assert query.start is not None  # check() guarantees start or path
         if query.traverse is None:
-            text = start_rows(query.start, params)
+            text = start_rows(query.start, params, hide)
         else:
-            text = traverse_rows(query.start, query.traverse, params)
+            text = traverse_rows(query.start, query.traverse, params, hide)
         text += "\n" + rows_form(form)
     missing = cypher.parse("query.compiled", text).params - params.values.keys()
     if missing:

@@ -69,7 +69,7 @@ def assemble(
             after = [edges[limit - 1].source, edges[limit - 1].target]
     if form == "paths":
         paths = [list(p) for p in row.get("paths") or []]
-        parts["paths"] = paths[:limit]
+        parts["paths"] = number_hidden(paths[:limit])
         if len(paths) > limit:
             after = offset + limit
     if form == "count":
@@ -77,6 +77,20 @@ def assemble(
     if is_path:
         parts["truncated"] = bool(row.get("truncated") or False)
     return parts, after
+
+
+def number_hidden(paths: list[list[Any]]) -> list[list[str]]:
+    """Each asset the statement named `[<element id>]` (one the caller may not read) as
+    a stand-in `redacted:<n>`, numbered in order of appearance in this answer: the same
+    asset is the same stand-in on every path of it."""
+    stand_ins: dict[str, str] = {}
+
+    def named(asset: Any) -> str:
+        if isinstance(asset, str):
+            return asset
+        return stand_ins.setdefault(str(asset[0]), f"redacted:{len(stand_ins) + 1}")
+
+    return [[named(asset) for asset in path] for path in paths]
 
 
 def _node(item: Mapping[str, Any]) -> QueryNode:

@@ -27,6 +27,22 @@ class Params:
         return "$" + name
 
 
+def shown(var: str, hide: bool) -> str:
+    """Whether the caller may read `var`: always (`true`) when nothing is hidden from
+    them, else outside private domains or in one of `$readable` (the compiler adds it).
+    An asset it refuses is never a start, never matches a filter or a `through`."""
+    if not hide:
+        return "true"
+    return f"(coalesce({var}.domain_private, false) = false OR {var}.domain IN $readable)"
+
+
+def both(first: str, second: str) -> str:
+    """The conjunction, without a `true` that adds nothing."""
+    if second == "true":
+        return first
+    return second if first == "true" else f"({first}) AND {second}"
+
+
 def ids_predicate(var: str, ids: list[str], params: Params) -> str:
     """Start assets named by id: an index seek on `Asset.id`."""
     return f"{var}.id IN {params.add('start_ids', ids)}"

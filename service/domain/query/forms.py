@@ -16,6 +16,7 @@ follows; `$after_*` are the cursor's position (`service.domain.query.answer`).
 
 from __future__ import annotations
 
+from service.domain.query.filters import shown
 from service.domain.query.fragments import fragment
 
 COLUMNS = {
@@ -40,13 +41,17 @@ def rows_form(form: str) -> str:
     return fragment(_FORMS[form]).fill()
 
 
-def path_form(form: str) -> str:
+def path_form(form: str, hide: bool = False) -> str:
     """The text after stage one of a path query. Nodes, edges and graph treat the
-    assets on the found paths as reached, at their fewest hops from `from`."""
+    assets on the found paths as reached, at their fewest hops from `from`; with
+    `hide`, those the caller may not read are left out of them, and the `paths` form
+    names each as `[<element id>]` (`answer.number_hidden` makes them stand-ins)."""
+    if form == "paths":
+        return fragment(_PATH_FORMS[form]).fill(shown=shown("y", hide))
     if form in _PATH_FORMS:
         return fragment(_PATH_FORMS[form]).fill()
     return fragment("query.path_form_wrap").fill(
-        reached=fragment("query.path_reached").fill(),
+        reached=fragment("query.path_reached").fill(shown=shown("n", hide)),
         form=rows_form(form),
         columns=", ".join(COLUMNS[form]),
     )

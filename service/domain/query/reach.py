@@ -11,7 +11,7 @@ breadth-first search takes an inlined `through` predicate too.
 
 from __future__ import annotations
 
-from service.domain.query.filters import Params, ids_predicate, predicate
+from service.domain.query.filters import Params, both, ids_predicate, predicate, shown
 from service.domain.query.fragments import fragment
 from service.models.query import Direction, Filter, PathQuery, Start, Traverse
 
@@ -34,37 +34,40 @@ def sides(direction: Direction) -> list[str]:
     return ["downstream", "upstream"] if direction == "both" else [direction]
 
 
-def _start(start: Start, var: str, params: Params) -> str:
+def _start(start: Start, var: str, params: Params, hide: bool) -> str:
     if start.ids is not None:
-        return ids_predicate(var, start.ids, params)
-    return predicate(start.where, var, "start", params)
+        return both(ids_predicate(var, start.ids, params), shown(var, hide))
+    return both(predicate(start.where, var, "start", params), shown(var, hide))
 
 
-def start_rows(start: Start, params: Params) -> str:
-    return fragment("query.start_rows").fill(start=_start(start, "n", params))
+def start_rows(start: Start, params: Params, hide: bool = False) -> str:
+    """`hide`: assets in private domains the caller has no role in are left out."""
+    return fragment("query.start_rows").fill(start=_start(start, "n", params, hide))
 
 
-def traverse_rows(start: Start, walk: Traverse, params: Params) -> str:
+def traverse_rows(start: Start, walk: Traverse, params: Params, hide: bool = False) -> str:
     """Per start asset, each reached asset at its fewest hops (the start itself only
     when another start reaches it, or at 0 with `min_depth` 0); then the fewest over
-    all starts, bounded by the depths and filtered by `where`."""
-    through = _through(walk.through, walk.max_depth, params)
+    all starts, bounded by the depths and filtered by `where`. `hide`: the walks pass
+    through assets the caller may not read, which are left out of the rows."""
+    through = _through(walk.through, walk.max_depth, params, hide)
     walks = [_walk(side, walk.max_depth, through) for side in sides(walk.direction)]
     if walk.min_depth == 0:
         walks.append(fragment("query.walk_start").fill())
     params.add("min_depth", walk.min_depth)
     return fragment("query.traverse_rows").fill(
-        start=_start(start, "s", params),
+        start=_start(start, "s", params, hide),
         walks=_UNION.join(walks),
-        where=predicate(walk.where, "n", "where", params),
+        where=both(predicate(walk.where, "n", "where", params), shown("n", hide)),
     )
 
 
-def _through(through: Filter | None, max_depth: int, params: Params) -> str | None:
-    """The predicate over intermediate assets; none with one hop, which has none."""
+def _through(through: Filter | None, max_depth: int, params: Params, hide: bool) -> str | None:
+    """The predicate over intermediate assets; none with one hop, which has none. An
+    asset the caller may not read never passes one."""
     if through is None or max_depth <= 1:
         return None
-    return predicate(through, "hop_b", "through", params)
+    return both(predicate(through, "hop_b", "through", params), shown("hop_b", hide))
 
 
 def _walk(side: str, max_depth: int, through: str | None) -> str:
@@ -79,9 +82,11 @@ def _shortest(side: str, max_depth: int, through: str | None) -> str:
     return fragment(_SHORTEST_THROUGH[side]).fill({"hops": max_depth - 1}, through=through)
 
 
-def path_found(path: PathQuery, cap: int, params: Params) -> str:
-    """One row: `found`, the shortest paths (at most `cap` of them), and `truncated`."""
-    through = _through(path.through, path.max_depth, params)
+def path_found(path: PathQuery, cap: int, params: Params, hide: bool = False) -> str:
+    """One row: `found`, the shortest paths (at most `cap` of them), and `truncated`.
+    `hide`: an end the caller may not read finds no path, as an unknown id."""
+    through = _through(path.through, path.max_depth, params, hide)
+    ends = both(shown("a", hide), shown("b", hide))
     kind = "ALL SHORTEST" if path.all_shortest else "ANY SHORTEST"
     params.add("path_fetch", cap + 1)
     params.add("path_from", path.from_)
@@ -90,11 +95,12 @@ def path_found(path: PathQuery, cap: int, params: Params) -> str:
     patterns = {side: _shortest(side, path.max_depth, through) for side in sides(path.direction)}
     if len(patterns) == 1:
         (pattern,) = patterns.values()
-        return fragment("query.path_one").fill(kind=kind, pattern=pattern)
+        return fragment("query.path_one").fill(kind=kind, pattern=pattern, ends=ends)
     first_only = "" if path.all_shortest else fragment("query.path_first_only").fill()
     return fragment("query.path_both").fill(
         kind=kind,
         downstream=patterns["downstream"],
         upstream=patterns["upstream"],
         first_only=first_only,
+        ends=ends,
     )

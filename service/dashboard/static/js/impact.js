@@ -46,6 +46,12 @@ function row(cells, className) {
   return tr;
 }
 
+// An asset the caller may not read is a stand-in: 'Hidden · <owning team>', no link.
+function assetCell(item) {
+  if (item.redacted) return element("span", `Hidden · ${item.team ?? "unknown team"}`, "redacted muted");
+  return assetLink(item.asset);
+}
+
 function assetLink(id) {
   const link = element("a", null, "asset-name");
   link.href = `/assets/${encodeURIComponent(id)}`;
@@ -69,7 +75,7 @@ function breakingBadge(change) {
 function changesTable(changes) {
   const ordered = [...changes.filter((c) => c.breaking), ...changes.filter((c) => !c.breaking)];
   const rows = ordered.map((c) =>
-    row([code(c.kind), assetLink(c.asset), c.column ? code(c.column) : null, fromTo(c), breakingBadge(c)],
+    row([code(c.kind), assetCell(c), c.column ? code(c.column) : null, fromTo(c), breakingBadge(c)],
       c.breaking ? "row-bad" : ""));
   return table("What the candidate changes, against the project as stored", ["Change", "Asset", "Column", "Stored → candidate", "Breaking"], rows, "impact-changes");
 }
@@ -77,7 +83,7 @@ function changesTable(changes) {
 function impactedTable(impacted) {
   const rows = impacted.map((i) => {
     const path = element("span", i.via.join(" → "), "impact-path");
-    return row([assetLink(i.asset), i.column ? code(i.column) : null, String(i.distance), i.owners.length ? i.owners.join(", ") : null, path]);
+    return row([assetCell(i), i.column ? code(i.column) : null, String(i.distance), i.owners.length ? i.owners.join(", ") : null, path]);
   });
   return table("Downstream assets reading what a breaking change touches, nearest first", ["Asset", "Column", "Distance", "Owners", "Path"], rows, "impact-impacted");
 }

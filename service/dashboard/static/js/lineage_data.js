@@ -94,20 +94,28 @@ function tail(name, room) {
 
 // Column lineage from both directions, merged into one view of `asset.column` nodes;
 // `seen` gives the assets (name, platform, dataset) where the asset view has seen them.
+// A column of an asset the reader may not see comes as a stand-in (`redacted`, asset and
+// column `redacted:<n>`, numbered per answer): each side's answer numbers its own, so a
+// stand-in is named with its side (`redacted:1 (upstream)`), and drawn as 'Hidden · <team>'.
 export function columnView(root, column, upstream, downstream, seen) {
-  const key = (ref) => `${ref.asset}\u0000${ref.column}`;
+  const key = (ref, side) => {
+    const plain = `${ref.asset}\u0000${ref.column}`;
+    return ref.asset.startsWith("redacted:") ? `${side}\u0000${plain}` : plain;
+  };
   const nodes = new Map();
   for (const [side, graph] of [["upstream", upstream], ["downstream", downstream]]) {
     for (const n of graph.nodes) {
-      const id = key(n);
+      const id = key(n, side);
       const isRoot = n.asset === root && n.column === column;
       const direction = isRoot ? "root" : side;
       const known = nodes.get(id);
       if (!known || n.distance < known.distance) {
-        const asset = seen.get(n.asset);
-        const name = asset?.name ?? shortName(n.asset);
+        const asset = n.redacted ? undefined : seen.get(n.asset);
+        const name = n.redacted ? `Hidden · ${n.team ?? "another team"}` : asset?.name ?? shortName(n.asset);
         nodes.set(id, {
-          id, label: `${name}.${n.column}`, name, asset: n.asset, column: n.column, type: "column",
+          id, label: n.redacted ? name : `${name}.${n.column}`, name,
+          asset: n.redacted ? `${n.asset} (${side})` : n.asset, column: n.column,
+          type: "column", redacted: Boolean(n.redacted),
           platform: asset?.platform ?? null, dataset: asset?.dataset ?? null, placeholder: false,
           distance: n.distance, direction,
         });
@@ -115,9 +123,9 @@ export function columnView(root, column, upstream, downstream, seen) {
     }
   }
   const edges = new Map();
-  for (const graph of [upstream, downstream]) {
+  for (const [side, graph] of [["upstream", upstream], ["downstream", downstream]]) {
     for (const e of graph.edges) {
-      const pair = { source: key(e.source), target: key(e.target), origins: null };
+      const pair = { source: key(e.source, side), target: key(e.target, side), origins: null };
       edges.set(`${pair.source}\u0001${pair.target}`, pair);
     }
   }
