@@ -24,8 +24,9 @@ import neo4j
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.readiness import PatientService  # noqa: E402
 from tests.support.neo4j_server import Neo4jTarget  # noqa: E402
-from tests.support.process import LOGS, ServiceProcess  # noqa: E402
+from tests.support.process import LOGS  # noqa: E402
 from tests.support.server import loopback_listener  # noqa: E402
 
 if TYPE_CHECKING:
@@ -163,7 +164,8 @@ def server_timing(header: str) -> dict[str, float]:
 def running_service(target: Neo4jTarget) -> Iterator[Service]:
     env = {"GOVERNANCE_RATE_LIMIT_PER_SECOND": "100000", "GOVERNANCE_RATE_LIMIT_BURST": "100000"}
     log = LOGS / "bench-service.log"
-    with ServiceProcess(target, env, log).start(timeout=120) as service:
+    # ready when /readyz says so, however long that takes while the service gets there
+    with PatientService(target, env, log).start() as service:
         assert service.process is not None
         yield Service(service.url, service.admin_token("bench"), service.process)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import copy
 import gzip
+import io
 import os
 import random
 import statistics
@@ -42,6 +43,8 @@ from service.domain.dbt_manifest import read_manifest
 from service.domain.impact import StoredAsset, StoredRule, classify
 from service.domain.impact_walk import Step, Walk
 from service.domain.lineage import column_key
+from service.store.manifest_upload import read_contents
+from service.store.spool import spooled_file
 from tests.support.dbt_fixtures import manifest as fixture_manifest
 
 READERS = 1_000
@@ -155,6 +158,15 @@ def timed_http(
     return samples[1:], answer
 
 
+def read_upload(body: bytes) -> tuple[float, float]:
+    """Wall and CPU seconds to read a gzip candidate as the service does (the spooled
+    body to its contents, `store.manifest_upload.read_contents`), in this process: the
+    CPU time is what the machine's load does not stretch."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    read_contents(spooled_file(io.BytesIO(body), True), 1 << 31, None, False)
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def upload(client: Any, document: dict[str, Any], column_lineage: bool) -> None:
     response = client.post(
         "/lineage/manifest",
@@ -202,13 +214,12 @@ def main() -> None:
             http_s, answer = timed_http(client, body, {"project": contents.project}, args.reps)
             raw_check(driver, queries, contents, DEPTH)  # warm-up
             raw = [raw_check(driver, queries, contents, DEPTH) for _ in range(args.reps)]
-            started = time.perf_counter()
-            read_manifest(orjson.loads(gzip.decompress(body)), None, column_lineage=False)
-            parse_s = time.perf_counter() - started
+            reading = [read_upload(body) for _ in range(args.reps)]
             results[name] = {
                 "http": statistics.median(http_s),
                 "raw": statistics.median(s for s, _ in raw),
-                "parse": parse_s,
+                "read": statistics.median(wall for wall, _ in reading),
+                "read_cpu": statistics.median(cpu for _, cpu in reading),
                 "changes": len(answer["changes"]),
                 "breaking": sum(1 for c in answer["changes"] if c["breaking"]),
                 "impacted": len(answer["impacted"]),
@@ -234,13 +245,14 @@ def report(args: argparse.Namespace, results: dict[str, dict[str, Any]]) -> None
         f"- medians of {args.reps} runs after a warm-up; load average at the end "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work on the machine)",
         "",
-        "| check | service over HTTP | raw driver, same statements | HTTP / raw | parse alone |",
+        "| check | service over HTTP | raw driver, same statements | HTTP / raw "
+        "| reading the upload (wall, CPU) |",
         "|---|---|---|---|---|",
     ]
     for label, r in ((f"{args.models}-model manifest", big), ("our dbt project", own)):
         lines.append(
             f"| {label} | {r['http']:.2f} s | {r['raw']:.3f} s | {r['http'] / r['raw']:.1f}x "
-            f"| {r['parse']:.2f} s |"
+            f"| {r['read']:.2f} s, {r['read_cpu']:.2f} s |"
         )
     lines += [
         "",

@@ -187,7 +187,14 @@ async def _backfill(graph: Graph) -> None:
         log.warning("lineage history trails failed; the next start resumes them", exc_info=True)
     else:
         if shown:
-            log.info("filled %d lineage trails and edge histories", shown)
+            log.info("filled %d lineage trails", shown)
+    try:
+        previous = await migrations.once(graph, "lineage_history_previous", history.fill_previous)
+    except Exception:
+        log.warning("lineage history intervals failed; the next start resumes them", exc_info=True)
+    else:
+        if previous:
+            log.info("filled the previous interval of %d edge histories", previous)
     try:
         versioned = await migrations.once(graph, "asset_versions", asset_versions.backfill)
     except Exception:

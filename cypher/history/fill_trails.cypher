@@ -1,13 +1,12 @@
-// Data migration (`lineage_history_trails`): what assets.record_versions and record_edges keep
-// for an as_of walk, given to histories written before they were kept: each trail
-// node's display fields and `shown_since` (from the live asset, or, for an asset
-// gone, from its deletion version), and each edge history's `prev_since` and
-// `prev_transformation` (from its arrays). Until it has run, an as_of walk shows such
-// a node by seeking the live asset or its version and reads such an edge's
-// transformation from its arrays, which answers the same, only slower. One batch: up
-// to $batch trails after the id $after and their outgoing histories, answering the
-// last id seen (null when done). Idempotent: what has its fields is left alone (a
-// trail of an asset gone before versions were kept has none to have).
+// Data migration (`lineage_history_trails`): what assets.record_versions keeps for an
+// as_of walk, given to trails written before it was kept: each trail node's display
+// fields and `shown_since` (from the live asset, or, for an asset gone, from its
+// deletion version). Until it has run, an as_of walk shows such a node by seeking the
+// live asset or its version, which answers the same, only slower. (The edge
+// histories' previous interval is fill_previous's.) One batch: up to $batch trails
+// after the id $after, answering the last id seen (null when done). Idempotent: a
+// trail that has its fields is left alone (one of an asset gone before versions were
+// kept has none to have).
 MATCH (s:AssetTrail)
 WHERE s.id > $after
 WITH s ORDER BY s.id LIMIT $batch
@@ -26,14 +25,6 @@ CALL (trails) {
                WHEN v.deleted THEN {placeholder: true, shown_since: v.at} END AS shown
   WHERE shown IS NOT NULL
   SET t += shown
-  RETURN count(*) AS trails_shown
+  RETURN count(*) AS filled
 }
-CALL (trails) {
-  UNWIND trails AS s
-  MATCH (s)-[w:LINEAGE_WAS]->()
-  WHERE w.prev_since IS NULL AND size(w.since) > 1
-  SET w.prev_since = w.since[-2],
-      w.prev_transformation = CASE WHEN w.transformed[-2] THEN w.transformation[-2] END
-  RETURN count(*) AS edges
-}
-RETURN trails_shown + edges AS filled, CASE WHEN size(trails) = $batch THEN trails[-1].id END AS last
+RETURN filled, CASE WHEN size(trails) = $batch THEN trails[-1].id END AS last

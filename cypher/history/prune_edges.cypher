@@ -32,6 +32,7 @@ FOREACH (_ IN CASE WHEN size(kept) > 0 THEN [1] ELSE [] END |
       w.last_until = until[-1],
       w.last_transformation = CASE WHEN transformed[-1] THEN transformation[-1] END,
       w.prev_since = since[-2],
+      w.prev_until = until[-2],
       w.prev_transformation = CASE WHEN transformed[-2] THEN transformation[-2] END)
 FOREACH (_ IN CASE WHEN size(kept) = 0 THEN [1] ELSE [] END | DELETE w)
 WITH count(*) AS pruned, collect(DISTINCT s) + collect(DISTINCT t) AS ends

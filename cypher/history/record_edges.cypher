@@ -21,9 +21,11 @@
 //                                in the dynamic store, a read each): an as_of walk
 //                                decides an instant in the last run by two of them,
 //                                and shows an edge unchanged since then by a third;
-//                                prev_since and prev_transformation, the same of the
-//                                interval before the last (absent for none), show one
-//                                changed once since then
+//                                prev_since, prev_until and prev_transformation, the
+//                                same of the interval before the last (absent for
+//                                none): for an edge changed once since the instant,
+//                                one test decides from them both whether it stood
+//                                then and what it showed
 // A trail node made here starts with the live asset's display fields (assets.record_versions
 // keeps them current), so an as_of walk shows a node without seeking the live asset;
 // one showing its asset gone takes them again when lineage names the id anew (a
@@ -107,5 +109,6 @@ SET w.since = since,
     w.last_until = until[-1],
     w.last_transformation = CASE WHEN transformed[-1] THEN transformation[-1] END,
     w.prev_since = since[-2],
+    w.prev_until = until[-2],
     w.prev_transformation = CASE WHEN transformed[-2] THEN transformation[-2] END
 RETURN count(*) AS recorded

@@ -32,8 +32,11 @@
 // not changed since (`updated_at`), else as its newest version at $as_of, else by its
 // id alone as a placeholder (it was one then: a placeholder records no version; or it
 // was deleted before versions were kept). The edges keep the transformation in effect
-// at $as_of: the last interval's or the one before's from scalars (`last_since`,
-// `prev_since`), an earlier one from the arrays.
+// at $as_of. An edge between two nodes shown is decided by one CASE that answers
+// both whether it stood at $as_of and what it showed ([transformation], or null when
+// it did not stand): from the last interval's scalars when that began by $as_of, from
+// the one before's (`prev_since`, `prev_until`) when that did, else from the arrays
+// (the interval that began last by $as_of, if it had not ended by then).
 CALL () {
   OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
   OPTIONAL MATCH (u:User {id: t.user_id})
@@ -150,15 +153,18 @@ CALL (root, down_nodes, down_seen) {
   UNWIND down_nodes AS x
   MATCH (x)-[w:LINEAGE_WAS]-(y)
   WHERE y IN kept
-  WITH startNode(w) AS a, endNode(w) AS b, w
-  WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
-        ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END
-  WITH a.id AS source, b.id AS target,
-       CASE WHEN w.last_since <= $as_of THEN w.last_transformation
-            WHEN w.prev_since <= $as_of THEN w.prev_transformation
+  WITH startNode(w) AS a, endNode(w) AS b,
+       CASE WHEN w.last_since <= $as_of AND $as_of < w.last_until THEN [w.last_transformation]
+            WHEN w.prev_since <= $as_of AND $as_of < w.prev_until THEN [w.prev_transformation]
+            // gone by then: after the last interval, or between the two
+            WHEN w.last_since <= $as_of AND w.last_until IS NOT NULL THEN null
+            WHEN w.prev_since <= $as_of AND w.prev_until IS NOT NULL AND $as_of < w.last_since
+              THEN null
             ELSE head([i IN [size([s IN w.since WHERE s <= $as_of]) - 1]
-                       WHERE w.transformed[i] | w.transformation[i]]) END AS transformation
-  RETURN collect([source, target, transformation]) AS down_edges
+                       WHERE i >= 0 AND $as_of < w.until[i]
+                       | [CASE WHEN w.transformed[i] THEN w.transformation[i] END]]) END AS stood
+  WHERE stood IS NOT NULL
+  RETURN collect([a.id, b.id, stood[0]]) AS down_edges
 }
 CALL (root, up_nodes, up_seen) {
   WITH root, up_nodes, up_seen WHERE root IS NOT NULL AND $upstream
@@ -166,15 +172,18 @@ CALL (root, up_nodes, up_seen) {
   UNWIND up_nodes AS x
   MATCH (x)-[w:LINEAGE_WAS]-(y)
   WHERE y IN kept
-  WITH startNode(w) AS a, endNode(w) AS b, w
-  WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
-        ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END
-  WITH a.id AS source, b.id AS target,
-       CASE WHEN w.last_since <= $as_of THEN w.last_transformation
-            WHEN w.prev_since <= $as_of THEN w.prev_transformation
+  WITH startNode(w) AS a, endNode(w) AS b,
+       CASE WHEN w.last_since <= $as_of AND $as_of < w.last_until THEN [w.last_transformation]
+            WHEN w.prev_since <= $as_of AND $as_of < w.prev_until THEN [w.prev_transformation]
+            // gone by then: after the last interval, or between the two
+            WHEN w.last_since <= $as_of AND w.last_until IS NOT NULL THEN null
+            WHEN w.prev_since <= $as_of AND w.prev_until IS NOT NULL AND $as_of < w.last_since
+              THEN null
             ELSE head([i IN [size([s IN w.since WHERE s <= $as_of]) - 1]
-                       WHERE w.transformed[i] | w.transformation[i]]) END AS transformation
-  RETURN collect([source, target, transformation]) AS up_edges
+                       WHERE i >= 0 AND $as_of < w.until[i]
+                       | [CASE WHEN w.transformed[i] THEN w.transformation[i] END]]) END AS stood
+  WHERE stood IS NOT NULL
+  RETURN collect([a.id, b.id, stood[0]]) AS up_edges
 }
 WITH authorised, found, down, up, down_edges, up_edges, pending_down, pending_up
 RETURN authorised,

@@ -93,11 +93,18 @@ async def fill_runs(graph: Graph) -> int:
 
 
 async def fill_trails(graph: Graph) -> int:
-    """Give trails and edge histories written before they were kept what shows a node
-    and an edge changed once since an as_of instant without reading the live asset or
-    the interval arrays (`history.fill_trails`). Idempotent and batched; how many
-    trails and histories were filled."""
+    """Give trails written before it was kept what shows a node as of an instant
+    without reading the live asset (`history.fill_trails`). Idempotent and batched;
+    how many trails were filled."""
     return await _fill(graph, "history.fill_trails")
+
+
+async def fill_previous(graph: Graph) -> int:
+    """Give edge histories written before they were kept the scalars of their interval
+    before the last, which decide an edge changed once since an as_of instant without
+    reading the interval arrays (`history.fill_previous`). Idempotent and batched; how
+    many histories were filled."""
+    return await _fill(graph, "history.fill_previous")
 
 
 async def prune(graph: Graph, retention: timedelta, now: datetime | None = None) -> int:

@@ -1,8 +1,9 @@
 """An as_of walk shows each node from the trail it walks and each edge changed at most
 once since the instant from scalars: every write path keeps a trail's display fields
 equal to its live asset's (`shown_since` saying since when) and an edge history's
-`prev_since`/`prev_transformation` equal to what its arrays say, a data migration
-fills both in on graphs written before, and the answers are the same either way."""
+`prev_since`/`prev_until`/`prev_transformation` equal to what its arrays say, data
+migrations fill both in on graphs written before, and the answers are the same either
+way."""
 
 from __future__ import annotations
 
@@ -60,11 +61,13 @@ def assert_previous_follows_the_arrays(driver: neo4j.Driver) -> None:
     found = histories(driver)
     assert found
     for pair, h in found.items():
-        since, transformed, transformation = h["since"], h["transformed"], h["transformation"]
-        expected = (None, None)
+        since, until = h["since"], h["until"]
+        transformed, transformation = h["transformed"], h["transformation"]
+        expected = (None, None, None)
         if len(since) > 1:
-            expected = (since[-2], transformation[-2] if transformed[-2] else None)
-        assert (h.get("prev_since"), h.get("prev_transformation")) == expected, pair
+            expected = (since[-2], until[-2], transformation[-2] if transformed[-2] else None)
+        previous = (h.get("prev_since"), h.get("prev_until"), h.get("prev_transformation"))
+        assert previous == expected, pair
 
 
 def shown(client: httpx.Client, root: str, **params: Any) -> dict[str, tuple[Any, ...]]:
@@ -129,6 +132,10 @@ def test_every_asset_write_keeps_the_trail_showing_the_asset_as_it_is_now(
 def test_an_edge_changed_once_since_the_instant_shows_its_transformation_then(
     writer: httpx.Client, driver: neo4j.Driver
 ) -> None:
+    # b stays reachable through c, so the edge a>b is decided at every instant
+    edge(writer, {"source": "a", "target": "c"})
+    edge(writer, {"source": "c", "target": "b"})
+    around = {"a>c": None, "c>b": None}
     instants = []
     for transformation in ("v1", "v2"):
         edge(writer, {"source": "a", "target": "b", "transformation": transformation})
@@ -138,21 +145,23 @@ def test_an_edge_changed_once_since_the_instant_shows_its_transformation_then(
     assert gone.status_code == 204
     instants.append(moment())
     edge(writer, {"source": "a", "target": "b"})
+    # gone between the interval before the last and the last: decided by the scalars
+    assert transformations(writer, "a", instants[2]) == around
     instants.append(moment())
     edge(writer, {"source": "a", "target": "b", "transformation": "v4"})
     assert_previous_follows_the_arrays(driver)
 
-    # one change back reads the scalars (none then), further back the arrays: the same
-    # answers
+    # the last two intervals (and the gap between them) read the scalars, further back
+    # the arrays: the same answers
     assert [transformations(writer, "a", at) for at in instants] == [
-        {"a>b": "v1"},
-        {"a>b": "v2"},
-        {},
-        {"a>b": None},
+        {"a>b": "v1", **around},
+        {"a>b": "v2", **around},
+        around,
+        {"a>b": None, **around},
     ]
 
 
-def test_the_migration_fills_trails_and_previous_intervals_written_before_them(
+def test_the_migrations_fill_trails_and_previous_intervals_written_before_them(
     writer: httpx.Client, driver: neo4j.Driver, make_settings: Callable[..., Settings]
 ) -> None:
     for asset_id, name in (("m", "M"), ("o", "O")):
@@ -170,16 +179,24 @@ def test_the_migration_fills_trails_and_previous_intervals_written_before_them(
     # the shape an earlier version left: bare trails, histories without the previous interval
     driver.execute_query(
         "MATCH (t:AssetTrail) SET t = {id: t.id} WITH t"
-        " MATCH (t)-[w:LINEAGE_WAS]->() REMOVE w.prev_since, w.prev_transformation"
+        " MATCH (t)-[w:LINEAGE_WAS]->() REMOVE w.prev_since, w.prev_until, w.prev_transformation"
     )
     assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
 
     # three trails shown again (`o` since it went), and the one history with a previous
     # interval
-    assert run(make_settings, history.fill_trails) == 4
+    assert run(make_settings, history.fill_trails) == 3
     assert trails(driver) == written_trails
+    assert run(make_settings, history.fill_previous) == 1
     assert histories(driver) == written_histories
     assert run(make_settings, history.fill_trails) == 0
+    assert run(make_settings, history.fill_previous) == 0
+    assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
+    # an older version's migration gave the previous interval its start alone
+    driver.execute_query("MATCH ()-[w:LINEAGE_WAS]->() REMOVE w.prev_until")
+    assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
+    assert run(make_settings, history.fill_previous) == 1
+    assert histories(driver) == written_histories
     assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
     names = {at: {n["id"]: n["name"] for n in answers[at]["nodes"]} for at in answers}
     assert names == {first: {"m": "M", "n": "n", "o": "O"}, now: {"m": "Em", "n": "n"}}

@@ -24,6 +24,7 @@ from service.domain.dbt.slim import Unstreamable, slim_manifest
 from service.domain.dbt_manifest import ManifestError, read_manifest
 from service.domain.decompress import Corrupt, Gunzipping, TooLarge, gunzip
 from service.errors import PayloadTooLarge, Unprocessable
+from service.store import manifest_upload
 from service.store.manifest_upload import read_contents, read_document
 from service.store.spool import Spooled, spooled_file
 from tests.unit.test_fuzz_parsers import EXAMPLES, FUZZ, MANIFESTS, json_objects, mutations
@@ -227,3 +228,25 @@ def test_gunzipping_refuses_what_gunzip_refuses(
 def _drain(reader: Gunzipping) -> None:
     while reader.read(65536):
         pass
+
+
+def test_a_small_body_is_parsed_whole_and_a_larger_one_streams(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    raw = _bytes(REAL[0])
+    document = orjson.loads(raw)
+    for said_gzip, body in ((False, raw), (True, gzip.compress(raw))):
+        monkeypatch.setattr(manifest_upload, "WHOLE_BYTES", len(raw))
+        assert read_document(_spooled(body, said_gzip), len(raw)) == document
+        monkeypatch.setattr(manifest_upload, "WHOLE_BYTES", len(raw) - 1)
+        assert read_document(_spooled(body, said_gzip), len(raw)) == slim_manifest(io.BytesIO(raw))
+    # a gzip body small as sent but inflating past the threshold streams, within the limit
+    monkeypatch.setattr(manifest_upload, "WHOLE_BYTES", len(raw) // 2)
+    small = gzip.compress(raw)
+    assert len(small) <= len(raw) // 2
+    assert read_document(_spooled(small, True), len(raw)) == slim_manifest(io.BytesIO(raw))
+    with pytest.raises(PayloadTooLarge):
+        read_document(_spooled(small, True), len(raw) // 2)
+    with pytest.raises(Unprocessable) as damaged:
+        read_document(_spooled(small[:-100], True), len(raw))
+    assert "the gzip data is truncated" in str(damaged.value.detail)

@@ -37,6 +37,7 @@ _EXPOSURE_PROPERTIES = (
     ("label", "label"),
 )
 _CODE_KEYS = ("compiled_code", "compiled_sql", "raw_code", "raw_sql")
+_STR = {str}
 
 
 @dataclass(frozen=True)
@@ -118,22 +119,57 @@ def _properties(
 
 
 def _columns(node: dict[str, Any], loc: Loc) -> tuple[DbtColumn, ...]:
+    """Each column as `_column` reads it. A project's columns outnumber its nodes ten
+    to one, so a column of the usual shape is read by `_plain_column` without building
+    a `loc` for each field; any other goes the checked way, which answers the same or
+    names what is wrong."""
     columns = opt_obj(node, "columns", loc)
     str_keys(columns, (*loc, "columns"))
     out: list[DbtColumn] = []
     for key, value in columns.items():
-        cloc = (*loc, "columns", key)
-        column = obj(value, cloc)
-        config = opt_obj(column, "config", cloc)
-        out.append(
-            DbtColumn(
-                name=text(column, "name", cloc) or key,
-                type=text(column, "data_type", cloc),
-                description=text(column, "description", cloc),
-                tags=dedupe(str_list(column, "tags", cloc), str_list(config, "tags", cloc)),
-            )
-        )
+        column = _plain_column(key, value)
+        out.append(column if column is not None else _column(key, value, loc))
     return tuple(out)
+
+
+def _column(key: str, value: Any, loc: Loc) -> DbtColumn:
+    cloc = (*loc, "columns", key)
+    column = obj(value, cloc)
+    config = opt_obj(column, "config", cloc)
+    return DbtColumn(
+        name=text(column, "name", cloc) or key,
+        type=text(column, "data_type", cloc),
+        description=text(column, "description", cloc),
+        tags=dedupe(str_list(column, "tags", cloc), str_list(config, "tags", cloc)),
+    )
+
+
+def _plain_column(key: str, value: Any) -> DbtColumn | None:
+    """`_column`'s answer for a column whose fields all have their expected types (None
+    otherwise, for `_column` to read it or name what is wrong)."""
+    if type(value) is not dict:
+        return None
+    name, data_type = value.get("name"), value.get("data_type")
+    description, tags, config = value.get("description"), value.get("tags"), value.get("config")
+    config_tags = config.get("tags") if type(config) is dict else None
+    if not (
+        (name is None or type(name) is str)
+        and (data_type is None or type(data_type) is str)
+        and (description is None or type(description) is str)
+        and (tags is None or (type(tags) is list and {*map(type, tags)} <= _STR))
+        and (config is None or type(config) is dict)
+        and (
+            config_tags is None or (type(config_tags) is list and {*map(type, config_tags)} <= _STR)
+        )
+    ):
+        return None
+    # as `text` reads them: "" and blanks are not set
+    return DbtColumn(
+        name=name if name and not name.isspace() else key,
+        type=data_type if data_type and not data_type.isspace() else None,
+        description=description if description and not description.isspace() else None,
+        tags=dedupe(tags or [], config_tags or []) if tags or config_tags else (),
+    )
 
 
 def _owners(
