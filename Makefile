@@ -16,11 +16,17 @@ help:
 	@echo "make test    lint, type-check, and every test against a real Neo4j (clients included)"
 	@echo "make bench   benchmarks against the raw Neo4j driver (bench/)"
 
+# The dependencies are installed by uv (itself one wheel from pip): it fetches in
+# parallel and keeps what it fetched in a cache for the whole machine (~/.cache/uv, or
+# UV_CACHE_DIR), so a fresh clone installs in seconds where pip spent minutes
+# downloading; a machine without the cache fetches as pip did.
+UV_INSTALL = $(BIN)/uv pip install --quiet --python $(BIN)/python
+
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet 'uv>=0.8'
+	$(UV_INSTALL) -e '.[dev]'
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
@@ -55,8 +61,9 @@ run: install
 	@echo
 	$(BIN)/governance serve
 
-# Each suite leaves a JUnit report in $(REPORTS); the last step prints how long each
-# suite took and the slowest tests (tests/support/slowest.py). The suites run in this
+# Each suite leaves a JUnit report in $(REPORTS); the last step prints the wall time of
+# each stage (the install included), how long each suite took and the slowest tests
+# (tests/support/slowest.py). The suites run in this
 # order, on one test Neo4j that tests/support/suite.py starts and warms while the
 # first ones (which need no database) run, and stops at the end.
 REPORTS := .cache/reports
@@ -65,7 +72,7 @@ SUITES_THEN := integration fuzz-api e2e clients
 
 test: reports-reset install
 	@$(BIN)/python -m tests.support.suite "$(MAKE)" "$(SUITES_FIRST)" "$(SUITES_THEN)" \
-	  --beside clients-deps
+	  --beside clients-deps --began $(REPORTS)/began --stages $(REPORTS)/stages.json
 	@$(BIN)/python -m tests.support.slowest $(REPORTS)
 
 # What the clients' suite would otherwise install first, waiting on the package index:
@@ -76,7 +83,7 @@ clients-deps:
 
 .PHONY: reports-reset
 reports-reset:
-	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)
+	@rm -rf $(REPORTS) && mkdir -p $(REPORTS) && date +%s > $(REPORTS)/began
 
 lint: install lint-layers lint-clients lint-deploy
 	$(BIN)/ruff check service tests bench
@@ -129,7 +136,7 @@ clients: install
 # an otherwise idle machine. The fault and soak runs are `make bench-faults bench-soak`.
 BENCH_STAMP := $(VENV)/.bench-installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 $(BENCH_STAMP): $(STAMP)
-	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(UV_INSTALL) -e '.[dev,bench]'
 	@rm -f $(VENV)/.bench-installed-*
 	@touch $@
 

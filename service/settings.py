@@ -304,7 +304,20 @@ class WebhookSettings(BaseModel):
         "sealed (rotation: docs/operations.md). `governance serve` requires it with "
         "`NEO4J_URI`; with the local development Neo4j it keeps one in that instance's folder.",
     )
-    lease_ttl_s: float = 15.0
+    lease_ttl_s: float = env(
+        "GOVERNANCE_WEBHOOK_LEASE_TTL",
+        15.0,
+        "Seconds the dispatching process's lease lasts unless renewed (it renews it every "
+        "time it looks for work): after a crash, another process takes over dispatch "
+        "within this long.",
+        ge=1,
+    )
+
+    @model_validator(mode="after")
+    def _renewed_within_lease(self) -> WebhookSettings:
+        """A dispatcher resting longer than its lease would lose it between looks."""
+        environment.ordered(self, ("poll_interval_s", "lease_ttl_s"))
+        return self
 
 
 class PolicySettings(BaseModel):

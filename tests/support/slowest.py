@@ -1,8 +1,10 @@
 """What `make test` prints last: how long each suite took and its slowest tests.
 
-Each pytest run of `make test` leaves a JUnit XML report in `.cache/reports/`, and
-the client harness a `clients.json`; this reads them all, so a suite that grows
-slower is seen at every run rather than when CI's time limit is reached.
+Each pytest run of `make test` leaves a JUnit XML report in `.cache/reports/`, the
+client harness a `clients.json`, and the suite runner (tests/support/suite.py) a
+`stages.json` with the wall time of each stage, the install included; this reads them
+all, so a stage or suite that grows slower is seen at every run rather than when CI's
+time limit is reached.
 
     python -m tests.support.slowest [.cache/reports] [--top 15]
 """
@@ -46,6 +48,22 @@ def read_clients(path: Path) -> tuple[float, list[Timed]]:
     return sum(timings.values()), cases
 
 
+def stages(path: Path) -> list[str]:
+    """The lines for the wall time of each stage, from the runner's `stages.json`; stages
+    run beside others are named so and left out of the sum, which is the whole run."""
+    if not path.exists():
+        return []
+    seconds: dict[str, float] = json.loads(path.read_text())
+    if not seconds:
+        return []
+    width = max(len(name) for name in seconds)
+    lines = ["wall time per stage:"]
+    lines += [f"  {name:<{width}}  {s:7.1f} s" for name, s in seconds.items()]
+    whole = sum(s for name, s in seconds.items() if not name.endswith("(beside)"))
+    lines.append(f"  {'all':<{width}}  {whole:7.1f} s")
+    return lines
+
+
 def report(directory: Path, top: int) -> str:
     totals: dict[str, float] = {}
     cases: list[Timed] = []
@@ -59,7 +77,7 @@ def report(directory: Path, top: int) -> str:
     if not totals:
         return f"no test reports in {directory}"
     width = max(len(name) for name in totals)
-    lines = ["time per suite:"]
+    lines = [*stages(directory / "stages.json"), "time per suite:"]
     lines += [f"  {name:<{width}}  {seconds:7.1f} s" for name, seconds in totals.items()]
     lines.append(f"  {'all':<{width}}  {sum(totals.values()):7.1f} s")
     lines.append(f"slowest {top}:")

@@ -17,19 +17,26 @@ Targets given as `--beside` run in the background beside the first suites too: w
 mostly waits on a package index (the Python client's virtualenv), so that the
 clients' suite finds it made.
 
+Each target is its own make run, timed: with `--stages FILE` the wall seconds of each
+(and of the database's start, and of the install since the time in `--began FILE`)
+are written there as JSON, for the summary `make test` prints last
+(tests/support/slowest.py).
+
     python -m tests.support.suite MAKE "lint unit" "integration fuzz-api e2e clients" \
-        --beside clients-deps
+        --beside clients-deps --began .cache/reports/began --stages .cache/reports/stages.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tests.support.neo4j_server import Neo4jTarget, local_server, uses_local_server
@@ -47,10 +54,15 @@ class Suites:
     then: list[str]  # run after, on the started database
 
 
-def _make(make: str, targets: list[str]) -> int:
-    if not targets:
-        return 0
-    return subprocess.run([make, "--no-print-directory", *targets], check=False).returncode
+def _make(make: str, targets: list[str], seconds: dict[str, float]) -> int:
+    """Each target in order, its wall time into `seconds`; stops at the first failure."""
+    for target in targets:
+        started = time.monotonic()
+        status = subprocess.run([make, "--no-print-directory", target], check=False).returncode
+        seconds[target] = round(time.monotonic() - started, 1)
+        if status:
+            return status
+    return 0
 
 
 def _start_and_prepare() -> float:
@@ -63,21 +75,27 @@ def _start_and_prepare() -> float:
     return time.monotonic() - started
 
 
-def _run(make: str, suites: Suites, server: LocalNeo4j | None) -> int:
+def _run(make: str, suites: Suites, server: LocalNeo4j | None, stages: dict[str, float]) -> int:
     """`first` and `beside` at once, with the database starting (`server`, if any)
-    beside them too; then `then`. The database is stopped at the end if this started it."""
+    beside them too; then `then`. The database is stopped at the end if this started it.
+    Each target's wall seconds go into `stages` (those beside under their own names)."""
     was_running = server is not None and server.status().running
+    beside: dict[str, float] = {}
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="beside") as pool:
         starting = pool.submit(_start_and_prepare) if server is not None else None
-        installing = pool.submit(_make, make, suites.beside)
+        installing = pool.submit(_make, make, suites.beside, beside)
         try:
-            status = _make(make, suites.first) or installing.result()
+            status = _make(make, suites.first, stages) or installing.result()
+            stages.update({f"{target} (beside)": s for target, s in beside.items()})
             if starting is not None:
+                waited = time.monotonic()
                 seconds = starting.result()
+                stages["neo4j start and warm-up (beside)"] = round(seconds, 1)
+                stages["waiting for the warm-up"] = round(time.monotonic() - waited, 1)
                 print(
                     f"suite: the test Neo4j was started and warmed in {seconds:.0f} s", flush=True
                 )
-            return status or _make(make, suites.then)
+            return status or _make(make, suites.then, stages)
         finally:
             # Waited for on any way out: a start holds the instance's lock until it ends.
             installing.exception()
@@ -93,9 +111,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("first", help="suites that need no database, run while it starts")
     parser.add_argument("then", help="suites run after, on the started database")
     parser.add_argument("--beside", default="", help="targets run in the background beside `first`")
+    parser.add_argument(
+        "--began", type=Path, help="a file holding when `make test` began (epoch s)"
+    )
+    parser.add_argument("--stages", type=Path, help="where to write each stage's wall seconds")
     args = parser.parse_args(argv)
     suites = Suites(args.first.split(), args.beside.split(), args.then.split())
-    return _run(args.make, suites, local_server() if uses_local_server() else None)
+    stages: dict[str, float] = {}
+    if args.began is not None and args.began.exists():
+        stages["install"] = round(time.time() - float(args.began.read_text()), 1)
+    try:
+        return _run(args.make, suites, local_server() if uses_local_server() else None, stages)
+    finally:
+        if args.stages is not None:
+            args.stages.write_text(json.dumps(stages))
 
 
 if __name__ == "__main__":

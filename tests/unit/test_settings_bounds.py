@@ -71,6 +71,19 @@ def test_a_debounce_longer_than_the_longest_delay_is_refused() -> None:
     )
 
 
+def test_a_webhook_lease_shorter_than_the_dispatchers_rest_is_refused() -> None:
+    """The dispatcher renews its lease each time it looks for work: a lease that ends
+    before the next look would pass dispatch around between processes."""
+    assert _refused(GOVERNANCE_WEBHOOK_LEASE_TTL="2", GOVERNANCE_WEBHOOK_POLL_INTERVAL="3") == (
+        "GOVERNANCE_WEBHOOK_POLL_INTERVAL (3) must not exceed GOVERNANCE_WEBHOOK_LEASE_TTL (2)"
+    )
+    assert _refused(GOVERNANCE_WEBHOOK_LEASE_TTL="0.5") == (
+        "GOVERNANCE_WEBHOOK_LEASE_TTL must be at least 1.0, got 0.5"
+    )
+    short = Settings.from_env({"GOVERNANCE_WEBHOOK_LEASE_TTL": "3"})
+    assert short.webhooks.lease_ttl_s == 3
+
+
 def test_settings_built_in_code_are_held_to_the_same_checks() -> None:
     """Page sizes have no variable; the check still guards settings a test or a tool builds."""
     with pytest.raises(ValidationError, match="default_page_size \\(50\\) must not exceed"):

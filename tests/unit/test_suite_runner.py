@@ -4,8 +4,10 @@ end, failure or not, unless it was running before."""
 
 from __future__ import annotations
 
+import json
 import stat
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -61,7 +63,7 @@ def test_the_later_suites_run_on_the_started_database_which_is_stopped_after(
     _use(monkeypatch, server, ready)
     command, log = make
     assert suite.main([command, "lint unit", "integration e2e"]) == 0
-    assert log.read_text().splitlines() == ["lint unit", "integration e2e"]
+    assert log.read_text().splitlines() == ["lint", "unit", "integration", "e2e"]
     assert ready.is_set() and server.stopped.is_set()
 
 
@@ -103,4 +105,28 @@ def test_without_the_local_database_the_suites_simply_run_in_order(
     monkeypatch.setattr(suite, "uses_local_server", lambda: False)
     command, log = make
     assert suite.main([command, "lint", "broken integration"]) == 2
-    assert log.read_text().splitlines() == ["lint", "broken integration"]
+    assert log.read_text().splitlines() == ["lint", "broken"]
+
+
+def test_each_stage_is_timed_and_written_for_the_summary_even_on_a_failure(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    server, ready = FakeServer(running=False), threading.Event()
+    _use(monkeypatch, server, ready)
+    command, _ = make
+    began, written = tmp_path / "began", tmp_path / "stages.json"
+    began.write_text(str(int(time.time()) - 30))
+    arguments = ["lint unit", "integration broken e2e", "--beside", "deps"]
+    assert suite.main([command, *arguments, "--began", str(began), "--stages", str(written)]) == 2
+    stages = json.loads(written.read_text())
+    assert list(stages) == [
+        "install",
+        "lint",
+        "unit",
+        "deps (beside)",
+        "neo4j start and warm-up (beside)",
+        "waiting for the warm-up",
+        "integration",
+        "broken",
+    ]
+    assert stages["install"] >= 30 and all(seconds >= 0 for seconds in stages.values())

@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 config="$(mktemp -d)"
 trap 'rm -rf "$config"' EXIT
 printf '//127.0.0.1:9/:_authToken=dry-run\n' >"$config/npmrc"
-log="$(npm publish --dry-run --registry http://127.0.0.1:9/ --userconfig "$config/npmrc" 2>&1)"
+# The dry run still asks that registry whether the version is published; without
+# --fetch-retries=0 npm retries the refused connection twice with backoff (about 70 s).
+log="$(npm publish --dry-run --registry http://127.0.0.1:9/ --userconfig "$config/npmrc" --fetch-retries=0 2>&1)"
 fail() {
   printf 'check-publish: %s\n%s\n' "$1" "$log" >&2
   exit 1
