@@ -1,7 +1,13 @@
 // Open policy violations, newest first, with their policy's name and severity;
 // one asset's only when `$asset_id` is given.
+// $readable (null: every domain) lists the private domains the viewer may read: the
+// violations of other private domains' assets are left out, as the assets are.
 MATCH (v:Violation)
-WHERE $asset_id IS NULL OR v.asset_id = $asset_id
+WHERE ($asset_id IS NULL OR v.asset_id = $asset_id)
+  AND ($readable IS NULL OR NOT EXISTS {
+    MATCH (a:Asset {id: v.asset_id})
+    WHERE a.domain_private AND NOT a.domain IN $readable
+  })
 OPTIONAL MATCH (p:Policy {id: v.policy_id})
 RETURN v {.policy_id, .asset_id, .reason, .path, .opened_at} AS violation,
        p.name AS policy_name, p.severity AS severity

@@ -13,7 +13,7 @@ CALL () {
     AND (t.user_id IS NULL OR (u IS NOT NULL AND NOT coalesce(u.disabled, false)))
   ) AS valid
   RETURN CASE
-    WHEN NOT valid THEN false
+    WHEN NOT coalesce(valid, false) THEN false
     WHEN $access IS NULL OR $access = [coalesce(u.role, '')] + COLLECT {
       MATCH (u)-[:MEMBER_OF]->(:Team)-[g:GRANTED]->(d:Domain)
       RETURN d.id + ' ' + g.role AS grant ORDER BY grant

@@ -11,6 +11,7 @@ from starlette.responses import Response
 from service import clock
 from service.api import deps
 from service.api.versioned import Text, Versioned, never_creates
+from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
 from service.errors import validation_error
 from service.http import json_response, path_param, read_json
@@ -85,7 +86,11 @@ async def create_policy(request: Request) -> Response:
 async def list_violations(request: Request) -> Response:
     paging = deps.paging(request)
     policy, rows = await store.violations(
-        deps.graph(request), path_param(request, "policy_id"), paging.after, paging.fetch
+        deps.graph(request),
+        path_param(request, "policy_id"),
+        paging.after,
+        paging.fetch,
+        domain_rules.readable_private(deps.principal(request)),
     )
     page = rows[: paging.limit]
     more = len(rows) > paging.limit
@@ -188,7 +193,8 @@ docs = {
         "A policy's open violations",
         "policies",
         description="As stored by the latest evaluation (`evaluated_at`; null before the first). "
-        "Ordered by asset id and paged with `limit`/`cursor` like every list.",
+        "Ordered by asset id and paged with `limit`/`cursor` like every list. The violations "
+        "of assets in private domains where the caller holds no role are left out.",
         params=PAGING,
         responses={200: Violations},
         errors=(404, 422),

@@ -26,7 +26,8 @@ async def policies(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
     listed = await policy_store.page(graph, None, None, "", SHOWN)
     by_policy = defaultdict(list)
-    violations = await dashboard_store.open_violations(graph, None, SHOWN)
+    readable = domain_rules.readable_private(session.principal)
+    violations = await dashboard_store.open_violations(graph, None, SHOWN, readable)
     for violation in violations:
         by_policy[violation.policy_id].append(violation)
     context = {

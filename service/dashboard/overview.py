@@ -20,10 +20,10 @@ SHOWN = 10
 
 async def overview(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
-    events = await store.latest_events(graph, SHOWN, guard.event_view(session))
     readable = domain_rules.readable_private(session.principal)
+    events = await store.latest_events(graph, SHOWN, guard.event_view(session).within(readable))
     failing = await store.failing_rules(graph, SHOWN, readable)
-    violations = await store.open_violations(graph, None, SHOWN)
+    violations = await store.open_violations(graph, None, SHOWN, readable)
     shown = [r.asset_id for r in failing] + [v.asset_id for v in violations]
     context = {
         "title": "Overview",

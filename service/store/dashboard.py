@@ -47,8 +47,16 @@ async def counts(graph: Graph) -> Counts:
     return Counts(**{name: int(row[name]) for name in Counts.__dataclass_fields__})
 
 
-async def open_violations(graph: Graph, asset_id: str | None, limit: int) -> list[OpenViolation]:
-    rows = await graph.read("dashboard.violations", asset_id=asset_id, limit=limit)
+async def open_violations(
+    graph: Graph, asset_id: str | None, limit: int, readable: tuple[str, ...] | None = None
+) -> list[OpenViolation]:
+    """`readable` (None: all) lists the private domains whose assets' violations may show."""
+    rows = await graph.read(
+        "dashboard.violations",
+        asset_id=asset_id,
+        limit=limit,
+        readable=None if readable is None else list(readable),
+    )
     return [
         OpenViolation(
             **{**row["violation"], "path": row["violation"].get("path")},

@@ -59,9 +59,12 @@ async def _batch(tx: Tx, domain_id: str, moves: Moves) -> None:
     moves.done = len(found) < BATCH
 
 
-async def reevaluate(graph: Graph, domain_id: str, actor: str) -> Moves:
+async def reevaluate(
+    graph: Graph, domain_id: str, actor: str, hides_in: tuple[str, ...] = ()
+) -> Moves:
     """Place every asset by the current rules; one `domain.membership.changed` event
-    counts the assets that entered and left `domain_id`."""
+    counts the assets that entered and left `domain_id`. `hides_in`: the private domain
+    a deleted domain was, which is no longer there for the event to be placed in."""
     moves = Moves()
     while not moves.done:
         start = Moves(**{**moves.__dict__})
@@ -71,7 +74,7 @@ async def reevaluate(graph: Graph, domain_id: str, actor: str) -> Moves:
             await _batch(tx, domain_id, attempt)
             if attempt.done and (attempt.added or attempt.removed):
                 data = {"domain": domain_id, "added": attempt.added, "removed": attempt.removed}
-                emit(tx, "domain.membership.changed", data, actor)
+                emit(tx, "domain.membership.changed", data, actor, hides_in=hides_in)
             return attempt
 
         moves = await graph.write_tx(work)

@@ -109,12 +109,13 @@ async def all_domains(graph: Graph) -> list[Domain]:
 async def delete(graph: Graph, domain_id: str, actor: str) -> None:
     """The domain goes; its assets are placed again (in another domain or none)."""
 
-    async def work(tx: Tx) -> None:
+    async def work(tx: Tx) -> tuple[str, ...]:
         row = (await tx.run("domains.delete", id=domain_id))[0]
         if not row["found"]:
             raise not_found(domain_id)
         hides_in = (domain_id,) if row["private"] else ()
         emit(tx, "domain.deleted", {"id": domain_id}, actor, hides_in=hides_in)
+        return hides_in
 
-    await graph.write_tx(work)
-    await domain_placement.reevaluate(graph, domain_id, actor)
+    hides_in = await graph.write_tx(work)
+    await domain_placement.reevaluate(graph, domain_id, actor, hides_in)

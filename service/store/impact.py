@@ -79,7 +79,7 @@ async def _hiding(
     if viewer is None or domain_rules.sees_everything(viewer):
         return Hiding()
     nodes = [(c.asset, c.column) for c in changes] + [n for r in reached for n in r.path]
-    found = await domain_guard.placed(graph, {asset for asset, _ in nodes})
+    found = await domain_guard.placed_if_domains(graph, {asset for asset, _ in nodes})
     places = {i: {"domain": p.domain, "private": p.private} for i, p in found.items()}
     teams = await domain_guard.owner_teams(graph, hidden_domains(viewer, places.values()))
     return hiding(viewer, nodes, places, teams)

@@ -580,7 +580,7 @@ async def _redacted_columns(
     assets' domains read in one statement (none for a global admin)."""
     if viewer is None or domain_rules.sees_everything(viewer):
         return found
-    placed = await domain_guard.placed(graph, {n.asset for n in found.nodes})
+    placed = await domain_guard.placed_if_domains(graph, {n.asset for n in found.nodes})
     places = {i: {"domain": p.domain, "private": p.private} for i, p in placed.items()}
     teams = await domain_guard.owner_teams(graph, hidden_domains(viewer, places.values()))
     shown = redact_columns(viewer, found.nodes, found.edges, places, teams)

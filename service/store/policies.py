@@ -171,10 +171,17 @@ async def delete(graph: Graph, policy_id: str, expected: Expected | None, actor:
 
 
 async def violations(
-    graph: Graph, policy_id: str, after: str, limit: int
+    graph: Graph, policy_id: str, after: str, limit: int, readable: tuple[str, ...] | None
 ) -> tuple[Policy, list[Violation]]:
+    """`readable` (None: all) lists the private domains whose assets' violations may show."""
     policy = await get(graph, policy_id)
-    rows = await graph.read("policies.violations", policy_id=policy_id, after=after, limit=limit)
+    rows = await graph.read(
+        "policies.violations",
+        policy_id=policy_id,
+        after=after,
+        limit=limit,
+        readable=None if readable is None else list(readable),
+    )
     return policy, [Violation(**r["violation"]) for r in rows]
 
 

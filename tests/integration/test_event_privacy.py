@@ -136,21 +136,37 @@ def test_a_private_domains_events_reach_only_those_with_a_role_in_it(
     reader: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
 ) -> None:
+    assert admin.put("/assets/vx.one", json={"name": "one", "type": "table"}).status_code == 201
     start = newest_event(driver)
-    body = {"owner_team": "vaultkeepers", "private": True}
+    rules = [{"kind": "namespace", "value": "vx."}]
+    body = {"owner_team": "vaultkeepers", "private": True, "rules": rules}
     assert admin.put("/domains/vaultdomtwo", json=body).status_code == 201
-    assert admin.put("/domains/publicdom", json={**body, "private": False}).status_code == 201
+    public = {"owner_team": "vaultkeepers", "private": False}
+    assert admin.put("/domains/publicdom", json=public).status_code == 201
     asked: dict[str, str | int] = {"after": start, "types": "domain.*"}
-    insider = reader(people.insider).get("/events", params=asked)
-    shown = [(e["type"], e["data"]["id"]) for e in insider.json()["items"]]
-    assert shown == [("domain.created", "vaultdomtwo"), ("domain.created", "publicdom")]
+
+    def seen(client: httpx.Client) -> list[tuple[str, str]]:
+        items = client.get("/events", params=asked).json()["items"]
+        return [(e["type"], e["data"].get("id") or e["data"]["domain"]) for e in items]
+
+    assert seen(reader(people.insider)) == [
+        ("domain.created", "vaultdomtwo"),
+        ("domain.membership.changed", "vaultdomtwo"),
+        ("domain.created", "publicdom"),
+    ]
     assert admin.delete("/domains/vaultdomtwo").status_code == 204
     outsider = reader(people.outsider).get("/events", params=asked)
     assert "vaultdom" not in outsider.text
     assert [e["data"]["id"] for e in outsider.json()["items"]] == ["publicdom"]
-    # Once deleted, nobody holds a role in it: its events are left to global admins.
-    everything = [e["type"] for e in admin.get("/events", params=asked).json()["items"]]
-    assert everything == ["domain.created", "domain.created", "domain.deleted"]
+    # Once deleted, nobody holds a role in it: its events, the count of the assets that
+    # left it among them, are left to global admins.
+    assert [t for t, _ in seen(admin)] == [
+        "domain.created",
+        "domain.membership.changed",
+        "domain.created",
+        "domain.deleted",
+        "domain.membership.changed",
+    ]
     assert "vaultdomtwo" not in reader(people.insider).get("/events", params=asked).text
 
 

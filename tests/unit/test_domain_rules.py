@@ -71,9 +71,24 @@ def test_a_refusal_lists_writes_and_unreadable_sources_with_their_domains() -> N
     }
     editor = caller("viewer", sales="editor")
     listed = refused(editor, ["sales.b", "raw", "new"], ["fin.a", "sales.b"], placed)
-    assert listed == [("fin.a", "finance"), ("new", None), ("raw", None)]
+    # fin.a's private domain is no more named than a read would name it
+    assert listed == [("fin.a", None), ("new", None), ("raw", None)]
     placed_new = refused(editor, ["new"], [], placed, {"new": "sales"})
     assert placed_new == []
+    member = caller("viewer", finance="viewer")
+    assert refused(member, [], ["fin.a"], {"fin.a": Placed("finance", True)}) == []
+    assert refused(member, ["fin.a"], [], placed) == [("fin.a", "finance")]
+
+
+def test_a_refusal_over_assets_the_service_found_shows_hidden_ones_as_stand_ins() -> None:
+    placed = {
+        "fin.z": Placed("finance", True),
+        "fin.a": Placed("finance", True),
+        "ops.q": Placed("ops"),
+    }
+    editor = caller("viewer", sales="editor")
+    listed = refused(editor, ["fin.z", "ops.q", "fin.a"], [], placed, found_by_service=True)
+    assert listed == [("ops.q", "ops"), ("redacted:1", None), ("redacted:2", None)]
 
 
 def test_a_refusal_names_at_most_a_hundred_assets_and_counts_them_all() -> None:

@@ -27,11 +27,17 @@ def refused(
     reads: Iterable[str],
     placed: Mapping[str, Placed],
     new_domains: Mapping[str, str | None] | None = None,
+    found_by_service: bool = False,
 ) -> list[tuple[str, str | None]]:
     """(asset id, domain) of each asset the caller may not write (`writes`) or read
     (`reads`), in id order. An id naming no asset is written outside every domain unless
-    `new_domains` places it (the domain its fields would give it)."""
+    `new_domains` places it (the domain its fields would give it). A refusal tells no
+    more than a read would: an asset of a private domain the caller may not read is
+    listed with domain null, and, when the service found the ids itself
+    (`found_by_service`: a column tag rule's holders, a quality rule's asset), last as
+    a stand-in `redacted:<n>` rather than by its id."""
     bad: dict[str, str | None] = {}
+    hidden: set[str] = set()
     for asset_id in writes:
         where = placed.get(asset_id) or Placed((new_domains or {}).get(asset_id))
         if not domain_rules.can_write(principal, where.domain):
@@ -40,7 +46,14 @@ def refused(
         where = placed.get(asset_id) or Placed(None)
         if not domain_rules.can_read(principal, where.domain, where.private):
             bad[asset_id] = where.domain
-    return sorted(bad.items())
+    for asset_id in bad:
+        held = placed.get(asset_id)
+        if held is not None and not domain_rules.can_read(principal, held.domain, held.private):
+            hidden.add(asset_id)
+    if not found_by_service:
+        return sorted((i, None if i in hidden else d) for i, d in bad.items())
+    shown = sorted((i, d) for i, d in bad.items() if i not in hidden)
+    return shown + [(f"redacted:{n}", None) for n in range(1, len(hidden) + 1)]
 
 
 def forbidden(listed: list[tuple[str, str | None]]) -> DomainForbidden:
