@@ -161,47 +161,40 @@ async def _after(prepared: asyncio.Task[None], work: Callable[[], Awaitable[None
     await work()
 
 
+# The one-off fills of what older graphs lack: (migration name, fill, log line for
+# how many it filled), in the order they must run.
+BACKFILLS: tuple[tuple[str, Callable[[Graph], Awaitable[int]], str], ...] = (
+    ("lineage_history", history.backfill, "opened the history of %d edges and column mappings"),
+    ("lineage_history_runs", history.fill_runs, "filled the runs of %d edge histories"),
+    ("lineage_history_trails", history.fill_trails, "filled %d lineage trails"),
+    (
+        "lineage_history_previous",
+        history.fill_previous,
+        "filled the previous interval of %d edge histories",
+    ),
+    (
+        "asset_versions",
+        asset_versions.backfill,
+        "wrote a first version for %d assets kept before versions were",
+    ),
+)
+
+
 async def _backfill(graph: Graph) -> None:
     """Histories for live edges, and first versions for assets, from before history was
     kept, once the schema is in place (its constraints keep processes starting together
     from making two trails per id or two first versions). In the background: a large
     graph's first pass must not hold back readiness; until it is done, an as_of read
-    answers an unversioned asset from the live one (`lineage.traverse_as_of`)."""
-    try:
-        opened = await migrations.once(graph, "lineage_history", history.backfill)
-    except Exception:
-        log.warning("lineage history backfill failed; the next start resumes it", exc_info=True)
-    else:
-        if opened:
-            log.info("opened the history of %d edges and column mappings", opened)
-    try:
-        filled = await migrations.once(graph, "lineage_history_runs", history.fill_runs)
-    except Exception:
-        log.warning("lineage history runs failed; the next start resumes them", exc_info=True)
-    else:
-        if filled:
-            log.info("filled the runs of %d edge histories", filled)
-    try:
-        shown = await migrations.once(graph, "lineage_history_trails", history.fill_trails)
-    except Exception:
-        log.warning("lineage history trails failed; the next start resumes them", exc_info=True)
-    else:
-        if shown:
-            log.info("filled %d lineage trails", shown)
-    try:
-        previous = await migrations.once(graph, "lineage_history_previous", history.fill_previous)
-    except Exception:
-        log.warning("lineage history intervals failed; the next start resumes them", exc_info=True)
-    else:
-        if previous:
-            log.info("filled the previous interval of %d edge histories", previous)
-    try:
-        versioned = await migrations.once(graph, "asset_versions", asset_versions.backfill)
-    except Exception:
-        log.warning("asset version backfill failed; the next start resumes it", exc_info=True)
-        return
-    if versioned:
-        log.info("wrote a first version for %d assets kept before versions were", versioned)
+    answers an unversioned asset from the live one (`lineage.traverse_as_of`). Each
+    runs once, in order; one that fails is logged and resumed at the next start."""
+    for name, fill, done in BACKFILLS:
+        try:
+            count = await migrations.once(graph, name, fill)
+        except Exception:
+            log.warning("the %s backfill failed; the next start resumes it", name, exc_info=True)
+        else:
+            if count:
+                log.info(done, count)
 
 
 async def _housekeeping(

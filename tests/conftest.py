@@ -192,6 +192,22 @@ def client_for(live: LiveServer, token: str | None) -> httpx.Client:
 
 
 @pytest.fixture
+def client_of(live: LiveServer) -> Iterator[Callable[[str], httpx.Client]]:
+    """A client holding a given token, for tests with callers of their own; each one
+    made is closed after the test."""
+    opened: list[httpx.Client] = []
+
+    def make(token: str) -> httpx.Client:
+        client = client_for(live, token)
+        opened.append(client)
+        return client
+
+    yield make
+    for client in opened:
+        client.close()
+
+
+@pytest.fixture
 def admin(live: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
     with client_for(live, tokens.admin) as client:
         yield client

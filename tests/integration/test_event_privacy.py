@@ -5,7 +5,7 @@ membership change from the next event on."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import httpx
@@ -14,7 +14,6 @@ import orjson
 import pytest
 
 from service.settings import Settings
-from tests.conftest import client_for
 from tests.integration.test_users import token_of
 from tests.support.dashboard import make_user, sign_in
 from tests.support.progress import newest_event
@@ -64,20 +63,6 @@ def people(admin: httpx.Client, make_settings: Callable[..., Settings]) -> Peopl
     )
 
 
-@pytest.fixture
-def reader(live: LiveServer) -> Iterator[Callable[[str], httpx.Client]]:
-    opened: list[httpx.Client] = []
-
-    def make(token: str) -> httpx.Client:
-        client = client_for(live, token)
-        opened.append(client)
-        return client
-
-    yield make
-    for client in opened:
-        client.close()
-
-
 def _private_events(admin: httpx.Client) -> None:
     """One of each kind about the private assets: an update, an edge from a public asset
     (one end hidden), an edge between two private ones, a quality rule, a private domain."""
@@ -111,18 +96,18 @@ def _raw(frame: Frame) -> bytes:
 def test_the_replay_leaves_out_every_event_about_a_private_domain_for_an_outsider(
     admin: httpx.Client,
     people: People,
-    reader: Callable[[str], httpx.Client],
+    client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
 ) -> None:
     start = newest_event(driver)
     _private_events(admin)
     _marker(admin, "after")
-    outsider = reader(people.outsider).get("/events", params={"after": start, "limit": 500})
+    outsider = client_of(people.outsider).get("/events", params={"after": start, "limit": 500})
     assert outsider.status_code == 200
     for secret in SECRETS:
         assert secret not in outsider.text
     assert [e["type"] for e in outsider.json()["items"]] == ["asset.updated"]
-    insider = reader(people.insider).get("/events", params={"after": start, "limit": 500})
+    insider = client_of(people.insider).get("/events", params={"after": start, "limit": 500})
     everything = admin.get("/events", params={"after": start, "limit": 500})
     types = [e["type"] for e in everything.json()["items"]]
     assert "vaultasset.one" in insider.text and "vaultdom" in insider.text
@@ -133,7 +118,7 @@ def test_the_replay_leaves_out_every_event_about_a_private_domain_for_an_outside
 def test_a_private_domains_events_reach_only_those_with_a_role_in_it(
     admin: httpx.Client,
     people: People,
-    reader: Callable[[str], httpx.Client],
+    client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
 ) -> None:
     assert admin.put("/assets/vx.one", json={"name": "one", "type": "table"}).status_code == 201
@@ -149,13 +134,13 @@ def test_a_private_domains_events_reach_only_those_with_a_role_in_it(
         items = client.get("/events", params=asked).json()["items"]
         return [(e["type"], e["data"].get("id") or e["data"]["domain"]) for e in items]
 
-    assert seen(reader(people.insider)) == [
+    assert seen(client_of(people.insider)) == [
         ("domain.created", "vaultdomtwo"),
         ("domain.membership.changed", "vaultdomtwo"),
         ("domain.created", "publicdom"),
     ]
     assert admin.delete("/domains/vaultdomtwo").status_code == 204
-    outsider = reader(people.outsider).get("/events", params=asked)
+    outsider = client_of(people.outsider).get("/events", params=asked)
     assert "vaultdom" not in outsider.text
     assert [e["data"]["id"] for e in outsider.json()["items"]] == ["publicdom"]
     # Once deleted, nobody holds a role in it: its events, the count of the assets that
@@ -167,7 +152,7 @@ def test_a_private_domains_events_reach_only_those_with_a_role_in_it(
         "domain.deleted",
         "domain.membership.changed",
     ]
-    assert "vaultdomtwo" not in reader(people.insider).get("/events", params=asked).text
+    assert "vaultdomtwo" not in client_of(people.insider).get("/events", params=asked).text
 
 
 def test_the_live_stream_sends_private_events_only_to_readers_with_a_role(
@@ -214,7 +199,7 @@ def test_the_stream_follows_a_membership_change_from_the_next_event(
 def test_a_public_assets_alert_names_its_private_downstream_as_stand_ins(
     admin: httpx.Client,
     people: People,
-    reader: Callable[[str], httpx.Client],
+    client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
 ) -> None:
     for source, target in (("open.raw", "vaultasset.one"), ("vaultasset.one", "vaultasset.two")):
@@ -226,13 +211,13 @@ def test_a_public_assets_alert_names_its_private_downstream_as_stand_ins(
     failed = admin.post(f"/quality/rules/{made.json()['id']}/results", json={"status": "fail"})
     assert failed.status_code == 201, failed.text
     asked: dict[str, str | int] = {"after": start, "types": "quality.rule.failed"}
-    outsider = reader(people.outsider).get("/events", params=asked)
+    outsider = client_of(people.outsider).get("/events", params=asked)
     assert SECRETS[0] not in outsider.text
     (alert,) = outsider.json()["items"]
     assert alert["data"]["asset_id"] == "open.raw"
     assert alert["data"]["impact"]["downstream_count"] == 2
     assert alert["data"]["impact"]["downstream_ids"] == ["redacted:1", "redacted:2"]
-    (seen,) = reader(people.insider).get("/events", params=asked).json()["items"]
+    (seen,) = client_of(people.insider).get("/events", params=asked).json()["items"]
     assert seen["data"]["impact"]["downstream_ids"] == ["vaultasset.one", "vaultasset.two"]
 
 

@@ -5,7 +5,7 @@ name or the domain's id to anyone else."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +13,6 @@ import httpx
 import pytest
 
 from service.settings import Settings
-from tests.conftest import client_for
 from tests.integration.test_users import token_of
 from tests.support.dashboard import make_user, sign_in
 from tests.support.server import LiveServer
@@ -64,20 +63,6 @@ def setup(admin: httpx.Client, make_settings: Callable[..., Settings]) -> Setup:
     )
 
 
-@pytest.fixture
-def reader(live: LiveServer) -> Iterator[Callable[[str], httpx.Client]]:
-    opened: list[httpx.Client] = []
-
-    def make(token: str) -> httpx.Client:
-        client = client_for(live, token)
-        opened.append(client)
-        return client
-
-    yield make
-    for client in opened:
-        client.close()
-
-
 def _pages(live: LiveServer, username: str) -> dict[str, bytes]:
     """The home page, its open violations and latest events apart, and the Policies page."""
     with sign_in(live, username) as browser:
@@ -100,7 +85,7 @@ def _violations(client: httpx.Client, policy_id: str) -> httpx.Response:
 
 
 def test_an_outsider_sees_no_byte_of_a_private_domain_on_the_overview_and_policies(
-    setup: Setup, live: LiveServer, reader: Callable[[str], httpx.Client]
+    setup: Setup, live: LiveServer, client_of: Callable[[str], httpx.Client]
 ) -> None:
     pages = _pages(live, "outsider")
     # The public asset's finding is there: the page and the section are the right ones.
@@ -108,7 +93,7 @@ def test_an_outsider_sees_no_byte_of_a_private_domain_on_the_overview_and_polici
     assert PUBLIC_NAME.encode() in pages["violations"]
     assert b"policy.violation.opened" in pages["events"]
     assert PUBLIC_NAME.encode() in pages["policies"]
-    answer = _violations(reader(setup.outsider), setup.policy["id"])
+    answer = _violations(client_of(setup.outsider), setup.policy["id"])
     assert [v["asset_id"] for v in answer.json()["violations"]] == ["open.raw"]
     for where, body in [*pages.items(), ("api", answer.content)]:
         for secret in SECRETS:
@@ -116,13 +101,13 @@ def test_an_outsider_sees_no_byte_of_a_private_domain_on_the_overview_and_polici
 
 
 def test_an_insider_sees_the_private_domains_findings_and_events(
-    setup: Setup, live: LiveServer, reader: Callable[[str], httpx.Client]
+    setup: Setup, live: LiveServer, client_of: Callable[[str], httpx.Client]
 ) -> None:
     pages = _pages(live, "insider")
     for where in ("violations", "policies"):
         assert b"vaultasset.ledger" in pages[where], where
         assert PRIVATE_NAME.encode() in pages[where], where
     assert b"vaultasset.ledger" in pages["events"]
-    answer = _violations(reader(setup.insider), setup.policy["id"])
+    answer = _violations(client_of(setup.insider), setup.policy["id"])
     found = [v["asset_id"] for v in answer.json()["violations"]]
     assert found == ["open.raw", "vaultasset.ledger"]
