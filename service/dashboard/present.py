@@ -30,6 +30,19 @@ def moment(stamp: str | None) -> str:
     return f"{stamp[:10]} {stamp[11:19]} UTC"
 
 
+def field_time(stamp: str | None) -> str:
+    """An instant as a UTC `<input type="datetime-local">` holds it: the shortest form,
+    as browsers normalise the value (`…T10:04:05.120Z` is `…T10:04:05.12`, whole
+    minutes drop their seconds); empty when absent. The field shows what the page
+    rendered, so a reader (or a test) sees one spelling of the moment."""
+    if not stamp:
+        return ""
+    local = stamp.removesuffix("Z")
+    if "." in local:
+        local = local.rstrip("0").removesuffix(".")
+    return local.removesuffix(":00") if len(local) == 19 else local
+
+
 def summary(event: Event) -> str:
     """A short line naming what the event is about."""
     data: Any = event.data if isinstance(event.data, dict) else {}
@@ -65,4 +78,9 @@ def subject_asset(event: Event) -> str | None:
     return str(value) if value else None
 
 
-FILTERS: dict[str, Callable[..., Any]] = {"segment": segment, "when": when, "moment": moment}
+FILTERS: dict[str, Callable[..., Any]] = {
+    "segment": segment,
+    "when": when,
+    "moment": moment,
+    "field_time": field_time,
+}

@@ -51,8 +51,13 @@ def moment_between() -> str:
 
 
 def as_local(instant: str) -> str:
-    """An instant as the page's UTC date-time fields hold it."""
-    return instant.removesuffix("Z")
+    """An instant as the page's UTC date-time fields hold it: browsers keep a
+    datetime-local value in its shortest form, so `05.080` reads back as `05.08`."""
+    whole, _, fraction = instant.removesuffix("Z").partition(".")
+    fraction = fraction.rstrip("0")
+    if fraction:
+        return f"{whole}.{fraction}"
+    return whole.removesuffix(":00") if whole.count(":") == 2 else whole
 
 
 def graph_state(visitor: Visitor, element: str) -> dict[str, Any]:

@@ -40,7 +40,14 @@ const lineageHref = (id, depth, direction, asOf = "", compare = "", limit = NODE
 // (`2026-11-20T10:00`, seconds and milliseconds optional) is that moment in UTC, and the
 // address carries it as RFC 3339. The service answers instants as `…T10:00:00.000Z`.
 const toInstant = (local) => (local ? `${local.length === 16 ? `${local}:00` : local}Z` : "");
-const toLocal = (instant) => (instant ? instant.replace(/Z$/, "") : "");
+// The field's value in the shortest form, as browsers normalise it (`05.120` is `05.12`,
+// whole minutes drop their seconds), the same spelling the server renders.
+const toLocal = (instant) => {
+  if (!instant) return "";
+  let local = instant.replace(/Z$/, "");
+  if (local.includes(".")) local = local.replace(/0+$/, "").replace(/\.$/, "");
+  return local.length === 19 ? local.replace(/:00$/, "") : local;
+};
 const spoken = (instant) => (instant ? `${instant.slice(0, 10)} ${instant.slice(11, 19)} UTC` : "now");
 // The non-colour cue of a change, before a node's name (the tables say it in words).
 const CHANGE_MARKS = { added: "+ ", removed: "− " };
