@@ -11,11 +11,13 @@ from typing import Any
 import httpx
 import neo4j
 import pytest
+from argon2 import PasswordHasher
 from cryptography.fernet import Fernet
 from hypothesis import settings as hypothesis_settings
 from pydantic import SecretStr
 
 from service.app import create_app
+from service.domain.access import passwords
 from service.localdb.runtime import SERVER_MAIN_CLASS
 from service.settings import EventSettings, PolicySettings, RateLimit, Settings, WebhookSettings
 from tests.support import procfs
@@ -31,6 +33,15 @@ from tests.support.warm_up import warm_plans
 # unit tests) a pure function can miss it, which Hypothesis reports as a failure.
 hypothesis_settings.register_profile("suite", deadline=None)
 hypothesis_settings.load_profile("suite")
+
+# Argon2id as cheap as it goes (one pass over 8 KiB, one lane) for the services a test
+# session runs in its own process. At the service's cost (3 passes over 64 MiB, four
+# lanes) every user a test makes and every sign-in costs 0.2 s of CPU (0.6-1.8 s of wall
+# time on a busy 2-core machine): most of the time of the sign-in tests, and no test is
+# about that cost. The hash stays argon2id, made and verified by the service's own code;
+# `production_password_hashing` gives a test the real parameters (services run as
+# processes, `governance serve` and the CLI, always have them).
+CHEAP_PASSWORD_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 # The event counter and the dispatcher's lease (with its cursor) survive: sequence
 # numbers only ever rise, and the dispatcher never skips events, across tests too. So
@@ -102,6 +113,20 @@ def pytest_testnodedown(node: Any, error: object) -> None:
     left = getattr(node, "workeroutput", {}).get("children_left", [])
     worker = node.gateway.id
     node.config.stash.setdefault(WORKERS_LEFT, []).extend(f"{worker}: {line}" for line in left)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashing() -> Iterator[None]:
+    """`CHEAP_PASSWORD_HASHER` for the whole session, in this process."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(passwords, "_HASHER", CHEAP_PASSWORD_HASHER)
+        yield
+
+
+@pytest.fixture
+def production_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service's own Argon2 parameters, for a test about them."""
+    monkeypatch.setattr(passwords, "_HASHER", PasswordHasher())
 
 
 @pytest.fixture(scope="session")

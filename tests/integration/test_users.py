@@ -236,6 +236,7 @@ def test_passwords_are_stored_as_argon2id_hashes_only(
     assert PASSWORD not in str(stored)
 
 
+@pytest.mark.usefixtures("production_password_hashing")
 def test_a_hash_made_with_older_parameters_is_renewed_at_sign_in(
     admin: httpx.Client, driver: neo4j.Driver, live: LiveServer
 ) -> None:
