@@ -25,7 +25,15 @@ from service.graph import Graph
 from service.metrics import Metrics
 from service.ratelimit import SignInThrottle
 from service.settings import Settings
-from service.store import asset_versions, edge_sets, history, idempotency, migrations, sessions
+from service.store import (
+    asset_versions,
+    edge_sets,
+    event_placement,
+    history,
+    idempotency,
+    migrations,
+    sessions,
+)
 from service.store import events as event_store
 from service.store import users as user_store
 from service.store.inflation import InflationBudget
@@ -176,6 +184,11 @@ BACKFILLS: tuple[tuple[str, Callable[[Graph], Awaitable[int]], str], ...] = (
         "asset_versions",
         asset_versions.backfill,
         "wrote a first version for %d assets kept before versions were",
+    ),
+    (
+        "event_placement",
+        event_placement.backfill,
+        "placed %d events written before events were placed in private domains",
     ),
 )
 

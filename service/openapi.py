@@ -336,8 +336,12 @@ DOMAIN_FORBIDDEN = {
     "description": "`insufficient_scope`, or `domain_forbidden`: the request touches assets "
     "the caller may not write (in a domain where their role is below editor, or outside "
     "every domain while their global role is below editor) or, for an edge, a source it may "
-    "not read; `assets` lists the first 100 with their `domain` (null: outside every "
-    "domain), `assets_count` counts them all, and nothing was written",
+    "not read, or a write that would move an asset into such a domain (its new tags or dbt "
+    "project placing it there; the destination is listed) or, for a domain's rules, take "
+    "assets from where the caller may not take them (`errors` names each `rules[i]`); "
+    "`assets` lists the first 100 with their `domain` (null: outside every domain, or a "
+    "private domain the caller may not read), `assets_count` counts them all, and nothing "
+    "was written",
     "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/DomainForbidden"}}},
 }
 

@@ -96,21 +96,34 @@ class FailureWindow:
 
 class SignInThrottle:
     """Failed sign-ins in the last minute, per username and per client address; and
-    sign-ins started through the identity provider, per client address (each start
-    stores a flow and calls the provider, so it is counted whether or not it ends well),
-    held to the same number a minute as failures."""
+    sign-ins started through the identity provider (each stores a flow and calls the
+    provider, so it is counted whether or not it ends well).
+
+    Starts are counted per browser, by the mark a start hands out
+    (`service.domain.access.browser_marks`), so browsers behind one proxy address do
+    not share a budget; starts without a mark (a new browser, or a client that drops
+    its cookies) per client address, which also bounds how fast one address gets new
+    marks; and every start against one ceiling for the whole process. Each per-key
+    window holds the same number a minute as failures."""
 
     def __init__(self, limits: RateLimit) -> None:
         self.per_user = FailureWindow(limits.sign_in_failures_per_minute)
         self.per_client = FailureWindow(limits.auth_failures_per_minute)
-        self.starts = FailureWindow(limits.auth_failures_per_minute)
+        self.per_browser = FailureWindow(limits.auth_failures_per_minute)
+        self.unmarked = FailureWindow(limits.auth_failures_per_minute)
+        self.everyone = FailureWindow(limits.sso_starts_per_minute)
 
-    def start(self, client: str) -> int:
-        """Seconds the client must wait before starting another single sign-on (0: the
-        start is counted and may go on)."""
-        wait = self.starts.blocked_for(client)
+    def start(self, client: str, browser: str, marked: bool) -> int:
+        """Seconds to wait before starting another single sign-on (0: the start is
+        counted and may go on). `browser`: the id of the browser's mark, or of the one
+        this start would hand out when it came without one (`marked` false)."""
+        windows = [(self.everyone, ""), (self.per_browser, browser)]
+        if not marked:
+            windows.append((self.unmarked, client))
+        wait = max(window.blocked_for(key) for window, key in windows)
         if not wait:
-            self.starts.record(client)
+            for window, key in windows:
+                window.record(key)
         return wait
 
     def wait(self, username: str, client: str) -> int:

@@ -377,13 +377,22 @@ class RateLimit(BaseModel):
         30,
         "Failed authentications (API or dashboard sign-in) per client address per "
         "minute; past it further failures answer 429, while a valid token from the same "
-        "address still works. Single sign-ons started (`/auth/oidc/login`) per client "
-        "address per minute are held to the same number, counted apart.",
+        "address still works. Single sign-ons started (`/auth/oidc/login`) are held to "
+        "the same number a minute, counted apart: per browser (by a cookie each start "
+        "hands out), and per client address for starts that come without one.",
     )
     sign_in_failures_per_minute: int = env(
         "GOVERNANCE_SIGN_IN_FAILURES_PER_MINUTE",
         5,
         "Failed dashboard sign-ins per username per minute.",
+    )
+    sso_starts_per_minute: int = env(
+        "GOVERNANCE_SSO_STARTS_PER_MINUTE",
+        600,
+        "Single sign-ons started (`/auth/oidc/login`) per minute by all browsers "
+        "together; past it every start answers 429 with `Retry-After`. The ceiling on "
+        "what clients that drop their cookies can make the provider and Neo4j do.",
+        ge=1,
     )
 
 

@@ -8,6 +8,6 @@ WHERE e.seq IS NOT NULL
   AND (none(prefix IN $owned WHERE e.type STARTS WITH prefix) OR e.owner = $reader)
   AND ($readable IS NULL OR all(d IN coalesce(e.hides_in, []) WHERE d IN $readable))
 RETURN e {.id, .seq, .type, .occurred_at, .actor, .data, .alert, .severity, .owner,
-          .hides_in, .hidden_ids, .hidden_in} AS event
+          .hides_in, .hidden_ids, .hidden_in, .hidden_owners, .hidden_owners_in} AS event
 ORDER BY e.seq DESC
 LIMIT $limit

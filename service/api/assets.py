@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -10,6 +12,7 @@ from service.api.versioned import Text, Versioned
 from service.domain import datasets
 from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
+from service.domain.assets import placing
 from service.domain.preconditions import Expected
 from service.errors import BadRequest, validation_error
 from service.graph import Graph
@@ -49,6 +52,12 @@ async def _writable(request: Request, asset_id: str) -> None:
     await domain_guard.require_writable(deps.graph(request), deps.principal(request), [asset_id])
 
 
+async def _placeable(request: Request, asset_id: str, change: Any) -> None:
+    await domain_guard.require_placeable(
+        deps.graph(request), deps.principal(request), asset_id, change
+    )
+
+
 ASSETS = Versioned(
     base=BASE,
     param="asset_id",
@@ -67,6 +76,7 @@ ASSETS = Versioned(
     write_errors=(409,),
     read_guard=_readable,
     write_guard=_writable,
+    change_guard=_placeable,
 )
 
 
@@ -134,7 +144,7 @@ async def create_asset(request: Request) -> Response:
         deps.graph(request),
         deps.principal(request),
         [body.id],
-        new_fields={body.id: {"tags": list(body.tags)}},
+        new_fields={body.id: placing(body.id, body)},
     )
     asset = await store.create(deps.graph(request), body.id, body, deps.actor(request))
     return ASSETS.answer(asset, created=True)
@@ -158,7 +168,7 @@ async def asset_columns(request: Request) -> Response:
     asset_id = path_param(request, "asset_id")
     await _readable(request, asset_id)
     asset = await store.get(graph, asset_id)
-    listing = await column_tags.listing(graph, asset)
+    listing = await column_tags.listing(graph, asset, deps.principal(request))
     return json_response(listing)
 
 
@@ -199,6 +209,13 @@ _DATASET_RULES = (
     "into this one in the same transaction (its edges, column lineage, quality rules, owners "
     "and tags move over, its id becomes an alias of this asset, one `asset.merged` event). "
     "When another asset created explicitly holds it: 409 `dataset_taken` with `holder`."
+)
+_PLACED = (
+    "The domains' rules place the asset by its new fields (its tags, its "
+    "`properties.dbt_project`): a write that would move it into a domain where the caller "
+    "may not write (or out of every domain while the caller's global role may not write "
+    "there) is 403 `domain_forbidden` listing the asset with that destination (null for a "
+    "private domain the caller may not read), nothing written."
 )
 _HISTORY = (
     "Every change to the asset is a version: creating, replacing or patching it, a dbt "
@@ -302,9 +319,12 @@ docs = {
             "Create or replace an asset",
             "Idempotent upsert for sync jobs: 201 when the id held no real asset, else 200. "
             "An unchanged body keeps the version. A former id (alias) replaces the asset it "
-            "names. " + _DATASET_RULES,
+            "names. " + _PLACED + " " + _DATASET_RULES,
         ),
-        patch=Text("Update an asset (JSON Merge Patch)", "The id may be repeated as read."),
+        patch=Text(
+            "Update an asset (JSON Merge Patch)",
+            "The id may be repeated as read. " + _PLACED,
+        ),
         delete=Text("Delete an asset and its lineage edges"),
     ),
 }

@@ -7,6 +7,7 @@ from typing import Any
 from starlette.requests import Request
 
 from service import state
+from service.domain.access.browser_marks import BrowserMarks
 from service.domain.access.principal import Principal
 from service.domain.cursor_seal import CursorSeal
 from service.domain.preconditions import Expected, parse_if_match
@@ -27,6 +28,12 @@ def cursor_seal(request: Request) -> CursorSeal:
     """What seals a traversal cursor's position at a redacted node."""
     keys = settings(request).webhooks.secret_keys
     return CursorSeal([key.get_secret_value() for key in keys])
+
+
+def browser_marks(request: Request) -> BrowserMarks:
+    """What hands out and checks the marks single sign-on starts are counted by."""
+    keys = settings(request).webhooks.secret_keys
+    return BrowserMarks([key.get_secret_value() for key in keys])
 
 
 def principal(request: Request) -> Principal:

@@ -12,12 +12,14 @@ from service.api.teams import require_global_admin, slug
 from service.domain.access import domain_rules
 from service.domain.access.principal import Principal
 from service.domain.access.scopes import Scope
+from service.domain.domains import Rule
 from service.errors import Forbidden
 from service.http import json_response, quote_segment, read_json
 from service.models.domains import Domain, DomainList, DomainPut
 from service.models.validation import validate
 from service.openapi import Doc
 from service.routing import Route, bearer
+from service.store import domain_guard
 from service.store import domains as store
 
 BASE = "/api/v1/domains"
@@ -43,6 +45,10 @@ async def put_domain(request: Request) -> Response:
     domain_id = slug(request, "domain_id")
     body = validate(DomainPut, await read_json(request))
     await _check_may_administer(request, domain_id)
+    rules = [Rule(r.kind, r.value) for r in body.rules]
+    await domain_guard.require_claimable(
+        deps.graph(request), deps.principal(request), domain_id, rules
+    )
     domain, created = await store.put(deps.graph(request), domain_id, body, deps.actor(request))
     headers = {"Location": f"{BASE}/{quote_segment(domain.id)}"} if created else None
     return json_response(domain, 201 if created else 200, headers)
@@ -112,7 +118,16 @@ docs = {
         "give other teams `viewer`, `editor` or `admin` in it (a grant to the owner team "
         "adds nothing and is not kept; two grants to one team keep the better role). A "
         "team named in `owner_team` or `grants` that does not exist is 422 `unknown_team` "
-        "naming the field. A domain id is a slug: `^[a-z0-9][a-z0-9_-]{0,62}$`. " + _PLACEMENT,
+        "naming the field. A domain id is a slug: `^[a-z0-9][a-z0-9_-]{0,62}$`. Rules may "
+        "not take assets from where the caller may not take them: a caller other than a "
+        "global admin is 403 `domain_forbidden` when the new rules would place in this domain "
+        "an asset that now lies in another domain where it is not admin, or outside every "
+        "domain while its global role may not write there; `errors` names each such "
+        "`rules[i]` and the domains (a private one the caller may not read unnamed), "
+        "`assets` lists the assets (those of such a private domain as `redacted:<n>`), "
+        "nothing is written. Any kind of rule counts, by what it would take: an `asset` "
+        "rule, or a `dbt_project`, `namespace` or `tag` rule that outranks (or wins the tie "
+        "against) the rule placing an asset now. " + _PLACEMENT,
         body=DomainPut,
         responses={201: Domain, 200: Domain},
         errors=(403, 415, 422),

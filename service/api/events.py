@@ -262,13 +262,20 @@ async def _live(
 
 def envelope(event: Event, readable: tuple[str, ...] | None) -> dict[str, Any]:
     """The event as a reader who may read the private domains `readable` sees it: the
-    assets it mentions in others as stand-ins."""
+    assets it mentions in others as stand-ins, the owners of those only left out."""
     shown = event.envelope()
-    if event.hidden:
+    if event.hidden or event.hidden_owners:
         shown["data"] = event_privacy.redact_mentions(
-            event.type, shown["data"], event.hidden, readable
+            event.type, shown["data"], event.hidden, readable, event.hidden_owners
         )
     return shown
+
+
+def seen_by(event: Event, readable: tuple[str, ...] | None) -> Event:
+    """`envelope` as an event, for pages that render one."""
+    if not (event.hidden or event.hidden_owners):
+        return event
+    return event.model_copy(update={"data": envelope(event, readable)["data"]})
 
 
 def _frame(event: Event, readable: tuple[str, ...] | None) -> bytes:

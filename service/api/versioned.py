@@ -77,6 +77,10 @@ WithinLimits = Callable[[Limits, Mapping[str, Any]], None]
 # Refuses the caller one item by id before anything is read or written (an asset in a
 # domain where the caller may not write: 403; in a private one it may not read: 404).
 Guard = Callable[[Request, str], Awaitable[None]]
+# Refuses a write by what it makes of the item, once its body is read and before anything
+# is written: the PUT body (a model) or the PATCH document (a merge patch, a dict). An
+# asset the change would move into a domain where the caller may not write: 403.
+ChangeGuard = Callable[[Request, str, Any], Awaitable[None]]
 
 
 def _unlimited(limits: Limits, document: Mapping[str, Any]) -> None:
@@ -125,6 +129,7 @@ class Versioned(Generic[V, F]):
     within_limits: WithinLimits = _unlimited
     read_guard: Guard | None = None
     write_guard: Guard | None = None  # set: the writes are checked per domain
+    change_guard: ChangeGuard | None = None
 
     @property
     def path(self) -> str:
@@ -158,6 +163,8 @@ class Versioned(Generic[V, F]):
         if getattr(body, "id", None) not in (None, item_id):
             raise validation_error(("body", "id"), "id in the body differs from the id in the path")
         self.within_limits(deps.settings(request).limits, document)
+        if self.change_guard is not None:
+            await self.change_guard(request, item_id, body)
         item, created = await self.put(
             deps.graph(request), item_id, body, expected, deps.actor(request)
         )
@@ -168,6 +175,8 @@ class Versioned(Generic[V, F]):
         expected = deps.if_match(request)
         document = await read_merge_patch(request, self.fields, also=self.patch_also)
         self.within_limits(deps.settings(request).limits, document)
+        if self.change_guard is not None:
+            await self.change_guard(request, item_id, document)
         item = await self.patch(
             deps.graph(request), item_id, document, expected, deps.actor(request)
         )

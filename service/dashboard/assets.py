@@ -18,6 +18,8 @@ from service.domain import datasets
 from service.domain.access import domain_rules
 from service.domain.access.scopes import Scope
 from service.domain.cursor import decode_cursor, encode_cursor
+from service.domain.preconditions import Expected
+from service.errors import DomainForbidden, PreconditionFailed
 from service.http import path_param
 from service.models.assets import KNOWN_TYPES
 from service.models.datasets import MAX_DATASET_PART
@@ -110,15 +112,16 @@ async def asset_page(request: Request, session: Session) -> Response:
     view = await lineage_store.traverse(
         graph, asset.id, "both", 1, COMPACT_NODES, viewer=session.principal
     )
+    readable = domain_rules.readable_private(session.principal)
     context = {
         "title": asset.name,
         "section": "assets",
         "asset": asset,
         "former_id": asked if asked != asset.id else None,
         "rules": await quality_store.page(graph, asset.id, None, None, "", 200),
-        "violations": await dashboard_store.open_violations(graph, asset.id, 100),
+        "violations": await dashboard_store.open_violations(graph, asset.id, 100, readable),
         "view": await described(graph, view),
-        "columns": (await column_tags.listing(graph, asset)).columns,
+        "columns": (await column_tags.listing(graph, asset, session.principal)).columns,
         "described": {c.name: c.description for c in asset.columns},
         "can_edit": domain_rules.can_write(session.principal, asset.domain),
         "saved": request.query_params.get("saved") == "1",
@@ -128,9 +131,12 @@ async def asset_page(request: Request, session: Session) -> Response:
 
 async def edit_asset(request: Request, session: Session) -> Response:
     """The asset page's form: its description and tags (comma-separated), written as a
-    merge patch. Only where the user's role in the asset's domain allows editing
-    (outside every domain, their global role): otherwise 403 saying why, nothing
-    written. A private domain's asset the user may not read is absent (404)."""
+    merge patch of the fields the form holds (a field it lacks is left as it is), on
+    the version the page was rendered from (`version`, as If-Match: a change made since
+    is a 412 saying so, nothing written). Only where the user's role in the asset's
+    domain allows editing (outside every domain, their global role), and only into a
+    domain where it does: otherwise 403 saying why, nothing written. A private
+    domain's asset the user may not read is absent (404)."""
     graph = deps.graph(request)
     asked = path_param(request, "asset_id")
     await domain_guard.require_readable(graph, session.principal, asked)
@@ -138,13 +144,54 @@ async def edit_asset(request: Request, session: Session) -> Response:
     if not domain_rules.can_write(session.principal, asset.domain):
         raise Refused(403, _not_editable(asset.id, asset.domain, session.user.role))
     form = await request.form()
-    description, tags = form.get("description"), form.get("tags")
-    document: dict[str, Any] = {
-        "description": description.strip() or None if isinstance(description, str) else None,
-        "tags": [t.strip() for t in tags.split(",") if t.strip()] if isinstance(tags, str) else [],
-    }
-    await asset_store.patch(graph, asset.id, document, None, f"user:{session.user.id}")
+    document = _edited(form.get("description"), form.get("tags"))
+    expected = _rendered_version(form.get("version"))
+    try:
+        await domain_guard.require_placeable(graph, session.principal, asset.id, document)
+    except DomainForbidden as exc:
+        raise Refused(403, _not_movable(asset.id, exc.extra["assets"][0]["domain"])) from exc
+    try:
+        await asset_store.patch(graph, asset.id, document, expected, f"user:{session.user.id}")
+    except PreconditionFailed as exc:
+        onward = (f"/assets/{segment(asset.id)}", "Open the asset as it is now")
+        raise Refused(412, _changed_meanwhile(asset.id), onward) from exc
     return RedirectResponse(f"/assets/{segment(asset.id)}?saved=1", status_code=303)
+
+
+def _edited(description: object, tags: object) -> dict[str, Any]:
+    """The merge patch of the fields the form posted: an empty description clears it."""
+    document: dict[str, Any] = {}
+    if isinstance(description, str):
+        document["description"] = description.strip() or None
+    if isinstance(tags, str):
+        document["tags"] = [t.strip() for t in tags.split(",") if t.strip()]
+    return document
+
+
+def _rendered_version(posted: object) -> Expected | None:
+    """The version the form was rendered from, as If-Match would name it (None: a form
+    without one, written as the API writes without If-Match)."""
+    if posted is None:
+        return None
+    if not isinstance(posted, str) or not posted.isascii() or not posted.isdigit():
+        raise Refused(400, "The form's version is not a number: reload the page and edit again.")
+    return Expected(versions=frozenset({int(posted)}))
+
+
+def _changed_meanwhile(asset_id: str) -> str:
+    return (
+        f"Someone else changed {asset_id} after you opened this page, so your edit was not "
+        "saved (it would have undone theirs). Open the asset again to see their change, then "
+        "edit again."
+    )
+
+
+def _not_movable(asset_id: str, domain: str | None) -> str:
+    where = f"into the domain {domain}" if domain else "somewhere"
+    return (
+        f"You may not save these tags on {asset_id}: they would move it {where} where your "
+        "role does not allow editing. Nothing was saved."
+    )
 
 
 def _not_editable(asset_id: str, domain: str | None, role: str) -> str:

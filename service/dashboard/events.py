@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
-from service.api.events import Reader, event_stream
+from service.api.events import Reader, event_stream, seen_by
 from service.dashboard import guard
 from service.dashboard.present import subject_asset, summary
 from service.dashboard.render import html, page_route
@@ -23,8 +23,10 @@ SHOWN = 50
 
 
 async def feed(request: Request, session: Session) -> Response:
-    view = guard.event_view(session).within(domain_rules.readable_private(session.principal))
-    events = await store.latest_events(deps.graph(request), SHOWN, view)
+    readable = domain_rules.readable_private(session.principal)
+    view = guard.event_view(session).within(readable)
+    latest = await store.latest_events(deps.graph(request), SHOWN, view)
+    events = [seen_by(e, readable) for e in latest]
     context = {
         "title": "Events",
         "section": "events",

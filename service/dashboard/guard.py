@@ -31,10 +31,11 @@ CSRF_HEADER = "x-csrf-token"
 class Refused(Exception):
     """The visitor may not do this: rendered as a page (or a problem for scripts)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, onward: tuple[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.onward = onward  # (path, label): where the visitor goes next, when not home
 
 
 def is_secure(request: Request) -> bool:

@@ -6,6 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.api import deps
+from service.api.events import seen_by
 from service.dashboard import guard
 from service.dashboard.present import subject_asset, summary
 from service.dashboard.render import html, page_route
@@ -21,14 +22,15 @@ SHOWN = 10
 async def overview(request: Request, session: Session) -> Response:
     graph = deps.graph(request)
     readable = domain_rules.readable_private(session.principal)
-    events = await store.latest_events(graph, SHOWN, guard.event_view(session).within(readable))
+    latest = await store.latest_events(graph, SHOWN, guard.event_view(session).within(readable))
+    events = [seen_by(e, readable) for e in latest]
     failing = await store.failing_rules(graph, SHOWN, readable)
     violations = await store.open_violations(graph, None, SHOWN, readable)
     shown = [r.asset_id for r in failing] + [v.asset_id for v in violations]
     context = {
         "title": "Overview",
         "section": "overview",
-        "counts": await store.counts(graph),
+        "counts": await store.counts(graph, readable),
         "failing": failing,
         "violations": violations,
         "names": await store.asset_names(graph, shown),

@@ -96,10 +96,19 @@ def _sso_forms(request: Request) -> dict[str, str]:
 
 
 def error_page(
-    request: Request, session: Session | None, status: int, message: str
+    request: Request,
+    session: Session | None,
+    status: int,
+    message: str,
+    onward: tuple[str, str] | None = None,
 ) -> HTMLResponse:
     headers = {"Retry-After": "2"} if status == 503 else None
-    context = {"status": status, "message": message, "title": _TITLES.get(status, "Error")}
+    context = {
+        "status": status,
+        "message": message,
+        "title": _TITLES.get(status, "Error"),
+        "onward": onward,
+    }
     return html(request, "error.html", context, session, status, headers)
 
 
@@ -163,7 +172,7 @@ async def _guarded(request: Request, handler: Handler, needs: Scope, per_domain:
             await guard.check_csrf(request, session.csrf)
         return await handler(request, session)
     except guard.Refused as exc:
-        return error_page(request, session, exc.status, exc.message)
+        return error_page(request, session, exc.status, exc.message, exc.onward)
     except ServiceError as exc:
         return error_page(request, session, exc.status, _said(exc))
     except Exception as exc:

@@ -9,6 +9,10 @@ checks the ID token (service.auth.oidc), makes or updates the user
 `logout` is where signing out sends a provider's user: on to the provider's
 end-session endpoint, and back to the sign-in page.
 
+Starts are rate-limited per browser, not per address (`ratelimit.SignInThrottle`):
+the first start hands the browser a long-lived signed mark, and later starts are
+counted against it, so browsers behind one proxy do not lock each other out.
+
 A provider that does not answer is a 503 page with Retry-After, never a 500; a
 callback whose state does not match is a 400 page.
 """
@@ -35,6 +39,10 @@ from service.store.sign_in_flows import LIFETIME, Flow
 
 STATE_COOKIE = "gov_oidc_state"
 COOKIE_PATH = "/auth/oidc"
+# Each browser's mark, by which its sign-in starts are counted apart from other
+# browsers behind the same address (service.domain.access.browser_marks).
+BROWSER_COOKIE = "gov_oidc_browser"
+MARK_LIFETIME_S = 400 * 24 * 3600  # the longest a browser keeps a cookie
 RETRY_AFTER_S = 10
 MAX_PARAM = 2048
 NOT_CONFIGURED = "Single sign-on is not configured here."
@@ -60,6 +68,14 @@ def own_url(request: Request, path: str) -> str:
     return urljoin(configured, path) if configured else str(request.base_url).rstrip("/") + path
 
 
+def _browser(request: Request) -> tuple[str, str | None]:
+    """The id of the browser starting a sign-in, from its mark; for a browser with none
+    (or a forged one), a new id and the mark to hand it."""
+    marks = deps.browser_marks(request)
+    known = marks.holder(request.cookies.get(BROWSER_COOKIE))
+    return (known, None) if known else marks.mint()
+
+
 def _redirect_uri(request: Request) -> str:
     return deps.settings(request).sso.redirect_uri or own_url(request, "/auth/oidc/callback")
 
@@ -74,7 +90,8 @@ class Pages:
         if self.provider is None:
             return error_page(request, None, 404, NOT_CONFIGURED)
         client = request.client.host if request.client else "unknown"
-        wait = state.of(request).signin_throttle.start(client)
+        browser, new_mark = _browser(request)
+        wait = state.of(request).signin_throttle.start(client, browser, new_mark is None)
         if wait:
             refused = error_page(request, None, 429, TOO_MANY.format(wait=wait))
             refused.headers["Retry-After"] = str(wait)
@@ -98,6 +115,16 @@ class Pages:
             secure=guard.is_secure(request),
             path=COOKIE_PATH,
         )
+        if new_mark:
+            response.set_cookie(
+                BROWSER_COOKIE,
+                new_mark,
+                max_age=MARK_LIFETIME_S,
+                httponly=True,
+                samesite="lax",
+                secure=guard.is_secure(request),
+                path=COOKIE_PATH,
+            )
         return response
 
     async def callback(self, request: Request) -> Response:

@@ -9,14 +9,18 @@ A dataset is kept normalised as `dataset_namespace` and `dataset_name`, and as
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import orjson
 
+from service.domain import merge_patch
 from service.domain.datasets import DatasetNameError, DatasetRef, normalise
+from service.domain.domains import DBT_PROJECT_PROPERTY
 from service.errors import validation_error
 from service.models.assets import Asset, AssetFields, Column
 from service.models.datasets import Dataset, DatasetIn
+from service.models.validation import validate
 
 PROPERTY_PREFIX = "prop."
 WRITABLE = (
@@ -101,3 +105,29 @@ def from_node(node: dict[str, Any]) -> Asset:
 def writable_document(asset: Asset) -> dict[str, Any]:
     """The part of an asset a merge patch applies to."""
     return asset.model_dump(include=set(WRITABLE), exclude_none=True)
+
+
+def patched(asset: Asset, document: Mapping[str, Any]) -> AssetFields:
+    """The fields a merge patch leaves the asset with, validated whole (422 naming the
+    field), as the patch's write makes them; an `id` repeated as read is no field."""
+    rest = {k: v for k, v in document.items() if k != "id"}
+    return validate(AssetFields, merge_patch.apply(writable_document(asset), rest))
+
+
+class Placeable(Protocol):
+    """What the domain rules read of an asset: an asset, its fields, a dbt upload's."""
+
+    @property
+    def tags(self) -> Sequence[str]: ...
+
+    @property
+    def properties(self) -> Mapping[str, Any]: ...
+
+
+def placing(asset_id: str, fields: Placeable) -> dict[str, Any]:
+    """What the domain rules read of an asset with these fields (`domains.READS`)."""
+    return {
+        "id": asset_id,
+        "tags": list(fields.tags),
+        DBT_PROJECT_PROPERTY: fields.properties.get("dbt_project"),
+    }

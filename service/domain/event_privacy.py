@@ -12,16 +12,23 @@ and a stand-in in it would still tell that the visible end gained an edge from
 something hidden, with no answer of which to follow.
 
 Some events also *mention* assets beside their subject (a failing rule's downstream
-assets, a policy finding's path): those in private domains are kept as `hidden` (id ->
-domain) and shown to a reader who may not read them as `redacted:<n>` stand-ins, so
-the alert still reaches the subject's readers and its counts stay complete.
+assets, a policy finding's path, the column a tag was inherited from): those in private
+domains are kept as `hidden` (id -> domain) and shown to a reader who may not read them
+as `redacted:<n>` stand-ins, so the alert still reaches the subject's readers and its
+counts stay complete. A stand-in tells nothing by its place: in a list whose order
+comes from the ids (a rule's downstream assets) the stand-ins come last. A failing
+rule's alert also names the owners of its downstream assets: an owner of hidden ones
+only is kept apart (`hidden_owners`: owner -> their domains) and shown only to a reader
+of one of those domains.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from service.domain.finding_privacy import assets_of, redact_finding
 
 # Event types whose placement is the domain they name (`data.id`, or `data.domain`).
 DOMAIN_PREFIX = "domain."
@@ -61,15 +68,36 @@ def subjects_of(event_type: str, data: Any) -> Subjects:
         downstream = impact.get("downstream_ids") if isinstance(impact, Mapping) else None
         return Subjects(assets=_strings(data.get("asset_id")), mentions=_strings(*downstream or ()))
     if family == "policy.violation":
-        return Subjects(
-            assets=_strings(data.get("asset_id")), mentions=_strings(*data.get("path") or ())
-        )
-    if family in ("column.tag", "quality.rule"):
+        return Subjects(assets=_strings(data.get("asset_id")), mentions=_strings(*assets_of(data)))
+    if family == "column.tag":
+        return Subjects(assets=_strings(data.get("asset_id")), mentions=_strings(*_sources(data)))
+    if family == "quality.rule":
         return Subjects(assets=_strings(data.get("asset_id")))
     if event_type.startswith(DOMAIN_PREFIX):
         named = data.get("domain") if event_type == "domain.membership.changed" else data.get("id")
         return Subjects(domain=named if isinstance(named, str) else None)
     return Subjects()
+
+
+def _sources(data: Mapping[str, Any]) -> list[Any]:
+    """The assets a column tag came from (`columns[].from.asset`)."""
+    columns = data.get("columns")
+    if not isinstance(columns, list):
+        return []
+    return [c["from"].get("asset") for c in columns if isinstance(_from(c), Mapping)]
+
+
+def _from(column: Any) -> Any:
+    return column.get("from") if isinstance(column, Mapping) else None
+
+
+def hidden_owners(places: Iterable[Sequence[Any]]) -> list[tuple[str, str]]:
+    """From each downstream asset's owners with its private domain (`[owner, domain]`,
+    domain null outside private domains): the owners of hidden assets only, paired with
+    each of their domains, by owner then domain. An owner of any other asset is no secret."""
+    pairs = {(str(owner), domain) for owner, domain in places}
+    public = {owner for owner, domain in pairs if domain is None}
+    return sorted((o, str(d)) for o, d in pairs if d is not None and o not in public)
 
 
 def shows(readable: Sequence[str] | None, hides_in: Sequence[str]) -> bool:
@@ -79,32 +107,69 @@ def shows(readable: Sequence[str] | None, hides_in: Sequence[str]) -> bool:
 
 
 def redact_mentions(
-    event_type: str, data: Any, hidden: Mapping[str, str], readable: Sequence[str] | None
+    event_type: str,
+    data: Any,
+    hidden: Mapping[str, str],
+    readable: Sequence[str] | None,
+    owners: Mapping[str, Sequence[str]] | None = None,
 ) -> Any:
-    """`data` with each mentioned asset the reader may not read replaced by a stand-in
-    (`redacted:<n>`, numbered in order of mention); `data` itself when none is."""
-    concealed = {
-        asset: domain for asset, domain in hidden.items() if not shows(readable, (domain,))
+    """`data` as a reader who may read the private domains `readable` (None: all) sees
+    it: each mentioned asset it may not read a stand-in (`redacted:<n>`), and each owner
+    of such assets only (`owners`: owner -> their domains) left out; `data` itself when
+    nothing is hidden from the reader."""
+    concealed = {asset for asset, domain in hidden.items() if not shows(readable, (domain,))}
+    unnamed = {
+        owner
+        for owner, domains in (owners or {}).items()
+        if not any(shows(readable, (domain,)) for domain in domains)
     }
-    if not concealed or not isinstance(data, Mapping):
+    if not (concealed or unnamed) or not isinstance(data, Mapping):
         return data
-    stand_ins: dict[str, str] = {}
-
-    def renamed(ids: Sequence[Any]) -> list[Any]:
-        out = []
-        for asset in ids:
-            if asset in concealed:
-                asset = stand_ins.setdefault(asset, f"redacted:{len(stand_ins) + 1}")
-            out.append(asset)
-        return out
-
     if event_type in ("quality.rule.failed", "quality.rule.recovered"):
-        impact = data.get("impact")
-        if isinstance(impact, Mapping) and isinstance(impact.get("downstream_ids"), list):
-            return {
-                **data,
-                "impact": {**impact, "downstream_ids": renamed(impact["downstream_ids"])},
-            }
-    if event_type.startswith("policy.violation.") and isinstance(data.get("path"), list):
-        return {**data, "path": renamed(data["path"])}
+        return _impact(data, concealed, unnamed)
+    if event_type.startswith("policy.violation."):
+        return redact_finding(data, concealed)
+    if event_type.startswith("column.tag."):
+        return _tag_sources(data, concealed)
     return data
+
+
+def _impact(data: Mapping[str, Any], concealed: set[str], unnamed: set[str]) -> Any:
+    """The downstream ids with the readable ones first in their order, then one stand-in
+    per hidden one (where a hidden id sorted among the others would tell of it); the
+    owners without those of hidden assets only."""
+    impact = data.get("impact")
+    if not isinstance(impact, Mapping):
+        return data
+    shown = dict(impact)
+    ids = impact.get("downstream_ids")
+    if isinstance(ids, list):
+        readable = [i for i in ids if i not in concealed]
+        hidden = len(ids) - len(readable)
+        shown["downstream_ids"] = readable + [f"redacted:{n}" for n in range(1, hidden + 1)]
+    if isinstance(impact.get("owners"), list):
+        shown["owners"] = [o for o in impact["owners"] if o not in unnamed]
+    return {**data, "impact": shown}
+
+
+def _tag_sources(data: Mapping[str, Any], concealed: set[str]) -> Any:
+    """Each column's `from` in a hidden asset as a stand-in asset and column, numbered
+    in the order of the (readable) columns inheriting."""
+    columns = data.get("columns")
+    if not isinstance(columns, list):
+        return data
+    assets: dict[str, str] = {}
+    names: dict[tuple[str, str], str] = {}
+    shown = []
+    for column in columns:
+        source = _from(column)
+        if not isinstance(source, Mapping) or source.get("asset") not in concealed:
+            shown.append(column)
+            continue
+        asset, name = str(source["asset"]), str(source.get("column"))
+        stand_in = {
+            "asset": assets.setdefault(asset, f"redacted:{len(assets) + 1}"),
+            "column": names.setdefault((asset, name), f"redacted:{len(names) + 1}"),
+        }
+        shown.append({**column, "from": stand_in})
+    return {**data, "columns": shown}

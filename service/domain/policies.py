@@ -28,18 +28,43 @@ def triggers_evaluation(event_type: str) -> bool:
 
 @dataclass(frozen=True)
 class Finding:
-    """One asset that breaks a policy now."""
+    """One asset that breaks a policy now. A lineage finding's `path` is text (`asset`
+    or `asset#column` per step); `path_assets` holds each step's asset and `far_end`
+    the step its `reason` names, last in the reason, so a reader's view can put
+    stand-ins in both without reading the text (`finding_privacy`)."""
 
     asset_id: str
     reason: str
     path: tuple[str, ...] | None = None
+    path_assets: tuple[str, ...] | None = None
+    far_end: str | None = None
+    # The path's assets in private domains when stored ((id, domain)): no part of the
+    # finding, kept to place its resolution once such an asset is gone.
+    hidden: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def as_event(self, policy_id: str) -> dict[str, Any]:
         data: dict[str, Any] = {"policy_id": policy_id, "asset_id": self.asset_id}
         data["reason"] = self.reason
         if self.path is not None:
             data["path"] = list(self.path)
+        if self.path_assets is not None:
+            data["path_assets"] = list(self.path_assets)
+        if self.far_end is not None:
+            data["far_end"] = self.far_end
         return data
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Finding:
+        """A finding as stored (a violation record or an evaluation's row)."""
+        path, assets = record.get("path"), record.get("path_assets")
+        return cls(
+            str(record["asset_id"]),
+            str(record["reason"]),
+            tuple(path) if path is not None else None,
+            tuple(assets) if assets is not None else None,
+            record.get("far_end"),
+            tuple(zip(record.get("hidden_ids") or (), record.get("hidden_in") or (), strict=True)),
+        )
 
 
 @dataclass
@@ -55,8 +80,9 @@ class Reconciled:
 def reconcile(
     stored: Mapping[str, Mapping[str, Any]], found: Iterable[Finding], now: str
 ) -> Reconciled:
-    """A violation is identified by its asset: a new reason or path for an asset that
-    already violates the policy updates the record silently; only an asset starting or
+    """A violation is identified by its asset: a new reason or path (or a record that
+    predates a field of it) for an asset that already violates the policy updates the
+    record silently; only an asset starting or
     ceasing to violate is announced."""
     result = Reconciled()
     seen: set[str] = set()
@@ -71,16 +97,8 @@ def reconcile(
             result.to_write.append((finding, now))
             continue
         result.open.append((finding, str(before["opened_at"])))
-        path = before.get("path")
-        if (before["reason"], tuple(path) if path is not None else None) != (
-            finding.reason,
-            finding.path,
-        ):
+        if Finding.from_record({**before, "asset_id": finding.asset_id}) != finding:
             result.to_write.append((finding, str(before["opened_at"])))
     for asset_id in sorted(set(stored) - seen):
-        before = stored[asset_id]
-        path = before.get("path")
-        result.resolved.append(
-            Finding(asset_id, str(before["reason"]), tuple(path) if path is not None else None)
-        )
+        result.resolved.append(Finding.from_record({**stored[asset_id], "asset_id": asset_id}))
     return result

@@ -95,8 +95,8 @@ def lacking_tag(walk: Walk, lacking: Iterable[str], tag: str) -> list[Finding]:
         if label is None:
             continue
         path = tuple(reversed(walk.way_back(node, label)))
-        reason = f"lacks tag {tag} carried by {label.origin}, {label.distance} hop(s) upstream"
-        findings.append(Finding(node, reason, path))
+        reason = f"lacks tag {tag}, carried {label.distance} hop(s) upstream by {label.origin}"
+        findings.append(Finding(node, reason, path, path, label.origin))
     return findings
 
 
@@ -108,6 +108,7 @@ def flowing_into(walk: Walk, governed: Iterable[str]) -> list[Finding]:
         label = walk.nearest(node, other_than=node)
         if label is None:
             continue
-        reason = f"flows into {label.origin} within {label.distance} hop(s)"
-        findings.append(Finding(node, reason, tuple(walk.way_back(node, label))))
+        reason = f"flows within {label.distance} hop(s) into {label.origin}"
+        path = tuple(walk.way_back(node, label))
+        findings.append(Finding(node, reason, path, path, label.origin))
     return findings

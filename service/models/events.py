@@ -22,9 +22,11 @@ class Event(ResponseModel):
     # The user a private event (`token.*`) belongs to: decides who sees it, never shown.
     _owner: str | None = PrivateAttr(default=None)
     # Where its subjects sit (`event_privacy`): the private domains a reader must read
-    # to see it, and the mentioned assets in private domains (id -> domain). Never shown.
+    # to see it, the mentioned assets in private domains (id -> domain), and the owners
+    # it names for such assets only (owner -> their domains). Never shown.
     _hides_in: tuple[str, ...] = PrivateAttr(default=())
     _hidden: dict[str, str] = PrivateAttr(default_factory=dict)
+    _hidden_owners: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
     @property
     def owner(self) -> str | None:
@@ -37,6 +39,10 @@ class Event(ResponseModel):
     @property
     def hidden(self) -> dict[str, str]:
         return self._hidden
+
+    @property
+    def hidden_owners(self) -> dict[str, tuple[str, ...]]:
+        return self._hidden_owners
 
     @classmethod
     def from_node(cls, node: dict[str, Any]) -> Event:
@@ -54,6 +60,9 @@ class Event(ResponseModel):
         event._hides_in = tuple(node.get("hides_in") or ())
         hidden_ids, hidden_in = node.get("hidden_ids") or (), node.get("hidden_in") or ()
         event._hidden = dict(zip(hidden_ids, hidden_in, strict=True))
+        owners, places = node.get("hidden_owners") or (), node.get("hidden_owners_in") or ()
+        for owner, domain in zip(owners, places, strict=True):
+            event._hidden_owners[owner] = (*event._hidden_owners.get(owner, ()), domain)
         return event
 
     def envelope(self) -> dict[str, Any]:

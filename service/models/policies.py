@@ -196,7 +196,16 @@ class Violation(ResponseModel):
     asset_id: str
     reason: str
     path: list[str] | None = Field(
-        default=None, description="for lineage kinds: the offending path of asset ids"
+        default=None,
+        description="for lineage kinds: the offending path, one step per asset "
+        "(`asset#column` for restricted_column_flow)",
+    )
+    path_assets: list[str] | None = Field(
+        default=None, description="the asset of each `path` step, in the same order"
+    )
+    far_end: str | None = Field(
+        default=None,
+        description="the `path` step the reason names (its far end), written last in the reason",
     )
     opened_at: str
 

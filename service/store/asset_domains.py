@@ -11,7 +11,7 @@ unless the write commits after the re-evaluation passed it (see docs/access.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -32,12 +32,19 @@ async def current(tx: Tx | Reader) -> DomainRules:
     return _held
 
 
-async def _load(tx: Tx | Reader) -> DomainRules:
+async def proposed(reader: Reader, domain_id: str, rules: Sequence[Rule]) -> DomainRules:
+    """Every domain's rules as stored, with those of `domain_id` (new or not) replaced by
+    `rules`: what placing would read once a replace of the domain commits."""
+    return await _load(reader, {domain_id: list(rules)})
+
+
+async def _load(tx: Tx | Reader, replaced: Mapping[str, list[Rule]] | None = None) -> DomainRules:
     row = (await tx.run("domains.rules"))[0]
     by_domain = {
         domain_id: [Rule(r["kind"], r["value"]) for r in orjson.loads(rules_json or "[]")]
         for domain_id, rules_json, _private in row["domains"]
     }
+    by_domain.update(replaced or {})
     private = [domain_id for domain_id, _rules, is_private in row["domains"] if is_private]
     return compile_rules(by_domain, private, row["stamp"])
 

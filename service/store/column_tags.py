@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from service import clock
+from service.domain.access import domain_rules
+from service.domain.access.principal import Principal
 from service.domain.column_kinds import KINDS
 from service.domain.column_spread import (
     DEFAULT_STOPS,
@@ -25,6 +27,8 @@ from service.domain.column_spread import (
     recompute,
 )
 from service.domain.lineage import column_key
+from service.domain.provenance_redaction import redact_provenance, sources
+from service.domain.redaction import unreadable
 from service.graph import Graph, Reader, Tx
 from service.models.assets import Asset, Column
 from service.models.columns import (
@@ -35,6 +39,7 @@ from service.models.columns import (
     PathStep,
 )
 from service.models.lineage import ColumnRef
+from service.store import domain_guard
 from service.store.outbox import Pending, emit_many
 
 SYSTEM_ACTOR = "system:column-tags"
@@ -141,14 +146,20 @@ def _ref(key: str) -> ColumnRef:
     return ColumnRef(asset=asset, column=name)
 
 
-async def listing(graph: Graph, asset: Asset) -> AssetColumns:
+async def listing(graph: Graph, asset: Asset, viewer: Principal | None = None) -> AssetColumns:
     """The asset's columns as classification sees them: declared ones in their order,
-    then the others column lineage or tags know of, by name."""
+    then the others column lineage or tags know of, by name. Provenance through assets
+    `viewer` may not read shows stand-ins (`provenance_redaction`; None: the service)."""
 
     async def work(tx: Reader) -> list[AssetColumn]:
         return await _read(tx, asset.id, asset.columns)
 
-    return AssetColumns(asset=asset.id, columns=await graph.read_session(work))
+    columns = await graph.read_session(work)
+    if viewer is not None and not domain_rules.sees_everything(viewer):
+        found = await domain_guard.placed_if_domains(graph, sources(columns))
+        places = {i: {"domain": p.domain, "private": p.private} for i, p in found.items()}
+        columns = redact_provenance(columns, places, lambda place: unreadable(viewer, place))
+    return AssetColumns(asset=asset.id, columns=columns)
 
 
 async def _read(tx: Reader, asset_id: str, declared: Sequence[Column]) -> list[AssetColumn]:

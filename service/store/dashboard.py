@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from service.domain.event_types import TypeFilter
+from service.domain.finding_privacy import concealed, redact_finding
 from service.graph import Graph
 from service.models.datasets import Dataset
 from service.models.events import Event
@@ -39,18 +40,24 @@ class OpenViolation:
     asset_id: str
     reason: str
     path: list[str] | None
+    path_assets: list[str] | None
+    far_end: str | None
     opened_at: str
 
 
-async def counts(graph: Graph) -> Counts:
-    row = (await graph.read("dashboard.counts"))[0]
+async def counts(graph: Graph, readable: tuple[str, ...] | None) -> Counts:
+    """The overview's figures, of what a viewer who may read the private domains
+    `readable` (None: all) may read: totals would tell how much is hidden."""
+    listed = None if readable is None else list(readable)
+    row = (await graph.read("dashboard.counts", readable=listed))[0]
     return Counts(**{name: int(row[name]) for name in Counts.__dataclass_fields__})
 
 
 async def open_violations(
     graph: Graph, asset_id: str | None, limit: int, readable: tuple[str, ...] | None = None
 ) -> list[OpenViolation]:
-    """`readable` (None: all) lists the private domains whose assets' violations may show."""
+    """`readable` (None: all) lists the private domains whose assets' violations may show;
+    a path's steps in others show as stand-ins."""
     rows = await graph.read(
         "dashboard.violations",
         asset_id=asset_id,
@@ -59,7 +66,7 @@ async def open_violations(
     )
     return [
         OpenViolation(
-            **{**row["violation"], "path": row["violation"].get("path")},
+            **redact_finding(row["violation"], concealed(row["hidden"], readable)),
             policy_name=row["policy_name"],
             severity=row["severity"],
         )

@@ -10,14 +10,26 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from service.domain.access import domain_rules
-from service.domain.access.domain_checks import Placed, forbidden, refused
+from service.domain.access.domain_checks import (
+    Held,
+    Placed,
+    claims,
+    claims_forbidden,
+    forbidden,
+    moved_into,
+    refused,
+)
 from service.domain.access.principal import Principal
+from service.domain.assets import from_node, patched, placing
 from service.domain.datasets import DatasetRef
-from service.domain.domains import domain_for
+from service.domain.domains import DBT_PROJECT_PROPERTY, DomainRules, Rule, domain_for
 from service.domain.lineage import DATASET_MARK
 from service.errors import NotFound
 from service.graph import Graph
+from service.models.assets import AssetFields
 from service.store import asset_domains, identity
+
+SCAN_BATCH = 5_000  # assets read per round trip when a domain's new rules are checked
 
 
 async def placed(graph: Graph, ids: Iterable[str]) -> dict[str, Placed]:
@@ -45,7 +57,9 @@ async def require_writable(
     """403 `domain_forbidden` listing the assets among `writes` the caller may not write
     and among `reads` (an edge's sources) it may not read; nothing when all are allowed.
     An asset the write would create is placed by the domains' rules, from its id (or
-    the node properties `new_fields` gives for it: its tags)."""
+    the node properties `new_fields` gives for it: its tags and dbt project); an
+    existing one `new_fields` gives is refused too when those would move it into a
+    domain where the caller may not write (`domain_checks.moved_into`)."""
     if domain_rules.sees_everything(principal):
         return
     await _require(graph, principal, list(writes), list(reads), new_fields or {})
@@ -117,10 +131,21 @@ async def _require(
     else:
         found = await placed(graph, [*writes, *reads])
         created = sorted(set(writes) - set(found))
-        new_domains = await _placed_new(graph, created, new_fields) if created else {}
+        moving = sorted(i for i in set(writes) & set(found) if i in new_fields)
+        rules = await _rules(graph) if created or moving else DomainRules()
+        new_domains = {i: _destination({"id": i, **new_fields.get(i, {})}, rules) for i in created}
         listed = refused(principal, writes, reads, found, new_domains)
+        already = {i for i, _ in listed}
+        listed += [
+            move
+            for i in moving
+            if i not in already
+            for move in moved_into(
+                principal, i, _destination({"id": i, **new_fields[i]}, rules), (found[i].domain,)
+            )
+        ]
     if listed:
-        raise forbidden(listed)
+        raise forbidden(sorted(listed))
 
 
 async def _any_domain(graph: Graph) -> bool:
@@ -132,12 +157,75 @@ async def _any_domain(graph: Graph) -> bool:
     return rows[0]["stamp"] is not None
 
 
-async def _placed_new(
-    graph: Graph, ids: list[str], fields: Mapping[str, Mapping[str, Any]]
-) -> dict[str, str | None]:
-    """The domain each new asset would be placed in by the current rules."""
-    rules = await graph.read_session(asset_domains.current)
-    return {i: domain_for({"id": i, **fields.get(i, {})}, rules) for i in ids}
+async def _rules(graph: Graph) -> DomainRules:
+    """The domains' rules as every write places its assets now."""
+    return await graph.read_session(asset_domains.current)
+
+
+def _destination(node: Mapping[str, Any], rules: DomainRules) -> Placed:
+    domain = domain_for(node, rules)
+    return Placed(domain, domain in rules.private)
+
+
+async def require_placeable(
+    graph: Graph, principal: Principal, asset_id: str, change: AssetFields | Mapping[str, Any]
+) -> None:
+    """403 `domain_forbidden` naming the destination when a write of `change` (the
+    asset's fields, or a merge patch over them) would move the asset into a domain where
+    the caller may not write: its rules are applied to the new fields, as a creation's
+    are. Checked beside the asset's current domain (`require_writable`); a write that
+    does not change where the rules place it is never refused for it. An asset the
+    write would create is placed from its fields alone; a patch of a missing asset is
+    left to the write's own 404."""
+    if domain_rules.sees_everything(principal) or not await _any_domain(graph):
+        return
+    rows = await graph.read("assets.get", id=asset_id)  # a former id finds its asset
+    current = from_node(rows[0]["asset"]) if rows else None
+    if isinstance(change, AssetFields):
+        after = change
+    elif current is not None:
+        after = patched(current, change)
+    else:
+        return
+    target = current.id if current is not None else asset_id
+    rules = await _rules(graph)
+    unchanged = (current.domain, domain_for(placing(target, current), rules)) if current else ()
+    listed = moved_into(principal, target, _destination(placing(target, after), rules), unchanged)
+    if listed:
+        raise forbidden(listed)
+
+
+async def require_claimable(
+    graph: Graph, principal: Principal, domain_id: str, rules: Sequence[Rule]
+) -> None:
+    """403 `domain_forbidden` naming each of `rules` (`rules[i]`) that would take assets
+    into `domain_id` from another domain where the caller is not admin, or from outside
+    every domain where its global role may not write (`domain_checks.claims`): read
+    before the domain is written, so a refused replace changes nothing. Reads every
+    asset, in batches, as the placing that follows a domain change does; global admins
+    skip it."""
+    if domain_rules.sees_everything(principal) or not rules:
+        return
+    proposed = await graph.read_session(
+        lambda reader: asset_domains.proposed(reader, domain_id, rules)
+    )
+    taken: dict[int, list[Held]] = {}
+    after = ""
+    while True:
+        rows = await graph.read("domains.scan_assets", after=after, limit=SCAN_BATCH)
+        held = [_held(row) for row in rows]
+        for index, found in claims(principal, domain_id, rules, proposed, held).items():
+            taken.setdefault(index, []).extend(found)
+        if len(rows) < SCAN_BATCH:
+            break
+        after = rows[-1]["id"]
+    if taken:
+        raise claims_forbidden(principal, taken)
+
+
+def _held(row: Mapping[str, Any]) -> Held:
+    node = {"id": row["id"], "tags": row["tags"], DBT_PROJECT_PROPERTY: row["dbt_project"]}
+    return Held(node, Placed(row["domain"], bool(row["private"])))
 
 
 async def require_readable(graph: Graph, principal: Principal, asset_id: str) -> None:

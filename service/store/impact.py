@@ -61,10 +61,18 @@ async def check(
     await graph.read_session(lambda reader: _walk(reader, walk))
     reached = walk.reached(excluded(changes))
     hidden = await _hiding(graph, viewer, changes, reached)
+    changes, reached = (
+        sorted(changes, key=hidden.change_order),
+        sorted(reached, key=hidden.reached_order),
+    )
+    hidden.number(
+        [(c.asset, c.column) for c in changes]
+        + [n for r in reached for n in ((r.asset, r.column), *r.path)]
+    )
     return ImpactReport(
         project=contents.project,
-        changes=sorted((_change(c, hidden) for c in changes), key=_stand_in_last),
-        impacted=sorted((_impacted(r, hidden) for r in reached), key=_stand_in_last),
+        changes=[_change(c, hidden) for c in changes],
+        impacted=[_impacted(r, hidden) for r in reached],
         breaking=any(change.breaking for change in changes),
         depth=depth,
         redacted=hidden.count,
@@ -83,13 +91,6 @@ async def _hiding(
     places = {i: {"domain": p.domain, "private": p.private} for i, p in found.items()}
     teams = await domain_guard.owner_teams(graph, hidden_domains(viewer, places.values()))
     return hiding(viewer, nodes, places, teams)
-
-
-def _stand_in_last(item: ImpactChange | ImpactedAsset) -> tuple[int, bool]:
-    """Stand-ins after the readable items of their distance (a stable sort keeps the
-    rest in order): where a hidden id would sort among the others tells of it."""
-    distance = item.distance if isinstance(item, ImpactedAsset) else 0
-    return distance, isinstance(item, RedactedImpactChange | RedactedImpactedAsset)
 
 
 def _impacted(reached: Reached, hidden: Hiding) -> ImpactedAsset:

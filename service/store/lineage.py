@@ -62,6 +62,7 @@ from service.store import (
     history,
     identity,
     lineage_fanout,
+    summary_places,
 )
 from service.store.outbox import emit
 
@@ -282,7 +283,8 @@ async def write_bulk(
             summary = summary.model_copy(update={"retired": let_go.counts})
             updated = updated or let_go.counts.changed
         if summary.created or summary.assets_created or updated:
-            emit(tx, "lineage.bulk.ingested", bulk_json(summary), actor)
+            hides = await summary_places.hides_in(tx, summary_places.row_ends(written.rows, {}))
+            emit(tx, "lineage.bulk.ingested", bulk_json(summary), actor, hides_in=hides)
         return summary
 
     return await graph.write_tx(work, timeout_s=timeout_s)

@@ -43,6 +43,7 @@ from service.store import (
     edge_sets,
     identity,
     lineage,
+    summary_places,
 )
 from service.store.outbox import emit
 
@@ -367,7 +368,9 @@ async def ingest(
             + let_go.counts.column_mappings
         )
         if changed:
-            emit(tx, "lineage.manifest.ingested", summary, actor)
+            touched = [a.id for a in contents.assets] + summary_places.row_ends(written.edges, {})
+            hides = await summary_places.hides_in(tx, touched)
+            emit(tx, "lineage.manifest.ingested", summary, actor, hides_in=hides)
         return summary
 
     return await writer.tx(finish)

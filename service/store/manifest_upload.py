@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from service.domain.access.principal import Principal
+from service.domain.assets import placing
 from service.domain.datasets import DatasetNameError
 from service.domain.dbt.identity import upload_namespace
 from service.domain.dbt.slim import Unstreamable, slim_manifest
@@ -74,7 +75,10 @@ async def ingest_upload(
     contents, namespace = await read_upload(body, upload, settings, budget)
     if upload.principal is not None:
         await domain_guard.require_writable(
-            graph, upload.principal, [asset.id for asset in contents.assets]
+            graph,
+            upload.principal,
+            [asset.id for asset in contents.assets],
+            new_fields={asset.id: placing(asset.id, asset) for asset in contents.assets},
         )
     return await store.ingest(
         graph,

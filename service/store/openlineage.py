@@ -17,7 +17,7 @@ from service.domain.assets import from_node
 from service.domain.openlineage import Plan
 from service.graph import Graph, Tx
 from service.models.openlineage import AssetChanges, Counts, OpenLineageResult
-from service.store import asset_versions, column_tags, edge_sets, job_lineage
+from service.store import asset_versions, column_tags, edge_sets, job_lineage, summary_places
 from service.store.outbox import emit
 
 
@@ -43,7 +43,12 @@ async def ingest(
         asset_versions.record(tx, [a.id for a in updated_assets], now, actor)
         result = _result(plan, written, len(updated_assets))
         if created_assets or updated_assets or written.changed:
-            emit(tx, "lineage.bulk.ingested", result, actor)
+            touched = [*ends.values(), *(a.id for a in updated_assets)]
+            touched += summary_places.row_ends(
+                (row for rows in plan.edges.values() for row in rows), ends
+            )
+            hides = await summary_places.hides_in(tx, touched)
+            emit(tx, "lineage.bulk.ingested", result, actor, hides_in=hides)
         return result
 
     return await graph.write_tx(work, timeout_s=timeout_s)

@@ -40,7 +40,9 @@ class Pending:
     """One event of a batch (see `emit_many`). The append statement places it in the
     private domains of its subjects as they are at commit (`event_privacy`); a subject
     deleted in the same transaction is no longer there to read, so its writer names
-    its private domain in `hides_in`."""
+    its private domain in `hides_in`, and the assets it mentions that it placed itself
+    (one deleted meanwhile among them) in `gone`, as (id, private domain). `hidden_owners` pairs each owner named only for assets in private domains
+    with each such domain (`event_privacy.hidden_owners`)."""
 
     type: str
     data: Any
@@ -48,6 +50,8 @@ class Pending:
     severity: str | None = None
     owner: str | None = None
     hides_in: tuple[str, ...] = ()
+    hidden_owners: tuple[tuple[str, str], ...] = ()
+    gone: tuple[tuple[str, str], ...] = ()
 
 
 def emit_many(tx: Tx, events: list[Pending], actor: str) -> None:
@@ -73,6 +77,9 @@ def _item(event: Pending, now: str, actor: str) -> dict[str, Any]:
         "domain": subjects.domain,
         "mentions": list(subjects.mentions),
         "hides_in": list(event.hides_in),
+        "gone": [list(pair) for pair in event.gone],
+        "hidden_owners": [owner for owner, _ in event.hidden_owners],
+        "hidden_owners_in": [domain for _, domain in event.hidden_owners],
     }
 
 

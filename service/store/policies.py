@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from service import clock
+from service.domain.finding_privacy import concealed, redact_finding
 from service.domain.policies import Finding, reconcile
 from service.domain.preconditions import Expected
 from service.domain.walks import Walk, flowing_into, lacking_tag
@@ -164,7 +165,7 @@ async def delete(graph: Graph, policy_id: str, expected: Expected | None, actor:
         rows = await tx.run("policies.delete", id=policy_id)
         emit(tx, "policy.deleted", policy, actor)
         audit.record(tx, "policy.deleted", _audited(policy), actor)
-        gone = [_finding(v) for v in rows[0]["violations"]] if rows else []
+        gone = [Finding.from_record(v) for v in rows[0]["violations"]] if rows else []
         emit_many(tx, _alerts("resolved", policy, gone), actor)
 
     await versioned.write(graph, KIND, policy_id, expected, change)
@@ -182,7 +183,9 @@ async def violations(
         limit=limit,
         readable=None if readable is None else list(readable),
     )
-    return policy, [Violation(**r["violation"]) for r in rows]
+    return policy, [
+        Violation(**redact_finding(r["violation"], concealed(r["hidden"], readable))) for r in rows
+    ]
 
 
 async def policy_ids(graph: Graph) -> list[str]:
@@ -210,10 +213,7 @@ async def evaluate(
             "policies.save_violations",
             policy_id=policy_id,
             now=now,
-            open=[
-                {"asset_id": f.asset_id, "reason": f.reason, "path": _path(f), "opened_at": at}
-                for f, at in diff.to_write
-            ],
+            open=[{**_record(f), "opened_at": at} for f, at in diff.to_write],
             resolved=[f.asset_id for f in diff.resolved],
         )
         emit_many(
@@ -255,7 +255,7 @@ async def _findings(tx: Tx, policy: Policy, max_depth: int) -> list[Finding]:
     if policy.kind == "restricted_column_flow":
         arguments.update(tag=params["tag"], depth=depth)
     rows = await tx.run(EVALUATIONS[policy.kind], **arguments)
-    return [_finding(r) for r in rows]
+    return [Finding.from_record(r) for r in rows]
 
 
 async def _walk(tx: Tx, walk: Walk, step: str, depth: int) -> Walk:
@@ -290,13 +290,15 @@ async def _restricted_flow(
     return flowing_into(walk, (r["id"] for r in governed))
 
 
-def _finding(row: Any) -> Finding:
-    path = row.get("path")
-    return Finding(row["asset_id"], row["reason"], tuple(path) if path is not None else None)
-
-
-def _path(finding: Finding) -> list[str] | None:
-    return list(finding.path) if finding.path is not None else None
+def _record(finding: Finding) -> dict[str, Any]:
+    """A finding as its violation record keeps it."""
+    listed = {"path": finding.path, "path_assets": finding.path_assets}
+    return {
+        "asset_id": finding.asset_id,
+        "reason": finding.reason,
+        **{k: list(v) if v is not None else None for k, v in listed.items()},
+        "far_end": finding.far_end,
+    }
 
 
 def _alerts(change: str, policy: Policy, findings: list[Finding]) -> list[Pending]:
@@ -306,6 +308,7 @@ def _alerts(change: str, policy: Policy, findings: list[Finding]) -> list[Pendin
             f.as_event(policy.id),
             alert=True,
             severity=policy.severity,
+            gone=f.hidden,
         )
         for f in findings
     ]

@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from service import clock
+from service.domain.event_privacy import hidden_owners
 from service.domain.preconditions import Expected
 from service.domain.quality import ALERT_STATUS, outcome, params_problems
 from service.errors import NotFound, validation_error
@@ -381,6 +382,7 @@ async def _alerts(
         }
         for r in rows
     }
+    owners = {r["asset_id"]: tuple(hidden_owners(r["owner_places"])) for r in rows}
     events = []
     for rule_id, alert in alerts:
         rule = rules[rule_id]
@@ -397,6 +399,7 @@ async def _alerts(
                 },
                 alert=True,
                 severity=rule.get("severity"),
+                hidden_owners=owners.get(rule["asset_id"], ()),
             )
         )
     return events

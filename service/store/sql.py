@@ -14,6 +14,7 @@ from service.graph import Graph, Reader, Tx
 from service.models.openlineage import Counts
 from service.models.sql import SqlFailure, SqlResult, SqlStatementCounts
 from service.store import lineage as lineage_store
+from service.store import summary_places
 from service.store.outbox import emit
 
 
@@ -42,7 +43,7 @@ async def ingest(
 ) -> SqlResult:
     async def work(tx: Tx) -> SqlResult:
         now = clock.now_iso()
-        _, made, merged = await lineage_store.merge_by_dataset(
+        ends, made, merged = await lineage_store.merge_by_dataset(
             tx, plan.datasets, {plan.origin: plan.edges}, {plan.origin: plan.columns}, now
         )
         created = sum(m.created for m in merged)
@@ -67,7 +68,9 @@ async def ingest(
             warnings=plan.warnings,
         )
         if made or any(m.changed for m in merged):
-            emit(tx, "lineage.bulk.ingested", result, actor)
+            touched = summary_places.row_ends(plan.edges, ends)
+            hides = await summary_places.hides_in(tx, [*ends.values(), *touched])
+            emit(tx, "lineage.bulk.ingested", result, actor, hides_in=hides)
         return result
 
     return await graph.write_tx(work, timeout_s=timeout_s)

@@ -311,7 +311,10 @@ def test_a_restricted_column_flow_names_the_unmasked_path_and_resolves_when_mask
     [violation] = answer["violations"]
     assert violation["asset_id"] == "dash.public"
     assert violation["path"] == ["crm.users#email", "stg.users#email", "dash.public#contact"]
-    assert "contact receives pii from crm.users#email" in violation["reason"]
+    assert violation["reason"].startswith("column contact receives pii over ")
+    assert violation["reason"].endswith(" from crm.users#email")
+    assert violation["path_assets"] == ["crm.users", "stg.users", "dash.public"]
+    assert violation["far_end"] == "crm.users#email"
 
     _map(
         writer,

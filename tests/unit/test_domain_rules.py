@@ -73,7 +73,7 @@ def test_a_refusal_lists_writes_and_unreadable_sources_with_their_domains() -> N
     listed = refused(editor, ["sales.b", "raw", "new"], ["fin.a", "sales.b"], placed)
     # fin.a's private domain is no more named than a read would name it
     assert listed == [("fin.a", None), ("new", None), ("raw", None)]
-    placed_new = refused(editor, ["new"], [], placed, {"new": "sales"})
+    placed_new = refused(editor, ["new"], [], placed, {"new": Placed("sales")})
     assert placed_new == []
     member = caller("viewer", finance="viewer")
     assert refused(member, [], ["fin.a"], {"fin.a": Placed("finance", True)}) == []

@@ -57,3 +57,28 @@ def test_only_changes_that_can_alter_an_outcome_trigger_evaluation() -> None:
         "policy.deleted",
     ):
         assert not triggers_evaluation(event_type)
+
+
+def test_a_record_keeps_its_hidden_path_assets_apart_from_the_finding() -> None:
+    record = {
+        "asset_id": "d",
+        "reason": "flows within 1 hop(s) into s",
+        "path": ["d", "s"],
+        "path_assets": ["d", "s"],
+        "far_end": "s",
+        "hidden_ids": ["s"],
+        "hidden_in": ["finance"],
+        "opened_at": "t0",
+    }
+    stored = Finding.from_record(record)
+    assert stored.hidden == (("s", "finance"),)
+    # the same finding, found again without them: nothing to rewrite
+    again = Finding("d", "flows within 1 hop(s) into s", ("d", "s"), ("d", "s"), "s")
+    assert reconcile({"d": record}, [again], "t1").to_write == []
+    # a record from before `path_assets` is rewritten once, silently
+    old = {k: record[k] for k in ("reason", "path", "opened_at")}
+    diff = reconcile({"d": old}, [again], "t1")
+    assert diff.to_write == [(again, "t0")] and diff.opened == []
+    resolved = reconcile({"d": record}, [], "t1").resolved[0]
+    assert resolved.hidden == (("s", "finance"),)
+    assert "hidden" not in str(resolved.as_event("pol_1"))

@@ -123,6 +123,7 @@ def test_an_impact_walk_through_a_hidden_asset_keeps_its_path_under_stand_ins() 
     reached = walk.reached(excluded=set())
     nodes = [("raw", "id")] + [n for r in reached for n in r.path]
     hidden = hiding(OUTSIDER, nodes, PLACES, TEAMS)
+    hidden.number(nodes)
     assert hidden.count == 1 and hidden.hidden("fin.secret") and not hidden.hidden("mart")
     assert [hidden.node(n) for n in reached[1].path] == [
         ("raw", "id"),

@@ -1,0 +1,61 @@
+"""Placing events written before events were placed (`cypher/events/append_many`):
+such an event carries no `hides_in`/`hidden_ids`, so every reader saw it even when
+its subjects sit in a private domain. The start-up backfill `event_placement`
+(`service.lifespan.BACKFILLS`, once per database) places them as their subjects stand
+now; a subject deleted since is no longer there to place by, so its events stay
+visible, as they were.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import orjson
+
+from service.domain.event_privacy import subjects_of
+from service.graph import Graph, Tx
+
+BATCH = 2_000
+# A page's transaction may take longer than a request's (`GOVERNANCE_QUERY_TIMEOUT`):
+# on a busy server, planning the placement statement the first time alone has taken
+# over 10 s, and a start-up backfill that times out would time out at every start.
+BATCH_TIMEOUT_S = 120.0
+
+
+async def backfill(graph: Graph) -> int:
+    """Place every unplaced event whose subjects are private now, a page of the log per
+    transaction; idempotent. How many events it placed."""
+    placed, after = 0, 0
+    while True:
+        last, count = await graph.write_tx(partial(_place_page, after=after), BATCH_TIMEOUT_S)
+        placed += count
+        if last is None:
+            return placed
+        after = last
+
+
+async def _place_page(tx: Tx, after: int) -> tuple[int | None, int]:
+    row = (await tx.run("events.unplaced_page", after=after, batch=BATCH))[0]
+    items = [item for event in row["unplaced"] if (item := _subjects(event))]
+    placed = (await tx.run("events.place_unplaced", items=items))[0]["placed"] if items else 0
+    last = row["last"]
+    return (None if last is None else int(last)), int(placed)
+
+
+def _subjects(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The placement statement's item for one event; None when it names no subject."""
+    try:
+        data = orjson.loads(event["data"]) if event["data"] else None
+    except orjson.JSONDecodeError:
+        return None
+    subjects = subjects_of(str(event["type"]), data)
+    if not (subjects.assets or subjects.rule or subjects.domain or subjects.mentions):
+        return None
+    return {
+        "seq": event["seq"],
+        "assets": list(subjects.assets),
+        "rule": subjects.rule,
+        "domain": subjects.domain,
+        "mentions": list(subjects.mentions),
+    }
