@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.server import LiveServer
+from tests.support.server import ANSWER_WITHIN, LiveServer
 
 PASSWORD = "correct-horse-battery"
 _HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
@@ -32,7 +32,7 @@ def new_token_in(html: str) -> str:
 
 def browser(live: LiveServer) -> httpx.Client:
     """A client that keeps cookies and does not follow redirects, like a careful browser."""
-    return httpx.Client(base_url=live.url, follow_redirects=False, timeout=30)
+    return httpx.Client(base_url=live.url, follow_redirects=False, timeout=ANSWER_WITHIN)
 
 
 def login_form(client: httpx.Client, next_path: str = "/") -> dict[str, str]:

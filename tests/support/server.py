@@ -14,8 +14,17 @@ import uvicorn
 from starlette.applications import Starlette
 
 from service.server_protocol import UVICORN_HTTP
+from service.settings import Limits
 from service.state import AppState, among
 from tests.support.waiting import eventually
+
+# How long a test's client waits for an answer. The service bounds every request
+# itself (each transaction by its deadline, answering 503 `neo4j_busy` past it; the
+# longest a single API request may run is an ingest transaction's) and its answer is
+# what a test checks. A shorter read timeout would be a timing assertion in disguise:
+# on a busy machine a sound 10,000-edge bulk took past 30 s and failed as a client
+# timeout, with the service still well inside its own deadline. A hang still fails.
+ANSWER_WITHIN = httpx.Timeout(10.0, read=Limits.model_fields["ingest_timeout_s"].default + 30)
 
 
 def loopback_listener() -> socket.socket:
