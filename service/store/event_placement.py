@@ -2,8 +2,9 @@
 such an event carries no `hides_in`/`hidden_ids`, so every reader saw it even when
 its subjects sit in a private domain. The start-up backfill `event_placement`
 (`service.lifespan.BACKFILLS`, once per database) places them as their subjects stand
-now; a subject deleted since is no longer there to place by, so its events stay
-visible, as they were.
+now, and a quality alert's owners named only for private assets are hidden with them;
+a subject deleted since is no longer there to place by, so its events stay visible, as
+they were.
 """
 
 from __future__ import annotations
@@ -58,4 +59,13 @@ def _subjects(event: dict[str, Any]) -> dict[str, Any] | None:
         "rule": subjects.rule,
         "domain": subjects.domain,
         "mentions": list(subjects.mentions),
+        "owners": _alert_owners(data),
     }
+
+
+def _alert_owners(data: Any) -> list[str]:
+    """A quality alert's impact owners (empty for any other event): those named only for
+    private assets are hidden from readers without a role there."""
+    impact = data.get("impact") if isinstance(data, dict) else None
+    owners = impact.get("owners") if isinstance(impact, dict) else None
+    return [str(owner) for owner in owners] if isinstance(owners, list) else []

@@ -133,3 +133,46 @@ def test_a_start_places_old_events_once_and_marks_it_done(
             assert PRIVATE in {subject for _, subject in seen(insider)}
     finally:
         server.stop()
+
+
+def test_an_old_quality_alert_stops_naming_owners_of_private_assets_only(
+    readers: Readers,
+    admin: httpx.Client,
+    client_of: Callable[[str], httpx.Client],
+    driver: neo4j.Driver,
+    make_settings: Callable[..., Settings],
+) -> None:
+    owned = {
+        "vaultasset.vault": ["ghost@vault.example", "both@example.com"],
+        "open.board": ["bi@example.com", "both@example.com"],
+    }
+    for asset, names in owned.items():
+        made = admin.post(
+            "/assets", json={"id": asset, "name": asset, "type": "table", "owners": names}
+        )
+        assert made.status_code == 201, made.text
+        assert admin.post("/lineage", json={"source": PUBLIC, "target": asset}).status_code == 201
+    rule = admin.post(
+        "/quality/rules", json={"asset_id": PUBLIC, "name": "ids", "type": "not_null"}
+    )
+    assert rule.status_code == 201, rule.text
+    failed = admin.post(f"/quality/rules/{rule.json()['id']}/results", json={"status": "fail"})
+    assert failed.status_code == 201, failed.text
+    outsider, insider = client_of(readers.outsider), client_of(readers.insider)
+
+    def alert_owners(client: httpx.Client) -> list[str]:
+        answer = client.get(
+            "/events", params={"after": 0, "limit": 500, "types": "quality.rule.failed"}
+        )
+        assert answer.status_code == 200, answer.text
+        (alert,) = answer.json()["items"]
+        return list(alert["data"]["impact"]["owners"])
+
+    everyone = ["bi@example.com", "both@example.com", "ghost@vault.example"]
+    assert alert_owners(outsider) == ["bi@example.com", "both@example.com"]
+    driver.execute_query(STRIP + ", e.hidden_owners, e.hidden_owners_in")
+    assert alert_owners(outsider) == everyone  # what an alert written before placement told
+
+    backfill_twice(make_settings)
+    assert alert_owners(outsider) == ["bi@example.com", "both@example.com"]
+    assert alert_owners(insider) == alert_owners(admin) == everyone
