@@ -24,7 +24,7 @@ from tests.support import procfs
 from tests.support.identity_provider import IdentityProvider
 from tests.support.neo4j_server import Neo4jTarget, neo4j_for_tests
 from tests.support.schema import apply_schema
-from tests.support.server import ANSWER_WITHIN, LiveServer
+from tests.support.server import LiveServer, local_client
 from tests.support.tokens import TokenMaker
 from tests.support.warm_up import warm_plans
 
@@ -213,7 +213,7 @@ def tokens(clean: None, token_maker: TokenMaker) -> Tokens:
 
 def client_for(live: LiveServer, token: str | None) -> httpx.Client:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx.Client(base_url=live.url + "/api/v1", headers=headers, timeout=ANSWER_WITHIN)
+    return local_client(base_url=live.url + "/api/v1", headers=headers)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.server import ANSWER_WITHIN, LiveServer
+from tests.support.server import LiveServer, local_client
 
 PASSWORD = "correct-horse-battery"
 _HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
@@ -32,7 +32,7 @@ def new_token_in(html: str) -> str:
 
 def browser(live: LiveServer) -> httpx.Client:
     """A client that keeps cookies and does not follow redirects, like a careful browser."""
-    return httpx.Client(base_url=live.url, follow_redirects=False, timeout=ANSWER_WITHIN)
+    return local_client(base_url=live.url, follow_redirects=False)
 
 
 def login_form(client: httpx.Client, next_path: str = "/") -> dict[str, str]:

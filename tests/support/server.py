@@ -7,7 +7,9 @@ picks a free port and nobody else can take it between choosing and binding.
 from __future__ import annotations
 
 import socket
+import ssl
 import threading
+from typing import Any
 
 import httpx
 import uvicorn
@@ -27,6 +29,18 @@ from tests.support.waiting import eventually
 ANSWER_WITHIN = httpx.Timeout(10.0, read=Limits.model_fields["ingest_timeout_s"].default + 30)
 
 
+# httpx makes a new SSL context for every client made without one, loading the CA
+# bundle each time: about 30 ms of CPU, and the suite makes thousands of clients (three
+# per test for the token fixtures alone, more for readiness polls). Test clients speak
+# plain HTTP to loopback, so they share one context, made once.
+SHARED_TLS = ssl.create_default_context()
+
+
+def local_client(**options: Any) -> httpx.Client:
+    """An httpx client for a test server: `ANSWER_WITHIN` unless told, `SHARED_TLS`."""
+    return httpx.Client(verify=SHARED_TLS, **{"timeout": ANSWER_WITHIN, **options})
+
+
 def loopback_listener() -> socket.socket:
     """A listening TCP socket on 127.0.0.1, on a port the kernel chose."""
     return socket.create_server(("127.0.0.1", 0))
@@ -34,7 +48,8 @@ def loopback_listener() -> socket.socket:
 
 def answers(url: str, path: str = "/readyz") -> bool:
     """Whether the service at `url` answers 200 on `path` (readiness by default)."""
-    return httpx.get(url + path, timeout=2).status_code == 200
+    with local_client(timeout=2) as client:
+        return client.get(url + path).status_code == 200
 
 
 class LiveServer:

@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 import orjson
 
+from tests.support.server import local_client
+
 
 @dataclass
 class Frame:
@@ -51,7 +53,7 @@ class SseReader:
         headers: dict[str, str] | None = None,
         params: dict[str, str] | None = None,
     ) -> None:
-        self._client = httpx.Client(timeout=httpx.Timeout(5, read=None))
+        self._client = local_client(timeout=httpx.Timeout(5, read=None))
         self._request = self._client.build_request(
             "GET",
             url,
