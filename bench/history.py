@@ -55,7 +55,7 @@ from bench.common import (
 )
 from bench.lineage import CHUNK, NODE_LIMIT, warehouse
 from service import clock, cypher
-from service.domain.history import OPEN
+from service.domain.history import OPEN, as_of_params
 from service.domain.lineage_pages import page_params
 from service.localdb import LocalNeo4j, default_cache_dir
 from tests.support.neo4j_server import Neo4jTarget
@@ -281,7 +281,7 @@ def traverse(
         "now": clock.now_iso(),
     }
     if as_of:
-        params["as_of"] = as_of
+        params.update(as_of_params(as_of, clock.now_iso()))
     with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
         row = session.run(statement, params).single(strict=True)
     # lineage.traverse answers one list of nodes; lineage.traverse_as_of one per side

@@ -11,6 +11,12 @@ stand-ins (the permission-aware walk: the same statement, the root's check, the 
 teams' read and the redaction in Python), alternating after warm-up; medians are
 reported. Target: permission-aware <= 1.2x unfiltered.
 
+With `--baseline FILE` (an earlier `cypher/lineage/traverse.cypher`, say from `git show
+HEAD:...`), the raw statement of that file and the current one are also timed through
+the driver for both callers (first page, same parameters as the service passes),
+earlier and current alternating request by request: what a change to the statement
+costs, apart from the service. `--reuse` keeps a graph an earlier run built.
+
     .venv/bin/python -m bench.redaction            # NEO4J_URI, or a local bench instance
     .venv/bin/python -m bench.redaction --width 2000   # a smaller graph (20k assets)
 """
@@ -19,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import os
+import statistics
 import time
 from pathlib import Path
 from typing import Any
@@ -36,8 +44,9 @@ from bench.common import (
     running_service,
     write_summary,
 )
-from service import clock
+from service import clock, cypher
 from service.domain.access import tokens as token_format
+from service.domain.lineage_pages import page_params
 
 ROOT_ID = "redaction.root"
 LAYERS = 10
@@ -47,6 +56,7 @@ LIMIT = 500
 BATCH = 10_000
 MEMBER_DOMAIN = "d00"  # the one private domain the editor holds a role in
 RESULTS = Path(__file__).parent / "RESULTS-redaction.md"
+TITLE = "# Lineage that redacts"  # the file's; each run adds a dated section below it
 
 CREATE_ASSETS = """
 UNWIND $rows AS row
@@ -102,9 +112,7 @@ def build(driver: neo4j.Driver, width: int, fanout: int) -> int:
             for step in range(fanout):
                 target = (fanout * index + step) % width
                 edges.append((asset_id(layer, index), asset_id(layer + 1, target)))
-    with driver.session() as session:
-        session.run("CREATE INDEX bench_team_id IF NOT EXISTS FOR (t:Team) ON (t.id)").consume()
-        session.run("CREATE INDEX bench_domain_id IF NOT EXISTS FOR (d:Domain) ON (d.id)").consume()
+    with driver.session() as session:  # on the service's schema (its id constraints)
         for start in range(0, len(assets), BATCH):
             session.run(CREATE_ASSETS, rows=assets[start : start + BATCH], now=now).consume()
         for start in range(0, len(edges), BATCH):
@@ -136,25 +144,81 @@ def outsider_token(driver: neo4j.Driver) -> str:
     return secret
 
 
+def built(driver: neo4j.Driver, width: int, fanout: int, reuse: bool) -> int:
+    """The number of assets of the graph: the one there with `reuse` (when it has the
+    root), else one built afresh."""
+    if reuse:
+        with driver.session() as session:
+            found = session.run(
+                "MATCH (:Asset {id: $root}) RETURN COUNT { MATCH (a:Asset) } AS assets",
+                root=ROOT_ID,
+            ).single()
+        if found is not None:
+            clear_access(driver)
+            return int(found["assets"])
+    clear_graph(driver)
+    clear_access(driver)
+    started = time.perf_counter()
+    assets = build(driver, width, fanout)
+    print(f"built {assets:,} assets in {time.perf_counter() - started:.0f} s")
+    return assets
+
+
+def statement_samples(driver: neo4j.Driver, baseline: Path, samples: int) -> dict[str, float]:
+    """Median ms of the raw first-page statement, earlier (`baseline`) and current, for
+    the admin (nothing hidden) and the outsider, interleaved after 3 warm-up rounds."""
+    statements = {
+        "earlier": cypher.parse("lineage.traverse", baseline.read_text()),
+        "current": cypher.load()["lineage.traverse"],
+    }
+    callers: dict[str, tuple[str, ...] | None] = {"admin": None, "outsider": (MEMBER_DOMAIN,)}
+    times: dict[str, list[float]] = {f"{v} {c}": [] for v in statements for c in callers}
+    for sample in range(samples + 3):
+        for caller, readable in callers.items():
+            for version, query in statements.items():
+                spent = _raw_walk(driver, query.statement({"depth": DEPTH}), readable)
+                if sample >= 3:
+                    times[f"{version} {caller}"].append(spent)
+    return {name: statistics.median(spent) * 1000 for name, spent in times.items()}
+
+
+def _raw_walk(driver: neo4j.Driver, statement: Any, readable: tuple[str, ...] | None) -> float:
+    began = time.perf_counter()
+    with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
+        row = session.run(
+            statement,
+            id=ROOT_ID,
+            downstream=True,
+            upstream=False,
+            token_hash=None,
+            access=None,
+            now=clock.now_iso(),
+            **page_params(LIMIT, readable=readable),
+        ).single(strict=True)
+    spent = time.perf_counter() - began
+    assert row["root"] is not None and row["nodes"], "the walk found nothing"
+    return spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=15)
     parser.add_argument("--width", type=int, default=10_000, help="assets per layer")
     parser.add_argument("--fanout", type=int, default=3, help="edges from each asset")
+    parser.add_argument("--baseline", type=Path, help="an earlier traverse.cypher to compare")
+    parser.add_argument("--reuse", action="store_true", help="keep a graph built earlier")
     args = parser.parse_args()
     path = f"/lineage/{ROOT_ID}/downstream?depth={DEPTH}&limit={LIMIT}"
-    with bench_neo4j() as target, driver_for(target) as driver:
-        clear_graph(driver)
-        clear_access(driver)
-        started = time.perf_counter()
-        assets = build(driver, args.width, args.fanout)
-        print(f"built {assets:,} assets in {time.perf_counter() - started:.0f} s")
+    # the service starts first: its schema (the asset id constraint) serves the build
+    with (
+        bench_neo4j() as target,
+        driver_for(target) as driver,
+        running_service(target) as service,
+    ):
+        assets = built(driver, args.width, args.fanout, args.reuse)
+        raw = statement_samples(driver, args.baseline, args.samples) if args.baseline else {}
         secret = outsider_token(driver)
-        with (
-            running_service(target) as service,
-            service.lean_client() as admin,
-            LeanClient(service.url, secret) as outsider,
-        ):
+        with service.lean_client() as admin, LeanClient(service.url, secret) as outsider:
             status, body = outsider.get(path)
             assert status == 200, body
             seen = orjson.loads(body)
@@ -166,7 +230,7 @@ def main() -> None:
                     spent = timed_get(client, path)
                     if sample >= 3:
                         times[name].append(spent)
-    report(times, assets, reached, seen["redacted"], args.samples)
+    report(times, assets, reached, seen["redacted"], args.samples, raw)
 
 
 def timed_get(client: LeanClient, path: str) -> float:
@@ -184,13 +248,18 @@ def timed_get(client: LeanClient, path: str) -> float:
 
 
 def report(
-    times: dict[str, list[float]], assets: int, reached: int, redacted: int, samples: int
+    times: dict[str, list[float]],
+    assets: int,
+    reached: int,
+    redacted: int,
+    samples: int,
+    raw: dict[str, float],
 ) -> None:
     unfiltered = median_ms(times["unfiltered"])
     aware = median_ms(times["permission-aware"])
     ratio = aware / unfiltered
     lines = [
-        "# Lineage that redacts",
+        f"## {clock.now_iso()[:10]}",
         "",
         f"`bench/redaction.py`: {assets:,} assets in {DOMAINS} domains (10 private), depth "
         f"{DEPTH} from the root reaching {reached:,} nodes, pages of {LIMIT} ({redacted} "
@@ -202,11 +271,27 @@ def report(
         f"| admin (unfiltered) | {unfiltered:.1f} |",
         f"| editor with one private domain (permission-aware) | {aware:.1f} |",
         "",
-        f"Permission-aware / unfiltered: {ratio:.2f}x (target <= 1.2x).",
+        f"Permission-aware / unfiltered: {ratio:.2f}x (target <= 1.2x). Load average "
+        f"at the end: {os.getloadavg()[0]:.1f} (2 cores).",
         "",
     ]
-    RESULTS.write_text("\n".join(lines))
-    print("\n".join(lines))
+    if raw:
+        lines += [
+            "The raw first-page statement through the driver, earlier and current "
+            "alternating (median ms):",
+            "",
+            "| statement | admin | outsider |",
+            "|---|---|---|",
+            *(
+                f"| {v} | {raw[f'{v} admin']:.1f} | {raw[f'{v} outsider']:.1f} |"
+                for v in ("earlier", "current")
+            ),
+            "",
+        ]
+    section = "\n".join(lines)
+    print(section)
+    earlier = RESULTS.read_text().removeprefix(TITLE).lstrip("\n") if RESULTS.exists() else ""
+    RESULTS.write_text(f"{TITLE}\n\n{section}\n{earlier}")
     write_summary(
         "redaction",
         RESULTS.name,

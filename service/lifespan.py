@@ -173,12 +173,11 @@ async def _after(prepared: asyncio.Task[None], work: Callable[[], Awaitable[None
 # how many it filled), in the order they must run.
 BACKFILLS: tuple[tuple[str, Callable[[Graph], Awaitable[int]], str], ...] = (
     ("lineage_history", history.backfill, "opened the history of %d edges and column mappings"),
-    ("lineage_history_runs", history.fill_runs, "filled the runs of %d edge histories"),
     ("lineage_history_trails", history.fill_trails, "filled %d lineage trails"),
     (
-        "lineage_history_previous",
-        history.fill_previous,
-        "filled the previous interval of %d edge histories",
+        "lineage_history_instants",
+        history.fill_instants,
+        "filled the summary in milliseconds of %d edge histories",
     ),
     (
         "asset_versions",

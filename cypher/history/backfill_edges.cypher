@@ -29,8 +29,10 @@ CALL (sources) {
                   w.origin = coalesce(r.origins, []),
                   w.origin_since = [o IN coalesce(r.origins, []) | at],
                   w.origin_until = [o IN coalesce(r.origins, []) | $open],
-                  w.first_closed = $open, w.run_since = at, w.last_since = at,
-                  w.last_until = $open, w.last_transformation = r.transformation
+                  w.first_closed = $open, w.run_since_ms = datetime(at).epochMillis,
+                  w.last_since_ms = datetime(at).epochMillis,
+                  w.last_until_ms = datetime($open).epochMillis,
+                  w.last_transformation = r.transformation
   RETURN count(*) AS opened
 }
 RETURN opened, CASE WHEN size(sources) = $batch THEN sources[-1].id END AS last

@@ -3,7 +3,7 @@
 // fields and `shown_since` (from the live asset, or, for an asset gone, from its
 // deletion version). Until it has run, an as_of walk shows such a node by seeking the
 // live asset or its version, which answers the same, only slower. (The edge
-// histories' previous interval is fill_previous's.) One batch: up to $batch trails
+// histories' summary is fill_instants's.) One batch: up to $batch trails
 // after the id $after, answering the last id seen (null when done). Idempotent: a
 // trail that has its fields is left alone (one of an asset gone before versions were
 // kept has none to have).

@@ -26,13 +26,13 @@ FOREACH (_ IN CASE WHEN size(kept) > 0 THEN [1] ELSE [] END |
       w.origin_until = origin_until,
       w.first_closed = reduce(m = $open, x IN until + origin_until
                               | CASE WHEN x < m THEN x ELSE m END),
-      w.run_since = since[reduce(k = size(since) - 1, i IN reverse(range(0, size(since) - 2))
-                                 | CASE WHEN k = i + 1 AND until[i] = since[k] THEN i ELSE k END)],
-      w.last_since = since[-1],
-      w.last_until = until[-1],
+      w.run_since_ms = datetime(since[reduce(k = size(since) - 1, i IN reverse(range(0, size(since) - 2))
+                                 | CASE WHEN k = i + 1 AND until[i] = since[k] THEN i ELSE k END)]).epochMillis,
+      w.last_since_ms = datetime(since[-1]).epochMillis,
+      w.last_until_ms = datetime(until[-1]).epochMillis,
       w.last_transformation = CASE WHEN transformed[-1] THEN transformation[-1] END,
-      w.prev_since = since[-2],
-      w.prev_until = until[-2],
+      w.prev_since_ms = datetime(since[-2]).epochMillis,
+      w.prev_until_ms = datetime(until[-2]).epochMillis,
       w.prev_transformation = CASE WHEN transformed[-2] THEN transformation[-2] END)
 FOREACH (_ IN CASE WHEN size(kept) = 0 THEN [1] ELSE [] END | DELETE w)
 WITH count(*) AS pruned, collect(DISTINCT s) + collect(DISTINCT t) AS ends

@@ -12,20 +12,25 @@
 //                                each writer's assertion intervals
 //   first_closed                 the earliest closed end of any interval, $open when
 //                                none (what retention seeks by)
-//   run_since, last_until        where the last run of back-to-back intervals began
+//   run_since_ms, last_until_ms  where the last run of back-to-back intervals began
 //                                (each ending where the next began: a changed
 //                                transformation, not a removal) and where it ends
-//                                (until[-1]); last_since and last_transformation, the
-//                                last interval's start and transformation (absent for
-//                                none). Scalars, read without the arrays (which live
-//                                in the dynamic store, a read each): an as_of walk
+//                                (until[-1]); last_since_ms and last_transformation,
+//                                the last interval's start and transformation (absent
+//                                for none). Scalars, read without the arrays (which
+//                                live in the dynamic store, a read each): an as_of walk
 //                                decides an instant in the last run by two of them,
 //                                and shows an edge unchanged since then by a third;
-//                                prev_since, prev_until and prev_transformation, the
-//                                same of the interval before the last (absent for
+//                                prev_since_ms, prev_until_ms and prev_transformation,
+//                                the same of the interval before the last (absent for
 //                                none): for an edge changed once since the instant,
 //                                one test decides from them both whether it stood
-//                                then and what it showed
+//                                then and what it showed. The instants among them are
+//                                epoch milliseconds (`datetime(...).epochMillis`):
+//                                an integer sits in the property record, where an
+//                                instant string takes a record of its own and is
+//                                decoded at each read, and the walk reads these for
+//                                every edge it takes
 // A trail node made here starts with the live asset's display fields (assets.record_versions
 // keeps them current), so an as_of walk shows a node without seeking the live asset;
 // one showing its asset gone takes them again when lineage names the id anew (a
@@ -103,12 +108,12 @@ SET w.since = since,
     w.origin_since = w.origin_since + [o IN joining | at],
     w.origin_until = origin_until,
     w.first_closed = reduce(m = $open, x IN until + origin_until | CASE WHEN x < m THEN x ELSE m END),
-    w.run_since = since[reduce(k = size(since) - 1, i IN reverse(range(0, size(since) - 2))
-                               | CASE WHEN k = i + 1 AND until[i] = since[k] THEN i ELSE k END)],
-    w.last_since = since[-1],
-    w.last_until = until[-1],
+    w.run_since_ms = datetime(since[reduce(k = size(since) - 1, i IN reverse(range(0, size(since) - 2))
+                               | CASE WHEN k = i + 1 AND until[i] = since[k] THEN i ELSE k END)]).epochMillis,
+    w.last_since_ms = datetime(since[-1]).epochMillis,
+    w.last_until_ms = datetime(until[-1]).epochMillis,
     w.last_transformation = CASE WHEN transformed[-1] THEN transformation[-1] END,
-    w.prev_since = since[-2],
-    w.prev_until = until[-2],
+    w.prev_since_ms = datetime(since[-2]).epochMillis,
+    w.prev_until_ms = datetime(until[-2]).epochMillis,
     w.prev_transformation = CASE WHEN transformed[-2] THEN transformation[-2] END
 RETURN count(*) AS recorded

@@ -8,7 +8,10 @@
 // column lineage still between the ends of an edge that leaves (none may lie off an
 // edge). `updated_at` moves on what stays. The answer: each edge let go, sorted, with
 // `removed` (it left the graph) and the edge as it stood, for its event; and every
-// column mapping changed, as [source key, target key], for the history.
+// column mapping changed, as [source key, target key], for the history; `held`, how
+// each column that went (left in no column lineage) inherited a tag until then, as
+// [tag, key, asset, name, parent, source, distance, kind]: its TAG_FLOWS went with it,
+// so the recomputation after reads from here what it lost.
 // The writer's set is found through its index, `(:EdgeOrigin)-[:ASSERTS_INTO]->` the
 // assets its edges and mappings point into (lineage.index_origin_targets): the cost
 // follows the set, never the graph. The origin node is locked first, as its writers
@@ -30,9 +33,13 @@ CALL (eo) {
     UNWIND touched AS col
     WITH DISTINCT col
     WHERE NOT (col)-[:COLUMN_LINEAGE]-() AND col.tags IS NULL
+    OPTIONAL MATCH (p:Column)-[f:TAG_FLOWS]->(col)
+    WITH col, collect([f.tag, col.key, col.asset, col.name, p.key, f.source, f.distance,
+                       f.kind]) AS held
     DETACH DELETE col
+    RETURN collect(held) AS gone_held
   }
-  RETURN column_pairs, columns_removed
+  RETURN column_pairs, columns_removed, gone_held
 }
 CALL (eo) {
   MATCH (eo)-[:ASSERTS_INTO]->(t:Asset)<-[r:LINEAGE]-(s:Asset)
@@ -61,9 +68,13 @@ CALL (eo) {
     UNWIND loose AS col
     WITH DISTINCT col
     WHERE NOT (col)-[:COLUMN_LINEAGE]-() AND col.tags IS NULL
+    OPTIONAL MATCH (p:Column)-[f:TAG_FLOWS]->(col)
+    WITH col, collect([f.tag, col.key, col.asset, col.name, p.key, f.source, f.distance,
+                       f.kind]) AS held
     DETACH DELETE col
+    RETURN collect(held) AS loose_held
   }
-  RETURN edges, reduce(acc = [], pairs IN strays | acc + pairs) AS stray
+  RETURN edges, reduce(acc = [], pairs IN strays | acc + pairs) AS stray, loose_held
 }
 CALL (eo) {
   MATCH (eo)-[a:ASSERTS_INTO]->(t:Asset)
@@ -74,4 +85,6 @@ CALL (eo) {
   DELETE a
 }
 RETURN edges, column_pairs + stray AS column_pairs, size(column_pairs) AS columns_retired,
-       columns_removed
+       columns_removed,
+       [h IN reduce(acc = [], part IN gone_held + loose_held | acc + part)
+        WHERE h[0] IS NOT NULL] AS held

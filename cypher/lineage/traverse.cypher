@@ -18,9 +18,9 @@
 // the nodes and edges reached, never with the number of paths, and cycles end. Both
 // walks feed one aggregation that keeps a node reached both ways once, at its fewer
 // hops (downstream on a tie: rank = 2 * distance, + 1 upstream). Every page walks the
-// whole neighbourhood and filters `(distance, id) > ` its side's position
-// ($after_down, $after_up: [distance, id] or null) after the aggregation, so page 20
-// costs what page 1 does, and the counts ($take nodes of the pending ones are
+// whole neighbourhood and filters `(distance, hidden, id) > ` its side's position
+// ($after_down, $after_up: [distance, hidden, id] or null) after the aggregation, so
+// page 20 costs what page 1 does, and the counts ($take nodes of the pending ones are
 // returned; the service subtracts) come from the same rows. The rows are sorted
 // before they are collected and the page is a slice: a Top over the unwound list
 // would hold the whole list in each kept row (500 rows of a 10,000-node list pass the
@@ -31,7 +31,14 @@
 // walk and are only counted. With filters given, an asset of a private domain outside
 // $readable (the private domains the caller may read; null: all) is never shown, whether
 // it matches or not: that would tell of an asset the caller may not read (it is walked
-// through and counted as hidden, as one the filters hid). Edges are direct LINEAGE edges on one side (or touching
+// through and counted as hidden, as one the filters hid). `hidden` is that test alone: an
+// asset of a private domain outside $readable, which the service shows as a stand-in
+// (`service.domain.redaction.unreadable` decides the same for the same caller). At each
+// distance the stand-ins come after the readable nodes: in (distance, id) order where a
+// stand-in sat among the readable nodes would tell how its hidden id sorts against
+// theirs; it reads `domain` only for a private asset, and nothing when nothing is hidden
+// from the caller (a CASE is evaluated lazily, an AND need not be). Edges are direct
+// LINEAGE edges on one side (or touching
 // the root) between a node of this page and a shown node of this or an earlier page
 // (`seen`), so across pages each comes once; an edge between two nodes of this page
 // comes twice and the service folds it. Neo4j keeps a set for `IN kept`, so that is
@@ -77,16 +84,20 @@ CALL (root) {
   WITH n, min(rank) AS rank
   WITH n, rank / 2 AS distance, CASE rank % 2 WHEN 0 THEN 'downstream' ELSE 'upstream' END AS side
   WITH n, distance, side,
+       CASE WHEN $readable IS NULL THEN false
+            WHEN coalesce(n.domain_private, false) THEN n.domain IS NOT NULL AND NOT n.domain IN $readable
+            ELSE false END AS hidden
+  WITH n, distance, side, hidden,
        ($types IS NULL OR coalesce(n.type, 'unknown') IN $types)
        AND ($platforms IS NULL OR n.platform IN $platforms)
        AND ($tags IS NULL OR any(tag IN coalesce(n.tags, []) WHERE tag IN $tags))
        AND ($owners IS NULL OR any(owner IN coalesce(n.owners, []) WHERE owner IN $owners))
-       AND ($readable IS NULL OR ($types IS NULL AND $platforms IS NULL AND $tags IS NULL AND $owners IS NULL)
-            OR NOT coalesce(n.domain_private, false) OR n.domain IN $readable) AS shown,
+       AND (NOT hidden OR ($types IS NULL AND $platforms IS NULL AND $tags IS NULL AND $owners IS NULL)) AS shown,
        CASE side WHEN 'downstream' THEN $after_down ELSE $after_up END AS after
-  WITH n, distance, side, shown,
-       after IS NULL OR distance > after[0] OR (distance = after[0] AND n.id > after[1]) AS pending
-  ORDER BY distance, n.id
+  WITH n, distance, side, shown, hidden,
+       after IS NULL OR distance > after[0]
+       OR (distance = after[0] AND (hidden > after[1] OR (hidden = after[1] AND n.id > after[2]))) AS pending
+  ORDER BY distance, hidden, n.id
   RETURN collect(CASE WHEN shown AND pending THEN {n: n, distance: distance, side: side} END) AS pending,
          collect(CASE WHEN shown AND NOT pending AND side = 'downstream' THEN n END) AS seen_down,
          collect(CASE WHEN shown AND NOT pending AND side = 'upstream' THEN n END) AS seen_up,

@@ -16,12 +16,14 @@
 // (until[i] <= since[i + 1]), so that is: more of them began by $as_of than ended by
 // then, and the one holding it is the last that began. The arrays live in the dynamic
 // store, each read costing about what the walk's step does, so most edges are decided
-// by the relationship's scalar summary (record_edges): in the last run of back-to-back
-// intervals (run_since <= $as_of) an edge took part when $as_of < last_until, and one
-// unchanged since then (last_since <= $as_of) shows last_transformation; only an
-// instant before that run (or a history from before the summary was kept, whose null
-// fields fail every comparison) counts through the arrays, each read once (an index
-// loop reads the property at every step). That test is a relationship predicate on the
+// by the relationship's scalar summary (record_edges), whose instants are epoch
+// milliseconds compared with $as_of_ms ($as_of's, computed by the service): in the last
+// run of back-to-back intervals (run_since_ms <= $as_of_ms) an edge took part when
+// $as_of_ms < last_until_ms, and one unchanged since then (last_since_ms <= $as_of_ms)
+// shows last_transformation; only an instant before that run (or a history from before
+// the summary was kept in milliseconds, whose null fields fail every comparison) counts
+// through the arrays, each read once (an index loop reads the property at every step).
+// That test is a relationship predicate on the
 // walk, and each walk still groups `min(length(p))` by end node, so the planner keeps
 // the pruning breadth-first expand: EXPLAIN and PROFILE show
 // VarLengthExpand(Pruning,BFS,All) with the predicate inlined (Neo4j 5.26), cost
@@ -35,7 +37,7 @@
 // at $as_of. An edge between two nodes shown is decided by one CASE that answers
 // both whether it stood at $as_of and what it showed ([transformation], or null when
 // it did not stand): from the last interval's scalars when that began by $as_of, from
-// the one before's (`prev_since`, `prev_until`) when that did, else from the arrays
+// the one before's (`prev_since_ms`, `prev_until_ms`) when that did, else from the arrays
 // (the interval that began last by $as_of, if it had not ended by then).
 CALL () {
   OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
@@ -68,7 +70,7 @@ CALL (authorised, aliased) {
      OR (a IS NOT NULL AND a.created_at <= $as_of AND (v IS NULL OR v.at < a.created_at))
      OR (v IS NULL AND a IS NULL AND EXISTS {
            MATCH (:AssetTrail {id: candidate})-[w:LINEAGE_WAS]-()
-           WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
+           WHERE CASE WHEN w.run_since_ms <= $as_of_ms THEN $as_of_ms < w.last_until_ms
                  ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END
          })
   RETURN head(collect({id: candidate,
@@ -78,14 +80,15 @@ CALL (authorised, aliased) {
 OPTIONAL MATCH (root:AssetTrail {id: found.id})
 // The walks are one page, as lineage.traverse's: both feed one aggregation keeping a
 // node reached both ways once at its fewer hops (downstream on a tie), and each side
-// keeps the nodes after its position ($after_down, $after_up: [distance, id] or null),
+// keeps the nodes after its position ($after_down, $after_up: [distance, hidden, id] or
+// null; at each distance the stand-ins after the readable nodes, as lineage.traverse),
 // the first $take of them (nearest first) on this page, how many in all (`pending_*`)
 // and the ones earlier pages returned (`*_seen`, for this page's edges).
 CALL (root) {
   CALL (root) {
     WITH root WHERE root IS NOT NULL AND $downstream
     MATCH p = (root)-[:LINEAGE_WAS*1..{{depth}}]->(n)
-    WHERE all(w IN relationships(p) WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
+    WHERE all(w IN relationships(p) WHERE CASE WHEN w.run_since_ms <= $as_of_ms THEN $as_of_ms < w.last_until_ms
       ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END)
     WITH n, min(length(p)) AS distance
     WHERE n <> root
@@ -93,7 +96,7 @@ CALL (root) {
     UNION ALL
     WITH root WHERE root IS NOT NULL AND $upstream
     MATCH p = (root)<-[:LINEAGE_WAS*1..{{depth}}]-(n)
-    WHERE all(w IN relationships(p) WHERE CASE WHEN w.run_since <= $as_of THEN $as_of < w.last_until
+    WHERE all(w IN relationships(p) WHERE CASE WHEN w.run_since_ms <= $as_of_ms THEN $as_of_ms < w.last_until_ms
       ELSE size([s IN w.since WHERE s <= $as_of]) > size([u IN w.until WHERE u <= $as_of]) END)
     WITH n, min(length(p)) AS distance
     WHERE n <> root
@@ -101,10 +104,21 @@ CALL (root) {
   }
   WITH n, min(rank) AS rank
   WITH n, rank / 2 AS distance, rank % 2 = 0 AS down
-  WITH n, distance, down, CASE WHEN down THEN $after_down ELSE $after_up END AS after
-  WITH n, distance, down,
-       after IS NULL OR distance > after[0] OR (distance = after[0] AND n.id > after[1]) AS pending
-  ORDER BY distance, n.id
+  // `hidden`: lineage.traverse's, from the place the node is shown with below (the live
+  // asset's for a trail the migration has not reached), read only for a caller with
+  // private domains it may not read ($readable: those it may; null: all)
+  WITH n, distance, down, CASE WHEN down THEN $after_down ELSE $after_up END AS after,
+       CASE WHEN $readable IS NULL THEN null
+            WHEN n.shown_since IS NULL
+              THEN head(COLLECT { MATCH (live:Asset {id: n.id}) RETURN [live.domain, live.domain_private] })
+            ELSE [n.domain, n.domain_private] END AS place
+  WITH n, distance, down, after,
+       $readable IS NOT NULL AND coalesce(place[1], false) AND place[0] IS NOT NULL
+       AND NOT place[0] IN $readable AS hidden
+  WITH n, distance, down, hidden,
+       after IS NULL OR distance > after[0]
+       OR (distance = after[0] AND (hidden > after[1] OR (hidden = after[1] AND n.id > after[2]))) AS pending
+  ORDER BY distance, hidden, n.id
   WITH collect(CASE WHEN pending THEN [n, distance, down] END) AS rows,
        collect(CASE WHEN NOT pending AND down THEN n END) AS down_seen,
        collect(CASE WHEN NOT pending AND NOT down THEN n END) AS up_seen
@@ -154,11 +168,12 @@ CALL (root, down_nodes, down_seen) {
   MATCH (x)-[w:LINEAGE_WAS]-(y)
   WHERE y IN kept
   WITH startNode(w) AS a, endNode(w) AS b,
-       CASE WHEN w.last_since <= $as_of AND $as_of < w.last_until THEN [w.last_transformation]
-            WHEN w.prev_since <= $as_of AND $as_of < w.prev_until THEN [w.prev_transformation]
+       CASE WHEN w.last_since_ms <= $as_of_ms AND $as_of_ms < w.last_until_ms THEN [w.last_transformation]
+            WHEN w.prev_since_ms <= $as_of_ms AND $as_of_ms < w.prev_until_ms THEN [w.prev_transformation]
             // gone by then: after the last interval, or between the two
-            WHEN w.last_since <= $as_of AND w.last_until IS NOT NULL THEN null
-            WHEN w.prev_since <= $as_of AND w.prev_until IS NOT NULL AND $as_of < w.last_since
+            WHEN w.last_since_ms <= $as_of_ms AND w.last_until_ms IS NOT NULL THEN null
+            WHEN w.prev_since_ms <= $as_of_ms AND w.prev_until_ms IS NOT NULL
+                 AND $as_of_ms < w.last_since_ms
               THEN null
             ELSE head([i IN [size([s IN w.since WHERE s <= $as_of]) - 1]
                        WHERE i >= 0 AND $as_of < w.until[i]
@@ -173,11 +188,12 @@ CALL (root, up_nodes, up_seen) {
   MATCH (x)-[w:LINEAGE_WAS]-(y)
   WHERE y IN kept
   WITH startNode(w) AS a, endNode(w) AS b,
-       CASE WHEN w.last_since <= $as_of AND $as_of < w.last_until THEN [w.last_transformation]
-            WHEN w.prev_since <= $as_of AND $as_of < w.prev_until THEN [w.prev_transformation]
+       CASE WHEN w.last_since_ms <= $as_of_ms AND $as_of_ms < w.last_until_ms THEN [w.last_transformation]
+            WHEN w.prev_since_ms <= $as_of_ms AND $as_of_ms < w.prev_until_ms THEN [w.prev_transformation]
             // gone by then: after the last interval, or between the two
-            WHEN w.last_since <= $as_of AND w.last_until IS NOT NULL THEN null
-            WHEN w.prev_since <= $as_of AND w.prev_until IS NOT NULL AND $as_of < w.last_since
+            WHEN w.last_since_ms <= $as_of_ms AND w.last_until_ms IS NOT NULL THEN null
+            WHEN w.prev_since_ms <= $as_of_ms AND w.prev_until_ms IS NOT NULL
+                 AND $as_of_ms < w.last_since_ms
               THEN null
             ELSE head([i IN [size([s IN w.since WHERE s <= $as_of]) - 1]
                        WHERE i >= 0 AND $as_of < w.until[i]

@@ -52,6 +52,14 @@ async def _writable(request: Request, asset_id: str) -> None:
     await domain_guard.require_writable(deps.graph(request), deps.principal(request), [asset_id])
 
 
+async def _writable_if_held(request: Request, asset_id: str) -> None:
+    """PUT's check before its body: an asset it would create is judged by where the body
+    places it (`_placeable`), as POST judges one."""
+    await domain_guard.require_writable_if_held(
+        deps.graph(request), deps.principal(request), asset_id
+    )
+
+
 async def _placeable(request: Request, asset_id: str, change: Any) -> None:
     await domain_guard.require_placeable(
         deps.graph(request), deps.principal(request), asset_id, change
@@ -76,6 +84,7 @@ ASSETS = Versioned(
     write_errors=(409,),
     read_guard=_readable,
     write_guard=_writable,
+    put_guard=_writable_if_held,
     change_guard=_placeable,
 )
 

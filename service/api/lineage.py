@@ -365,8 +365,10 @@ _CURSOR = Param(
     schema={"type": "string", "pattern": f"^[A-Za-z0-9_-]{{0,{MAX_CURSOR}}}$"},
     description="`next_cursor` of the previous page, with the same root, `direction`, "
     "`depth`, `as_of`, filters and `fanout` (`limit` may change): the next nodes in "
-    "(distance, id) order. 400 `invalid_cursor` when it does not decode or was made for "
-    "other parameters (`detail` and `parameter` name the one that differs)",
+    "(distance, readable before stand-in, id) order. 400 `invalid_cursor` when it does "
+    "not decode, was made for other parameters (`detail` and `parameter` name the one "
+    "that differs) or by a version that ordered pages by (distance, id) alone (start "
+    "again from the first page)",
 )
 
 
@@ -418,7 +420,9 @@ _TRAVERSAL = (
     "column lineage operations.\n\n"
     "**Pages.** An answer holds at most `limit` nodes (the root, on the first page only, "
     "counted); `next_cursor` continues with the next ones, so across pages every node of "
-    "the neighbourhood comes exactly once, in (distance, id) order; with both directions "
+    "the neighbourhood comes exactly once, in (distance, id) order (at each distance the "
+    "stand-ins for assets the caller may not read after the readable nodes, see "
+    "**Stand-ins**); with both directions "
     "a page takes from both sides in that order (downstream first on a tie) and the "
     "cursor keeps each side's position. `remaining` counts, per asked side, the nodes "
     "left after this page; `truncated` is `next_cursor != null`. Each page carries the "
@@ -427,7 +431,7 @@ _TRAVERSAL = (
     "page walks the whole neighbourhood again (one statement, no path enumeration), so "
     "a late page costs what the first does.\n\n"
     "**Between pages** nothing is held: each page reads the graph as it is then. The "
-    "positions are (distance, id) pairs, so a node that moved to a position the reader "
+    "positions are (distance, hidden, id), so a node that moved to a position the reader "
     "already passed (it came closer, or its side changed) is skipped (an edge on a later "
     "page may still name it); one that moved "
     "further, past the position, comes again; a node added past the position comes, one "
@@ -448,7 +452,15 @@ _TRAVERSAL = (
     "`{id, direction, shown, total}` for each asset whose neighbours were cut (an asset "
     "the caller may not read only under its stand-in's id, when that is on the page). "
     "Pages and "
-    "filters work with it."
+    "filters work with it.\n\n"
+    "**Stand-ins.** An asset the caller may not read (a private domain where they hold no "
+    "role) is a stand-in (`redacted` true, `id` `redacted:<n>` numbering the page's "
+    "stand-ins, `team` owning its domain), edges keeping their shape under its id. At each "
+    "distance the stand-ins come after the readable nodes, and edges and `capped` are "
+    "sorted by the ids shown: in (distance, id) order a stand-in's place would tell how its "
+    "hidden id sorts against the readable ones. Among themselves the stand-ins of one "
+    "distance follow their hidden ids. A caller who reads everything sees (distance, id) "
+    "order."
 )
 _COLUMN_TRAVERSAL = (
     "The column's lineage: each reached column (`asset`, `column`) once, at its fewest-hop "

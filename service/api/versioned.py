@@ -129,6 +129,7 @@ class Versioned(Generic[V, F]):
     within_limits: WithinLimits = _unlimited
     read_guard: Guard | None = None
     write_guard: Guard | None = None  # set: the writes are checked per domain
+    put_guard: Guard | None = None  # PUT's check before its body, in write_guard's place
     change_guard: ChangeGuard | None = None
 
     @property
@@ -156,7 +157,7 @@ class Versioned(Generic[V, F]):
         return self.answer(item)
 
     async def put_one(self, request: Request) -> Response:
-        item_id = await self._guarded(request, self.write_guard)
+        item_id = await self._guarded(request, self.put_guard or self.write_guard)
         expected = deps.if_match(request)
         document = await read_json(request)
         body = validate(self.replace, document)

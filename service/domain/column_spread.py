@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from service.models.lineage import MappingKind
 
@@ -69,8 +69,16 @@ class Change:
     lost: list[tuple[RegionColumn, Held]] = field(default_factory=list)
 
 
-def recompute(region: Iterable[RegionColumn]) -> Change:
-    columns = {c.key: c for c in region}
+def recompute(region: Iterable[RegionColumn], held_before: Iterable[RegionColumn] = ()) -> Change:
+    """`held_before`: columns as they inherited the tag before a change deleted that
+    inheritance with what it ran through (a deleted asset's columns, a mapping, or the
+    column itself, left in no column lineage), read before it. A region column whose
+    inheritance is gone counts as holding it before; one no longer there lost it."""
+    earlier = {c.key: (c, c.before) for c in held_before if c.before is not None}
+    columns = {
+        c.key: replace(c, before=earlier[c.key][1]) if c.before is None and c.key in earlier else c
+        for c in region
+    }
     after = _walk(columns)
     change = Change()
     for key in sorted(columns):
@@ -85,6 +93,7 @@ def recompute(region: Iterable[RegionColumn]) -> Change:
             change.gained.append((column, held))
         elif held is None and column.before is not None:
             change.lost.append((column, column.before))
+    change.lost += [earlier[key] for key in sorted(set(earlier) - set(columns))]
     return change
 
 

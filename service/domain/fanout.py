@@ -3,8 +3,8 @@
 
 The store runs one statement per hop; each node reached is expanded once, at most
 `fanout` neighbours (first by id), so the walk is linear in the nodes and edges it
-reaches. Pages follow the same (distance, id) order and cursor as the one-statement
-walk; the edges are those the walk followed, each on the page of its later end.
+reaches. Pages follow the same (distance, hidden, id) order and cursor as the
+one-statement walk; the edges are those the walk followed, each on the page of its later end.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from service.domain.lineage_pages import (
     After,
     Node,
     Page,
+    Position,
     Walk,
     assemble_page,
+    position,
     unreadable_in,
 )
 
@@ -66,8 +68,9 @@ def fanout_page(
 ) -> Page:
     """One page of the capped neighbourhood, cut as the one-statement walk cuts its
     own: a node reached both ways once at its fewer hops (downstream on a tie), the
-    shown ones after each side's position in (distance, id) order. `readable`: the
-    private domains the caller may read (None: all), for the filters (`Filters.shows`)."""
+    shown ones after each side's position in (distance, hidden, id) order. `readable`:
+    the private domains the caller may read (None: all), for the filters
+    (`Filters.shows`) and the order (`lineage_pages.position`)."""
     best: dict[str, Node] = {}
     owners: dict[str, list[str]] = {}
     for reach in sorted(reaches, key=lambda r: SIDES.index(r.side)):
@@ -75,25 +78,25 @@ def fanout_page(
         for node_id, node in reach.nodes.items():
             if node_id not in best or node["distance"] < best[node_id]["distance"]:
                 best[node_id] = node
-    ordered = sorted(best.values(), key=lambda n: (n["distance"], n["id"]))
+    ordered = sorted(best.values(), key=lambda n: position(n, readable))
     shown = [
         n for n in ordered if walk.filters.shows({**n, "owners": owners.get(n["id"])}, readable)
     ]
     hidden = {side: sum(1 for n in ordered if n["direction"] == side) for side in SIDES}
     for node in shown:
         hidden[node["direction"]] -= 1
-    pending = [n for n in shown if _after(n, after.of(n["direction"]))]
+    pending = [n for n in shown if _after(position(n, readable), after.of(n["direction"]))]
     taken = pending[:take]
     counts = {side: sum(1 for n in pending if n["direction"] == side) for side in SIDES}
     page = assemble_page(
-        walk, root, after, taken, _edges(reaches, best, shown, taken), counts, hidden
+        walk, root, after, taken, _edges(reaches, best, shown, taken), counts, hidden, readable
     )
     unseen = {n["id"] for n in ordered if unreadable_in(n, readable)}
     return _with_caps(page, reaches, taken, {n["id"] for n in shown}, after.started, unseen)
 
 
-def _after(node: Node, position: tuple[int, str] | None) -> bool:
-    return position is None or (node["distance"], node["id"]) > position
+def _after(place: Position, last: Position | None) -> bool:
+    return last is None or place > last
 
 
 def _edges(

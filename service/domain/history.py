@@ -1,11 +1,11 @@
-"""Pure logic of lineage through time: reading an `as_of` instant, and the difference
-between a neighbourhood at two instants."""
+"""Pure logic of lineage through time: reading an `as_of` instant (and its integer form),
+and the difference between a neighbourhood at two instants."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from service import clock
@@ -13,6 +13,9 @@ from service import clock
 # The `until` of an interval still open: history arrays cannot hold null, and every
 # stored instant (`clock.format_time`, a 4-digit year) sorts before it.
 OPEN = "9999-12-31T23:59:59.999Z"
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MILLISECOND = timedelta(milliseconds=1)
 
 # RFC 3339 date-time: a date, `T` (or a space), a time with optional fraction and a
 # required offset. A `+` left unencoded in a query string arrives as a space, so a
@@ -38,6 +41,24 @@ def parse_instant(raw: str, now: str | None = None) -> str | None:
     instant = clock.format_time(moment)
     current = now or clock.now_iso()
     return min(instant, current)
+
+
+def instant_ms(instant: str) -> int:
+    """`instant`, as the graph stores instants, in milliseconds since the epoch: the
+    form an edge history keeps the instants an as_of walk compares in
+    (`history.record_edges`, Cypher's `datetime(...).epochMillis`). An integer is
+    read from the property record itself and compared as a number, where a stored
+    instant string takes a record of its own and is decoded at every read."""
+    moment = datetime.fromisoformat(instant)
+    return (moment - _EPOCH) // _MILLISECOND
+
+
+def as_of_params(as_of: str, now: str) -> dict[str, str | int]:
+    """An as_of walk's parameters (`lineage.traverse_as_of`): the instant, never after
+    `now` (the future looks like the present), and the same in epoch milliseconds,
+    which the walk compares with the edge histories' summary."""
+    instant = min(as_of, now)
+    return {"as_of": instant, "as_of_ms": instant_ms(instant)}
 
 
 def _edge_key(edge: Mapping[str, Any]) -> tuple[str, str]:

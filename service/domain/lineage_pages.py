@@ -2,10 +2,12 @@
 fan-out), the cursor that continues it, and one page assembled from the rows a walk
 statement returns.
 
-A page is the next nodes in (distance, id) order after each side's position, so every
-node of the neighbourhood comes once across pages; the cursor holds each side's last
-(distance, id) with the walk it was made for, so a cursor used with other parameters
-is refused naming the first that differs.
+A page is the next nodes in (distance, hidden, id) order after each side's position, so
+every node of the neighbourhood comes once across pages. `hidden` says the caller may
+not read the node (it comes back as a stand-in): at each distance the stand-ins follow
+the readable nodes, since where a hidden id sorted among readable ones would tell of
+it. The cursor holds each side's last (distance, hidden, id) with the walk it was made
+for, so a cursor used with other parameters is refused naming the first that differs.
 """
 
 from __future__ import annotations
@@ -24,9 +26,8 @@ from service.errors import BadRequest, NotFound, invalid_token
 
 SIDES = ("downstream", "upstream")
 FILTERS = ("type", "platform", "tag", "owner")
-Position = tuple[int, str]
+Position = tuple[int, bool, str]  # (distance, hidden, id)
 Node = dict[str, Any]
-_BY_DISTANCE = itemgetter("distance", "id")
 _BY_ENDS = itemgetter("source", "target")
 
 
@@ -102,8 +103,22 @@ NO_FILTERS = Filters()
 
 def unreadable_in(node: Mapping[str, Any], readable: Container[str] | None) -> bool:
     """Whether `node` (with its `domain` and `private`) lies in a private domain outside
-    `readable`, the private domains the caller may read (None: all)."""
-    return readable is not None and bool(node.get("private")) and node.get("domain") not in readable
+    `readable`, the private domains the caller may read (None: all): the walk
+    statement's `hidden`, and `redaction.unreadable` for the caller `readable` is of."""
+    domain = node.get("domain")
+    return (
+        readable is not None
+        and bool(node.get("private"))
+        and domain is not None
+        and domain not in readable
+    )
+
+
+def position(node: Mapping[str, Any], readable: Container[str] | None) -> Position:
+    """A node's place in a page's order (`lineage.traverse`'s ORDER BY): nearest first,
+    at each distance the readable nodes, then the stand-ins, each by id (code point
+    here; the positions a cursor holds come from the walk's own order)."""
+    return node["distance"], unreadable_in(node, readable), node["id"]
 
 
 _IDENTITY = ("root", "direction", "depth", "as_of", "filters", "fanout")
@@ -113,8 +128,8 @@ _PARAMETER = {"root": "asset_id"}
 
 @dataclass(frozen=True)
 class After:
-    """Each side's last returned (distance, id); None before its first node. `started`
-    says the root was already returned (every page after the first)."""
+    """Each side's last returned (distance, hidden, id); None before its first node.
+    `started` says the root was already returned (every page after the first)."""
 
     downstream: Position | None = None
     upstream: Position | None = None
@@ -144,7 +159,7 @@ def encode(walk: Walk, after: After, seal: Seal | None = None, hidden: Container
     def written(p: Position | None) -> list[Any] | None:
         if p is None:
             return None
-        return [p[0], seal.seal(p[1]) if seal is not None and p[1] in hidden else p[1]]
+        return [p[0], p[1], seal.seal(p[2]) if seal is not None and p[2] in hidden else p[2]]
 
     position = {side: written(after.of(side)) for side in SIDES}
     return encode_cursor({"walk": walk.identity(), "after": position})
@@ -152,8 +167,10 @@ def encode(walk: Walk, after: After, seal: Seal | None = None, hidden: Container
 
 def decode(cursor: str | None, walk: Walk, seal: Seal | None = None) -> After:
     """The positions a cursor holds for `walk`; none: the first page. 400
-    `invalid_cursor` when it does not decode or was made for another walk (the detail
-    names the parameter that differs)."""
+    `invalid_cursor` when it does not decode, was made for another walk (the detail
+    names the parameter that differs) or by a version that ordered pages by (distance,
+    id) alone (its positions are [distance, id]: where it stopped among this order's
+    stand-ins cannot be told, so the walk starts again from the first page)."""
     if cursor is None:
         return After()
     state = decode_cursor(cursor, ("walk", "after"))
@@ -185,16 +202,23 @@ def _differing(made_for: dict[str, Any], given: dict[str, str]) -> str:
 def _position(raw: Any, seal: Seal | None) -> Position | None:
     if raw is None:
         return None
+    if isinstance(raw, list) and len(raw) == 2:
+        raise BadRequest(
+            "The cursor was made by an earlier version of the service, which ordered "
+            "pages otherwise: start again from the first page.",
+            code="invalid_cursor",
+        )
     if (
         isinstance(raw, list)
-        and len(raw) == 2
+        and len(raw) == 3
         and isinstance(raw[0], int)
         and not isinstance(raw[0], bool)
-        and isinstance(raw[1], str)
+        and isinstance(raw[1], bool)
+        and isinstance(raw[2], str)
     ):
-        opened = seal.open(raw[1]) if seal is not None else raw[1]
+        opened = seal.open(raw[2]) if seal is not None else raw[2]
         if opened is not None:
-            return raw[0], opened
+            return raw[0], raw[1], opened
     raise _undecodable()
 
 
@@ -252,17 +276,20 @@ def assemble_page(
     edges: Iterable[Sequence[Any]],
     pending: Mapping[str, int],
     hidden: Mapping[str, int],
+    readable: Container[str] | None = None,
 ) -> Page:
     """A page from a walk's rows. `taken` is the page's nodes in the walk's own order
     (Neo4j compares some strings by UTF-16 code unit, so the positions come from that
     order, and the nodes shown are sorted again by code point); `edges` are
     [source, target, transformation], a pair possibly twice; `pending` counts, per side,
-    the shown nodes after the side's position before this page took its own."""
+    the shown nodes after the side's position before this page took its own.
+    `readable`: the private domains the caller may read (None: all), which decide
+    where each node sorts (`position`), as they decided it in the walk."""
     positions = {side: after.of(side) for side in SIDES}
     for node in taken:
-        positions[node["direction"]] = (node["distance"], node["id"])
+        positions[node["direction"]] = position(node, readable)
     moved = After(positions["downstream"], positions["upstream"], started=True)
-    shown = sorted(taken, key=_BY_DISTANCE)
+    shown = sorted(taken, key=lambda node: position(node, readable))
     nodes = shown if after.started else [root, *shown]
     folded = {(e[0], e[1]): e[2] for e in edges}
     return Page(

@@ -69,6 +69,22 @@ def redact(
     return Redacted(shown, rename_edges(edges, renamed.get), count, renamed)
 
 
+def sorted_as_shown(edges: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Edges by source, then target, as the caller sees them: sorted by the real ids
+    before the renaming, an edge touching a stand-in would sit where its hidden id
+    sorts among the readable ones."""
+    return sorted((dict(e) for e in edges), key=_ends)
+
+
+def renamed_caps(
+    capped: Iterable[Mapping[str, Any]], renamed: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """A capped walk's cuts (`id`, `direction`, ...) under the stand-ins' ids, sorted as
+    shown (by the real ids, a stand-in's place would tell of its hidden id)."""
+    shown = ({**c, "id": renamed.get(str(c["id"]), c["id"])} for c in capped)
+    return sorted(shown, key=lambda c: (str(c["id"]), str(c["direction"])))
+
+
 def foreign_ends(
     nodes: Iterable[Mapping[str, Any]], edges: Iterable[Mapping[str, Any]]
 ) -> set[str]:

@@ -199,7 +199,8 @@ class LineageGraph(ResponseModel):
     depth: int
     nodes: list[RedactedNode | GraphNode] = Field(
         description="the nodes in (distance, id) order, the root first on the first page; "
-        "an asset the caller may not read is a stand-in (`redacted` true)"
+        "an asset the caller may not read is a stand-in (`redacted` true), after the "
+        "readable nodes of its distance"
     )
     edges: list[GraphEdge]
     truncated: bool = Field(description="more nodes are left: `next_cursor` is not null")

@@ -252,7 +252,8 @@ async def delete(graph: Graph, asset_id: str, expected: Expected | None, actor: 
         rules = await quality.delete_for_asset(tx, target, actor, hides_in)
         passed_on = await column_tags.before_asset_delete(tx, target)
         await lineage.delete_asset_columns(tx, target)
-        await column_tags.after_asset_delete(tx, passed_on, actor)
+        named = ((target, current["domain"]),) if hides_in else ()
+        await column_tags.after_asset_delete(tx, passed_on, actor, named)
         await tx.run("assets.delete", id=target)
         await history.record_assets(tx, [target], clock.now_iso())
         gone = {"id": target, **({"quality_rules_deleted": rules} if rules else {})}

@@ -77,40 +77,90 @@ async def sync_many(tx: Tx, declared: Mapping[str, Mapping[str, list[str]]], act
         await spread(tx, tag, seeds[tag], actor)
 
 
-async def after_mappings(tx: Tx, pairs: Iterable[Sequence[str]], actor: str = SYSTEM_ACTOR) -> None:
+# Tag -> the columns that inherited it through what a change deleted, as they did until
+# then (their TAG_FLOWS went with it: read before, or by the deleting statement).
+HeldBefore = Mapping[str, Sequence[RegionColumn]]
+# (asset id, private domain) of a deleted asset an event may name as a tag's source.
+Gone = tuple[tuple[str, str], ...]
+
+
+def held_gone(rows: Iterable[Sequence[Any]]) -> HeldBefore:
+    """Rows [tag, key, asset, name, parent, source, distance, kind] of the columns a
+    removal of mappings deleted, left in no column lineage (`lineage.delete_edge`,
+    `lineage.retire_edges`), by tag: for `after_mappings`."""
+    by_tag: dict[str, list[RegionColumn]] = {}
+    for tag, *held in rows:
+        by_tag.setdefault(tag, []).append(_held_column(*held))
+    return by_tag
+
+
+async def after_mappings(
+    tx: Tx,
+    pairs: Iterable[Sequence[str]],
+    actor: str = SYSTEM_ACTOR,
+    held_before: HeldBefore | None = None,
+) -> None:
     """After column mappings ([source key, target key]) were written or removed: every
-    tag on their ends recomputed from their targets."""
+    tag on their ends recomputed from their targets (and from the columns `held_before`
+    names: columns the removal deleted, `held_gone`)."""
     listed = [list(p) for p in pairs]
     if not listed:
         return
+    earlier = held_before or {}
+    seeds = {tag: [c.key for c in columns] for tag, columns in earlier.items()}
     for row in await tx.run("columns.pair_tags", pairs=listed):
-        await spread(tx, row["tag"], row["targets"], actor)
+        seeds.setdefault(row["tag"], []).extend(row["targets"])
+    for tag in sorted(seeds):
+        await spread(tx, tag, seeds[tag], actor, earlier.get(tag, ()))
 
 
-async def before_asset_delete(tx: Tx, asset_id: str) -> list[tuple[str, list[str]]]:
-    """What the asset's columns pass on to other assets' columns: call before they are
-    deleted, then `after_asset_delete` with the answer in the same transaction."""
+async def before_asset_delete(tx: Tx, asset_id: str) -> HeldBefore:
+    """What the asset's columns pass on to other assets' columns, as those inherit it
+    now: call before they are deleted, then `after_asset_delete` with the answer in the
+    same transaction."""
     rows = await tx.run("columns.asset_flows", prefix=column_key(asset_id, ""))
-    return [(r["tag"], list(r["keys"])) for r in rows]
+    return _held_by_tag(rows)
 
 
-async def after_asset_delete(tx: Tx, flows: list[tuple[str, list[str]]], actor: str) -> None:
-    for tag, keys in flows:
-        await spread(tx, tag, keys, actor)
+async def after_asset_delete(tx: Tx, held: HeldBefore, actor: str, gone: Gone = ()) -> None:
+    """`gone`: the deleted asset with its private domain, when it had one, for the
+    `column.tag.lost` events that name it as where a tag came from."""
+    for tag, columns in held.items():
+        await spread(tx, tag, [c.key for c in columns], actor, columns, gone)
 
 
-async def spread(tx: Tx, tag: str, seeds: Iterable[str], actor: str) -> None:
-    """Recompute where `tag` is inherited after a change at `seeds` (column keys)."""
+async def spread(
+    tx: Tx,
+    tag: str,
+    seeds: Iterable[str],
+    actor: str,
+    held_before: Iterable[RegionColumn] = (),
+    gone: Gone = (),
+) -> None:
+    """Recompute where `tag` is inherited after a change at `seeds` (column keys);
+    `held_before`, `gone`: see `recompute`, `after_asset_delete`."""
     listed = sorted(set(seeds))
     if not listed:
         return
     locked = await tx.run("columns.lock_tag", tag=tag, default=list(DEFAULT_STOPS))
     stops = list(locked[0]["stops"])
     rows = await tx.run("columns.tag_region", tag=tag, seeds=listed, stops=stops)
-    change = recompute(_region_column(r) for r in rows[0]["region"])
+    change = recompute((_region_column(r) for r in rows[0]["region"]), held_before)
     if change.drop or change.rows:
         await tx.run("columns.save_flows", tag=tag, drop=change.drop, rows=change.rows)
-    emit_many(tx, _events(tag, change), actor)
+    emit_many(tx, _events(tag, change, gone), actor)
+
+
+def _held_by_tag(rows: Iterable[Any]) -> dict[str, list[RegionColumn]]:
+    """Rows [tag, [[key, asset, name, parent, source, distance, kind]]] as columns
+    holding the tag before (`columns.asset_flows`)."""
+    return {row["tag"]: [_held_column(*held) for held in row["held"]] for row in rows}
+
+
+def _held_column(
+    key: str, asset: str, name: str, parent: str, source: str, distance: int, kind: str
+) -> RegionColumn:
+    return RegionColumn(key, asset, name, False, Held(int(distance), source, parent, kind))
 
 
 def _region_column(row: list[Any]) -> RegionColumn:
@@ -125,8 +175,9 @@ def _region_column(row: list[Any]) -> RegionColumn:
     return RegionColumn(key, asset, name, bool(direct), before, fed)
 
 
-def _events(tag: str, change: Change) -> list[Pending]:
-    """One `column.tag.inherited` and one `column.tag.lost` per asset that has any."""
+def _events(tag: str, change: Change, gone: Gone = ()) -> list[Pending]:
+    """One `column.tag.inherited` and one `column.tag.lost` per asset that has any, each
+    with the `gone` assets it names as a source."""
     events: list[Pending] = []
     for type_, found in (("column.tag.inherited", change.gained), ("column.tag.lost", change.lost)):
         by_asset: dict[str, list[dict[str, Any]]] = {}
@@ -135,7 +186,11 @@ def _events(tag: str, change: Change) -> list[Pending]:
                 {"column": column.name, "from": _ref(held.source).model_dump()}
             )
         events += [
-            Pending(type_, {"asset_id": asset, "tag": tag, "columns": listed})
+            Pending(
+                type_,
+                {"asset_id": asset, "tag": tag, "columns": listed},
+                gone=tuple(g for g in gone if any(c["from"]["asset"] == g[0] for c in listed)),
+            )
             for asset, listed in sorted(by_asset.items())
         ]
     return events

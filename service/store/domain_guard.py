@@ -81,6 +81,22 @@ async def require_held_writable(graph: Graph, principal: Principal, ids: Iterabl
         raise forbidden(listed)
 
 
+async def require_writable_if_held(graph: Graph, principal: Principal, asset_id: str) -> None:
+    """`require_writable` for a write that may create the asset (PUT), before its body
+    is read: an existing asset is judged by its domain now; one the write would create
+    is left to `require_placeable`, which places it by the fields written, as a POST's
+    asset is placed (its id alone may not say where they put it)."""
+    if domain_rules.sees_everything(principal):
+        return
+    any_domain = await _any_domain(graph)
+    found = await placed(graph, [asset_id]) if any_domain else {}
+    if any_domain and asset_id not in found:
+        return
+    listed = refused(principal, [asset_id], [], found)
+    if listed:
+        raise forbidden(listed)
+
+
 async def require_rows_writable(
     graph: Graph,
     principal: Principal,

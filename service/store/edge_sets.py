@@ -78,7 +78,8 @@ async def retire(
     )
     await history.record_edges(tx, withdrawn.pairs, now)
     await history.record_columns(tx, withdrawn.column_pairs, now)
-    await column_tags.after_mappings(tx, withdrawn.column_pairs, actor)
+    held = column_tags.held_gone(row["held"])
+    await column_tags.after_mappings(tx, withdrawn.column_pairs, actor, held)
     return withdrawn
 
 

@@ -85,11 +85,12 @@ async def _fill(graph: Graph, name: str) -> int:
     return filled
 
 
-async def fill_runs(graph: Graph) -> int:
-    """Give edge histories written before it was kept their scalar summary
-    (`history.record_edges`: what lets an as_of walk skip the interval arrays).
-    Idempotent and batched; how many histories were filled."""
-    return await _fill(graph, "history.fill_runs")
+async def fill_instants(graph: Graph) -> int:
+    """Give edge histories written before it was kept their scalar summary with its
+    instants in epoch milliseconds (`history.record_edges`: what lets an as_of walk
+    skip the interval arrays), dropping the instant strings earlier versions kept
+    instead. Idempotent and batched; how many histories were filled."""
+    return await _fill(graph, "history.fill_instants")
 
 
 async def fill_trails(graph: Graph) -> int:
@@ -97,14 +98,6 @@ async def fill_trails(graph: Graph) -> int:
     without reading the live asset (`history.fill_trails`). Idempotent and batched;
     how many trails were filled."""
     return await _fill(graph, "history.fill_trails")
-
-
-async def fill_previous(graph: Graph) -> int:
-    """Give edge histories written before they were kept the scalars of their interval
-    before the last, which decide an edge changed once since an as_of instant without
-    reading the interval arrays (`history.fill_previous`). Idempotent and batched; how
-    many histories were filled."""
-    return await _fill(graph, "history.fill_previous")
 
 
 async def prune(graph: Graph, retention: timedelta, now: datetime | None = None) -> int:

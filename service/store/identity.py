@@ -19,7 +19,7 @@ from service.domain.lineage import COLUMN_SEPARATOR
 from service.driver_errors import ConcurrentChange
 from service.errors import Conflict
 from service.graph import Graph, Reader, Tx
-from service.store import asset_domains, asset_versions, history
+from service.store import asset_versions, history
 from service.store.outbox import emit
 
 
@@ -64,16 +64,20 @@ def taken(dataset: DatasetRef, holder: str) -> Conflict:
 
 
 async def ensure_datasets(
-    tx: Tx, refs: Sequence[DatasetRef], now: str, ids: Mapping[str, str] | None = None
+    tx: Tx,
+    refs: Sequence[DatasetRef],
+    now: str,
+    rules: DomainRules,
+    ids: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, str], int]:
     """(dataset key -> id of the asset holding it, placeholders made). A dataset nobody
-    holds gets a placeholder `<namespace>/<name>` (or the id `ids` gives for its key);
+    holds gets a placeholder `<namespace>/<name>` (or the id `ids` gives for its key),
+    placed by `rules`;
     that id already naming an asset that holds another dataset is a conflict the
     caller cannot resolve (409)."""
     unique = {ref.key: ref for ref in refs}
     if not unique:
         return {}, 0
-    rules = await asset_domains.current(tx)
     rows = await tx.run(
         "identity.ensure_datasets",
         refs=[

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.domain.domains import DomainRules
 from service.domain.lineage import remap_rows
 from service.domain.openlineage import Plan
 from service.graph import Tx
@@ -42,11 +43,11 @@ class Written:
         return any(m.changed for m in self.merged) or any(w.counts.changed for w in self.let_go)
 
 
-async def write(tx: Tx, plan: Plan, now: str, actor: str) -> Written:
-    """The plan's datasets resolved and each job's rows merged, its set replaced when
-    this run is its newest."""
-    ends, made = await lineage_store.dataset_ends(tx, plan.datasets, now, plan.dataset_ids)
-    aliased, made_by_id = await lineage_store.ensure_ids(tx, plan.asset_ids, now)
+async def write(tx: Tx, plan: Plan, now: str, actor: str, rules: DomainRules) -> Written:
+    """The plan's datasets resolved (placeholders placed by `rules`) and each job's
+    rows merged, its set replaced when this run is its newest."""
+    ends, made = await lineage_store.dataset_ends(tx, plan.datasets, now, rules, plan.dataset_ids)
+    aliased, made_by_id = await lineage_store.ensure_ids(tx, plan.asset_ids, now, rules)
     ends.update(aliased)
     written = Written(ends, made + made_by_id)
     standing = await _claim(tx, plan.complete_keys)

@@ -13,6 +13,8 @@ from service.domain import origins
 from service.domain.access import domain_rules
 from service.domain.access.principal import Principal
 from service.domain.datasets import DatasetRef
+from service.domain.domains import DomainRules
+from service.domain.history import as_of_params
 from service.domain.lineage import (
     DATASET_MARK,
     EdgeBatch,
@@ -41,6 +43,8 @@ from service.domain.redaction import (
     hidden_domains,
     redact,
     redact_columns,
+    renamed_caps,
+    sorted_as_shown,
     unreadable,
 )
 from service.driver_errors import ConcurrentChange
@@ -89,10 +93,11 @@ class Merged:
 
 
 async def _ensure_endpoints(
-    tx: Tx, ids: list[str], strict: bool, now: str
+    tx: Tx, ids: list[str], strict: bool, now: str, rules: DomainRules
 ) -> tuple[dict[str, str], int]:
     """(former ids among `ids` -> the ids they name now, placeholders made), in one
-    statement: the other ids that name no asset get placeholders (`strict`: 422)."""
+    statement: the other ids that name no asset get placeholders (`strict`: 422),
+    placed by `rules`."""
     if not ids:
         return {}, 0
     if strict:
@@ -108,16 +113,18 @@ async def _ensure_endpoints(
                 extra={"unknown_assets": missing},
             )
         return dict(row["aliased"]), 0
-    placing = asset_domains.placeholder_domains(ids, await asset_domains.current(tx))
+    placing = asset_domains.placeholder_domains(ids, rules)
     row = (await tx.run("lineage.merge_placeholders", ids=ids, now=now, **placing))[0]
     return dict(row["aliased"]), int(row["created"])
 
 
-async def ensure_ids(tx: Tx, ids: list[str], now: str) -> tuple[dict[str, str], int]:
+async def ensure_ids(
+    tx: Tx, ids: list[str], now: str, rules: DomainRules
+) -> tuple[dict[str, str], int]:
     """(former ids among `ids` -> the ids they name now, placeholders made for the
-    others that name no asset): for writers naming assets by id (OpenLineage's
-    `governance:asset` namespace)."""
-    return await _ensure_endpoints(tx, ids, False, now)
+    others that name no asset, placed by `rules`): for writers naming assets by id
+    (OpenLineage's `governance:asset` namespace)."""
+    return await _ensure_endpoints(tx, ids, False, now, rules)
 
 
 async def merge_rows(
@@ -149,7 +156,12 @@ async def merge_rows(
 
 
 async def merge_between_assets(
-    tx: Tx, edges: list[dict[str, Any]], columns: list[dict[str, Any]], origin: str, now: str
+    tx: Tx,
+    edges: list[dict[str, Any]],
+    columns: list[dict[str, Any]],
+    origin: str,
+    now: str,
+    rules: DomainRules,
 ) -> tuple[Merged, list[dict[str, Any]], list[dict[str, Any]], int]:
     """Rows between asset ids the caller wrote or found in earlier transactions (a dbt
     manifest's batches), so any end may have been deleted or merged since: each end is
@@ -157,7 +169,7 @@ async def merge_between_assets(
     alias names now), then `merge_rows` counts what was written. (what was merged, the
     edge and column rows as written, placeholders made)"""
     ids = sorted({row[end] for row in (*edges, *columns) for end in ("source", "target")})
-    ends, made = await _ensure_endpoints(tx, ids, False, now)
+    ends, made = await _ensure_endpoints(tx, ids, False, now, rules)
     edges, columns = _between_two(remap_rows(edges, ends)), _between_two(remap_rows(columns, ends))
     return await merge_rows(tx, edges, columns, origin, now), edges, columns, made
 
@@ -178,11 +190,13 @@ async def merge_by_dataset(
     edges: Mapping[str, list[dict[str, Any]]],
     columns: Mapping[str, list[dict[str, Any]]],
     now: str,
+    rules: DomainRules,
 ) -> tuple[dict[str, str], int, list[Merged]]:
     """Rows whose ends are datasets (DATASET_MARK + key), by writer: each dataset
-    resolved to its holder (a placeholder made where nobody holds it), then each
-    writer's rows merged. (dataset end -> asset id, placeholders made, per writer)."""
-    ends, made = await dataset_ends(tx, datasets, now)
+    resolved to its holder (a placeholder, placed by `rules`, made where nobody holds
+    it), then each writer's rows merged. (dataset end -> asset id, placeholders made,
+    per writer)."""
+    ends, made = await dataset_ends(tx, datasets, now, rules)
     merged = [
         await merge_rows(
             tx,
@@ -197,19 +211,26 @@ async def merge_by_dataset(
 
 
 async def dataset_ends(
-    tx: Tx, datasets: list[DatasetRef], now: str, ids: Mapping[str, str] | None = None
+    tx: Tx,
+    datasets: list[DatasetRef],
+    now: str,
+    rules: DomainRules,
+    ids: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, str], int]:
     """(each dataset end, DATASET_MARK + key -> the asset holding it, placeholders made
-    for the datasets nobody held: `<namespace>/<name>`, or the id `ids` gives by key)."""
-    held, made = await identity.ensure_datasets(tx, datasets, now, ids)
+    by `rules` for the datasets nobody held: `<namespace>/<name>`, or the id `ids`
+    gives by key)."""
+    held, made = await identity.ensure_datasets(tx, datasets, now, rules, ids)
     return {DATASET_MARK + key: asset_id for key, asset_id in held.items()}, made
 
 
-async def _resolve_ends(tx: Tx, batch: EdgeBatch, strict: bool, now: str) -> tuple[EdgeBatch, int]:
+async def _resolve_ends(
+    tx: Tx, batch: EdgeBatch, strict: bool, now: str, rules: DomainRules
+) -> tuple[EdgeBatch, int]:
     """The batch with former ids and datasets replaced by the assets they name, and how
     many placeholders were made: for ids that name nothing and for datasets nobody holds
     (`strict`: 422 instead)."""
-    ends, made = await _ensure_endpoints(tx, batch.asset_ids, strict, now)
+    ends, made = await _ensure_endpoints(tx, batch.asset_ids, strict, now, rules)
     if batch.datasets:
         if strict:
             found = await identity.holders(tx, [r.key for r in batch.datasets.values()])
@@ -217,7 +238,7 @@ async def _resolve_ends(tx: Tx, batch: EdgeBatch, strict: bool, now: str) -> tup
             held = {key: holder.id for key, holder in found.items()}
         else:
             held, placeholders = await identity.ensure_datasets(
-                tx, list(batch.datasets.values()), now
+                tx, list(batch.datasets.values()), now, rules
             )
             made += placeholders
         ends.update({DATASET_MARK + key: asset_id for key, asset_id in held.items()})
@@ -238,11 +259,11 @@ def _refuse_unknown_datasets(missing: list[DatasetRef]) -> None:
 
 
 async def _merge(
-    tx: Tx, given: EdgeBatch, origin: str, strict: bool
+    tx: Tx, given: EdgeBatch, origin: str, strict: bool, rules: DomainRules
 ) -> tuple[BulkResult, bool, EdgeBatch]:
     """(summary, whether an existing edge or column mapping changed, the batch written)."""
     now = clock.now_iso()
-    batch, assets_created = await _resolve_ends(tx, given, strict, now)
+    batch, assets_created = await _resolve_ends(tx, given, strict, now, rules)
     merged = await merge_rows(tx, batch.rows, batch.columns, origin, now)
     summary = BulkResult(
         received=batch.received,
@@ -275,7 +296,8 @@ async def write_bulk(
     `origin`'s whole set, and the origin lets go of what it asserted outside it."""
 
     async def work(tx: Tx) -> BulkResult:
-        summary, updated, written = await _merge(tx, batch, origin, strict)
+        rules = await asset_domains.current(tx)
+        summary, updated, written = await _merge(tx, batch, origin, strict, rules)
         if replace:
             let_go = await edge_sets.retire(
                 tx, origin, written.rows, written.columns, actor, clock.now_iso()
@@ -283,7 +305,8 @@ async def write_bulk(
             summary = summary.model_copy(update={"retired": let_go.counts})
             updated = updated or let_go.counts.changed
         if summary.created or summary.assets_created or updated:
-            hides = await summary_places.hides_in(tx, summary_places.row_ends(written.rows, {}))
+            touched = summary_places.row_ends(written.rows, {})
+            hides = await summary_places.hides_in(tx, touched, rules)
             emit(tx, "lineage.bulk.ingested", bulk_json(summary), actor, hides_in=hides)
         return summary
 
@@ -294,7 +317,8 @@ async def write_one(
     graph: Graph, edge: EdgeIn, strict: bool, actor: str, origin: str = API_ORIGIN
 ) -> tuple[Edge, bool]:
     async def work(tx: Tx) -> tuple[Edge, bool]:
-        summary, updated, written = await _merge(tx, EdgeBatch.of([edge]), origin, strict)
+        rules = await asset_domains.current(tx)
+        summary, updated, written = await _merge(tx, EdgeBatch.of([edge]), origin, strict, rules)
         pair = written.rows[0]
         rows = await tx.run("lineage.get_edge", source=pair["source"], target=pair["target"])
         saved = Edge(**rows[0]["edge"])
@@ -348,26 +372,17 @@ async def delete_edge(graph: Graph, source: str, target: str, actor: str) -> Non
         rows = await tx.run("lineage.get_edge", **ends)
         if not rows:
             raise NotFound(f"No edge {source!r} -> {target!r}.", code="edge_not_found")
-        await tx.run("lineage.delete_edge", **ends)
         gone = Edge(**rows[0]["edge"])
+        pairs = [
+            (column_key(gone.source, c.source), column_key(gone.target, c.target))
+            for c in gone.columns
+        ]
+        deleted = await tx.run("lineage.delete_edge", **ends)
         now = clock.now_iso()
         await history.record_edges(tx, [(gone.source, gone.target)], now)
-        await history.record_columns(
-            tx,
-            [
-                (column_key(gone.source, c.source), column_key(gone.target, c.target))
-                for c in gone.columns
-            ],
-            now,
-        )
-        await column_tags.after_mappings(
-            tx,
-            [
-                (column_key(gone.source, c.source), column_key(gone.target, c.target))
-                for c in gone.columns
-            ],
-            actor,
-        )
+        await history.record_columns(tx, pairs, now)
+        held = column_tags.held_gone(deleted[0]["held"])
+        await column_tags.after_mappings(tx, pairs, actor, held)
         emit(tx, "lineage.edge.deleted", gone, actor)
 
     await graph.write_tx(work)
@@ -414,12 +429,12 @@ async def traverse(
         direction,
         depth,
         shown.nodes,
-        shown.edges,
+        sorted_as_shown(shown.edges) if shown.renamed else shown.edges,
         page.more,
         next_cursor=encode(walk, page.after, seal, shown.renamed) if page.more else None,
         remaining=page.remaining,
         hidden=page.hidden,
-        capped=[{**c, "id": shown.renamed.get(c["id"], c["id"])} for c in page.capped],
+        capped=renamed_caps(page.capped, shown.renamed),
         redacted=shown.count,
     )
 
@@ -471,9 +486,10 @@ async def _walk_page(
     readable: tuple[str, ...] | None = None,
     access: list[str] | None = None,
 ) -> Page:
-    """`readable`: the private domains `viewer` may read (None: all), for the filters:
-    an asset of another is never shown by one (`Filters.shows`). `access`: see `_access`."""
-    at = {"as_of": min(walk.as_of, clock.now_iso())} if walk.as_of else {}  # the future is now
+    """`readable`: the private domains `viewer` may read (None: all), for the filters
+    (an asset of another is never shown by one: `Filters.shows`) and the order (its
+    stand-ins after the readable nodes of each distance). `access`: see `_access`."""
+    at = as_of_params(walk.as_of, clock.now_iso()) if walk.as_of else {}
     rows = await graph.read(
         "lineage.traverse_as_of" if walk.as_of else "lineage.traverse",
         {"depth": walk.depth},
@@ -499,6 +515,7 @@ async def _walk_page(
         row["edges"] if not walk.as_of else [*row["down_edges"], *row["up_edges"]],
         {"downstream": row["pending_down"], "upstream": row["pending_up"]},
         {"downstream": row.get("hidden_down", 0), "upstream": row.get("hidden_up", 0)},
+        readable,
     )
     if walk.as_of:
         return page

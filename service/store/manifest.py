@@ -248,7 +248,8 @@ async def _write_lineage(
     for chunk in batches(edges, edge_size):
 
         async def edge_batch(tx: Tx, chunk: list[dict[str, Any]] = chunk) -> Any:
-            return await lineage.merge_between_assets(tx, chunk, [], origin, now)
+            rules = await asset_domains.current(tx)
+            return await lineage.merge_between_assets(tx, chunk, [], origin, now, rules)
 
         merged, written, _, made = await writer.tx(edge_batch)
         done.edges += written
@@ -258,7 +259,8 @@ async def _write_lineage(
     for chunk in batches(plan_column_edges(contents, pairs), column_size):
 
         async def column_batch(tx: Tx, chunk: list[dict[str, Any]] = chunk) -> Any:
-            return await lineage.merge_between_assets(tx, [], chunk, origin, now)
+            rules = await asset_domains.current(tx)
+            return await lineage.merge_between_assets(tx, [], chunk, origin, now, rules)
 
         merged, _, written, made = await writer.tx(column_batch)
         done.columns += written
@@ -369,7 +371,8 @@ async def ingest(
         )
         if changed:
             touched = [a.id for a in contents.assets] + summary_places.row_ends(written.edges, {})
-            hides = await summary_places.hides_in(tx, touched)
+            # The summary's transaction places no asset: it reads the rules once, here.
+            hides = await summary_places.hides_in(tx, touched, await asset_domains.current(tx))
             emit(tx, "lineage.manifest.ingested", summary, actor, hides_in=hides)
         return summary
 

@@ -17,7 +17,14 @@ from service.domain.assets import from_node
 from service.domain.openlineage import Plan
 from service.graph import Graph, Tx
 from service.models.openlineage import AssetChanges, Counts, OpenLineageResult
-from service.store import asset_versions, column_tags, edge_sets, job_lineage, summary_places
+from service.store import (
+    asset_domains,
+    asset_versions,
+    column_tags,
+    edge_sets,
+    job_lineage,
+    summary_places,
+)
 from service.store.outbox import emit
 
 
@@ -30,7 +37,8 @@ async def ingest(
         now = clock.now_iso()
         if plan.runs:
             await tx.run("lineage.record_runs", runs=plan.runs)
-        written = await job_lineage.write(tx, plan, now, actor)
+        rules = await asset_domains.current(tx)
+        written = await job_lineage.write(tx, plan, now, actor, rules)
         ends, created_assets = written.ends, written.placeholders
         updated_assets = []
         if plan.schemas:
@@ -47,7 +55,7 @@ async def ingest(
             touched += summary_places.row_ends(
                 (row for rows in plan.edges.values() for row in rows), ends
             )
-            hides = await summary_places.hides_in(tx, touched)
+            hides = await summary_places.hides_in(tx, touched, rules)
             emit(tx, "lineage.bulk.ingested", result, actor, hides_in=hides)
         return result
 

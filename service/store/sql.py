@@ -13,8 +13,8 @@ from service.domain.sql_plan import SqlPlan
 from service.graph import Graph, Reader, Tx
 from service.models.openlineage import Counts
 from service.models.sql import SqlFailure, SqlResult, SqlStatementCounts
+from service.store import asset_domains, summary_places
 from service.store import lineage as lineage_store
-from service.store import summary_places
 from service.store.outbox import emit
 
 
@@ -43,8 +43,9 @@ async def ingest(
 ) -> SqlResult:
     async def work(tx: Tx) -> SqlResult:
         now = clock.now_iso()
+        rules = await asset_domains.current(tx)
         ends, made, merged = await lineage_store.merge_by_dataset(
-            tx, plan.datasets, {plan.origin: plan.edges}, {plan.origin: plan.columns}, now
+            tx, plan.datasets, {plan.origin: plan.edges}, {plan.origin: plan.columns}, now, rules
         )
         created = sum(m.created for m in merged)
         columns_created = sum(m.columns_created for m in merged)
@@ -69,7 +70,7 @@ async def ingest(
         )
         if made or any(m.changed for m in merged):
             touched = summary_places.row_ends(plan.edges, ends)
-            hides = await summary_places.hides_in(tx, [*ends.values(), *touched])
+            hides = await summary_places.hides_in(tx, [*ends.values(), *touched], rules)
             emit(tx, "lineage.bulk.ingested", result, actor, hides_in=hides)
         return result
 

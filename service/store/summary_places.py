@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from service.domain.domains import DomainRules
 from service.graph import Tx
-from service.store import asset_domains
 
 
 def row_ends(rows: Iterable[Mapping[str, Any]], ends: Mapping[str, str]) -> list[str]:
@@ -19,10 +19,10 @@ def row_ends(rows: Iterable[Mapping[str, Any]], ends: Mapping[str, str]) -> list
     return [ends.get(row[side], row[side]) for row in rows for side in ("source", "target")]
 
 
-async def hides_in(tx: Tx, ids: Iterable[str]) -> tuple[str, ...]:
+async def hides_in(tx: Tx, ids: Iterable[str], rules: DomainRules) -> tuple[str, ...]:
     """The private domains among the assets `ids` (nothing is read while no domain is
-    private, the everyday path)."""
-    rules = await asset_domains.current(tx)
+    private, the everyday path). `rules`: those the transaction placed its assets by,
+    already read in it, so a request reads the rules stamp once."""
     wanted = sorted(set(ids))
     if not rules.private or not wanted:
         return ()

@@ -175,6 +175,26 @@ def test_a_global_editor_cannot_pull_an_asset_into_a_domain_by_tags_or_creation(
     assert plain.status_code == 200, plain.text
 
 
+def test_a_domain_editor_creates_by_put_where_the_body_places_the_asset_as_by_post(
+    person: Callable[..., httpx.Client], admin: httpx.Client
+) -> None:
+    editor = person("eda", "viewer", "write", "sales-eds")  # global viewer, sales editor
+    body = {"name": "orders v3", "type": "table", "tags": ["sales"]}
+    made = editor.put("/assets/orders_v3", json=body)
+    assert made.status_code == 201, made.text
+    assert (made.json()["id"], made.json()["domain"]) == ("orders_v3", "sales")
+    # Placed by its body in a domain where the editor has no role, or in none: refused.
+    _forbidden(editor.put("/assets/jobs_v3", json={**body, "tags": ["ops"]}), {"jobs_v3": "work"})
+    _forbidden(editor.put("/assets/loose_v3", json={**body, "tags": []}), {"loose_v3": None})
+    # A global viewer with no role in sales (admin of work) may not create there.
+    other = person("olly", "viewer", "write", "ops")
+    _forbidden(other.put("/assets/orders_v4", json=body), {"orders_v4": "sales"})
+    for refused in ("jobs_v3", "loose_v3", "orders_v4"):
+        assert admin.get(f"/assets/{refused}").status_code == 404, refused
+    in_sales = admin.get("/assets", params={"domain": "sales"}).json()["items"]
+    assert {a["id"] for a in in_sales} == {"orders_v2", "orders_v3", "sales.orders"}
+
+
 def test_a_dbt_upload_cannot_place_models_where_the_uploader_may_not_write(
     person: Callable[..., httpx.Client], admin: httpx.Client
 ) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import httpx
 import neo4j
@@ -20,8 +19,7 @@ from service.graph import Graph
 from service.settings import Settings
 from service.store import event_placement
 from tests.conftest import client_for
-from tests.integration.test_users import token_of
-from tests.support.dashboard import make_user
+from tests.support.private_domain import PrivateDomain, make_private_domain
 from tests.support.server import LiveServer
 from tests.support.waiting import eventually
 
@@ -31,38 +29,16 @@ PUBLIC = "open.raw"
 STRIP = "MATCH (e:Event) REMOVE e.hides_in, e.hidden_ids, e.hidden_in"
 
 
-@dataclass
-class Readers:
-    outsider: str  # a global viewer with no team
-    insider: str  # a global viewer in the owning team
-
-
 @pytest.fixture
-def readers(admin: httpx.Client, make_settings: Callable[..., Settings]) -> Readers:
+def readers(admin: httpx.Client, make_settings: Callable[..., Settings]) -> PrivateDomain:
     """A private domain holding PRIVATE, beside PUBLIC in none; each asset written,
     linked to the other and found by a policy, so each has events of several kinds."""
-    assert admin.put("/teams/vaultkeepers", json={}).status_code == 201
-    domain = {
-        "owner_team": "vaultkeepers",
-        "private": True,
-        "rules": [{"kind": "namespace", "value": "vaultasset"}],
-    }
-    assert admin.put("/domains/vaultdom", json=domain).status_code == 201
-    for asset in (PUBLIC, PRIVATE):
-        made = admin.post("/assets", json={"id": asset, "name": asset, "type": "table"})
-        assert made.status_code == 201, made.text
+    vault = make_private_domain(admin, make_settings(), {PUBLIC: PUBLIC, PRIVATE: PRIVATE})
     assert admin.post("/lineage", json={"source": PUBLIC, "target": PRIVATE}).status_code == 201
     policy = admin.post("/policies", json={"name": "owned", "kind": "require_owner"})
     assert policy.status_code == 201, policy.text
     assert admin.post("/policies/evaluate").status_code == 200
-    settings = make_settings()
-    outsider = make_user(admin, "outsider", "viewer")
-    insider = make_user(admin, "insider", "viewer")
-    assert admin.put(f"/teams/vaultkeepers/members/{insider['id']}").status_code == 204
-    return Readers(
-        outsider=token_of(settings, outsider["id"], "read"),
-        insider=token_of(settings, insider["id"], "read"),
-    )
+    return vault
 
 
 def seen(client: httpx.Client) -> list[tuple[str, str]]:
@@ -89,7 +65,7 @@ def backfill_twice(make_settings: Callable[..., Settings]) -> tuple[int, int]:
 
 
 def test_the_backfill_hides_old_events_of_private_subjects_from_readers_without_a_role(
-    readers: Readers,
+    readers: PrivateDomain,
     admin: httpx.Client,
     client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
@@ -113,7 +89,7 @@ def test_the_backfill_hides_old_events_of_private_subjects_from_readers_without_
 
 
 def test_a_start_places_old_events_once_and_marks_it_done(
-    readers: Readers, driver: neo4j.Driver, make_settings: Callable[..., Settings]
+    readers: PrivateDomain, driver: neo4j.Driver, make_settings: Callable[..., Settings]
 ) -> None:
     driver.execute_query(STRIP)
     driver.execute_query("MATCH (m:Migration {name: 'event_placement'}) DELETE m")
@@ -136,7 +112,7 @@ def test_a_start_places_old_events_once_and_marks_it_done(
 
 
 def test_an_old_quality_alert_stops_naming_owners_of_private_assets_only(
-    readers: Readers,
+    readers: PrivateDomain,
     admin: httpx.Client,
     client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,

@@ -6,7 +6,6 @@ membership change from the next event on."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import httpx
 import neo4j
@@ -14,8 +13,8 @@ import orjson
 import pytest
 
 from service.settings import Settings
-from tests.integration.test_users import token_of
-from tests.support.dashboard import make_user, sign_in
+from tests.support.dashboard import sign_in
+from tests.support.private_domain import PrivateDomain, make_private_domain
 from tests.support.progress import newest_event
 from tests.support.server import LiveServer
 from tests.support.sse import Frame, SseReader
@@ -26,41 +25,10 @@ from tests.support.sse import Frame, SseReader
 SECRETS = ("vaultasset", "vaultdom")
 
 
-@dataclass
-class People:
-    outsider: str  # a global viewer with no team
-    insider: str  # a global viewer in the owning team
-    insider_id: str
-    outsider_id: str
-
-
 @pytest.fixture
-def people(admin: httpx.Client, make_settings: Callable[..., Settings]) -> People:
-    assert admin.put("/teams/vaultkeepers", json={"display_name": "Keepers"}).status_code == 201
-    domain = {
-        "owner_team": "vaultkeepers",
-        "private": True,
-        "rules": [{"kind": "namespace", "value": "vaultasset"}],
-    }
-    answer = admin.put("/domains/vaultdom", json=domain)
-    assert answer.status_code == 201, answer.text
-    for asset in ("open.raw", "vaultasset.one", "vaultasset.two"):
-        made = admin.post("/assets", json={"id": asset, "name": f"{asset} name", "type": "table"})
-        assert made.status_code == 201, made.text
-    assert admin.get("/assets/vaultasset.one").json()["domain"] == "vaultdom"
-    settings = make_settings()
-    outsider, insider = (
-        make_user(admin, "outsider", "viewer"),
-        make_user(admin, "insider", "viewer"),
-    )
-    member = admin.put(f"/teams/vaultkeepers/members/{insider['id']}")
-    assert member.status_code == 204, member.text
-    return People(
-        outsider=token_of(settings, outsider["id"], "read"),
-        insider=token_of(settings, insider["id"], "read"),
-        insider_id=insider["id"],
-        outsider_id=outsider["id"],
-    )
+def people(admin: httpx.Client, make_settings: Callable[..., Settings]) -> PrivateDomain:
+    assets = ("open.raw", "vaultasset.one", "vaultasset.two")
+    return make_private_domain(admin, make_settings(), {a: f"{a} name" for a in assets})
 
 
 def _private_events(admin: httpx.Client) -> None:
@@ -95,7 +63,7 @@ def _raw(frame: Frame) -> bytes:
 
 def test_the_replay_leaves_out_every_event_about_a_private_domain_for_an_outsider(
     admin: httpx.Client,
-    people: People,
+    people: PrivateDomain,
     client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
 ) -> None:
@@ -117,7 +85,7 @@ def test_the_replay_leaves_out_every_event_about_a_private_domain_for_an_outside
 
 def test_a_private_domains_events_reach_only_those_with_a_role_in_it(
     admin: httpx.Client,
-    people: People,
+    people: PrivateDomain,
     client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
 ) -> None:
@@ -156,7 +124,7 @@ def test_a_private_domains_events_reach_only_those_with_a_role_in_it(
 
 
 def test_the_live_stream_sends_private_events_only_to_readers_with_a_role(
-    live: LiveServer, admin: httpx.Client, people: People
+    live: LiveServer, admin: httpx.Client, people: PrivateDomain
 ) -> None:
     url = live.url + "/api/v1/events/stream"
     with SseReader(url, people.outsider) as outsider, SseReader(url, people.insider) as insider:
@@ -179,7 +147,7 @@ def test_the_live_stream_sends_private_events_only_to_readers_with_a_role(
 
 
 def test_the_stream_follows_a_membership_change_from_the_next_event(
-    live: LiveServer, admin: httpx.Client, people: People
+    live: LiveServer, admin: httpx.Client, people: PrivateDomain
 ) -> None:
     url = live.url + "/api/v1/events/stream"
     with SseReader(url, people.outsider, params={"types": "asset.*"}) as stream:
@@ -198,7 +166,7 @@ def test_the_stream_follows_a_membership_change_from_the_next_event(
 
 def test_a_public_assets_alert_names_its_private_downstream_as_stand_ins(
     admin: httpx.Client,
-    people: People,
+    people: PrivateDomain,
     client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
 ) -> None:
@@ -222,7 +190,7 @@ def test_a_public_assets_alert_names_its_private_downstream_as_stand_ins(
 
 
 def test_the_dashboards_events_page_leaves_them_out_for_an_outsider(
-    live: LiveServer, admin: httpx.Client, people: People
+    live: LiveServer, admin: httpx.Client, people: PrivateDomain
 ) -> None:
     _private_events(admin)
     _marker(admin, "after")

@@ -1,7 +1,8 @@
 """Each edge history carries where its last run of back-to-back intervals began and
-where it ends (`run_since`, `last_until`): an as_of walk decides most edges by them
-without reading the interval arrays, so every write path keeps them equal to what the
-arrays say, and a data migration fills them in on histories written before."""
+where it ends, in epoch milliseconds (`run_since_ms`, `last_until_ms`): an as_of walk
+decides most edges by them without reading the interval arrays, so every write path
+keeps them equal to what the arrays say, and a data migration fills them in on
+histories written before (and drops the instant strings earlier versions kept)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import httpx
 import neo4j
 
 from service import clock
-from service.domain.history import OPEN
+from service.domain.history import OPEN, instant_ms
 from service.settings import Settings
 from service.store import history
 from tests.integration.test_lineage_history import EDGE_FROM_BEFORE_HISTORY, run
@@ -21,7 +22,8 @@ from tests.integration.test_lineage_history import EDGE_FROM_BEFORE_HISTORY, run
 HISTORIES = (
     "MATCH (s:AssetTrail)-[w:LINEAGE_WAS]->(t:AssetTrail) "
     "RETURN s.id AS source, t.id AS target, w.since AS since, w.until AS until, "
-    "w.run_since AS run_since, w.last_until AS last_until ORDER BY source, target"
+    "w.run_since_ms AS run_since_ms, w.last_since_ms AS last_since_ms,"
+    " w.last_until_ms AS last_until_ms ORDER BY source, target"
 )
 
 
@@ -38,23 +40,33 @@ def moment() -> str:
     return now
 
 
-def expected_run(since: list[str], until: list[str]) -> tuple[str, str]:
-    """(run_since, last_until) as the arrays define them."""
+def expected_run(since: list[str], until: list[str]) -> tuple[int, int, int]:
+    """(run_since_ms, last_since_ms, last_until_ms) as the arrays define them."""
     start = len(since) - 1
     while start > 0 and until[start - 1] == since[start]:
         start -= 1
-    return since[start], until[-1]
+    return instant_ms(since[start]), instant_ms(since[-1]), instant_ms(until[-1])
 
 
 def histories(driver: neo4j.Driver) -> dict[tuple[str, str], dict[str, Any]]:
     return {(r["source"], r["target"]): r.data() for r in driver.execute_query(HISTORIES).records}
 
 
+def whole_histories(driver: neo4j.Driver) -> dict[tuple[str, str], dict[str, Any]]:
+    """Every property of each history, to show a migration leaves nothing else behind."""
+    query = (
+        "MATCH (s:AssetTrail)-[w:LINEAGE_WAS]->(t:AssetTrail)"
+        " RETURN s.id AS source, t.id AS target, properties(w) AS h"
+    )
+    return {(r["source"], r["target"]): r["h"] for r in driver.execute_query(query).records}
+
+
 def assert_runs_follow_the_arrays(driver: neo4j.Driver) -> None:
     found = histories(driver)
     assert found
     for pair, h in found.items():
-        assert (h["run_since"], h["last_until"]) == expected_run(h["since"], h["until"]), pair
+        run_ = (h["run_since_ms"], h["last_since_ms"], h["last_until_ms"])
+        assert run_ == expected_run(h["since"], h["until"]), pair
 
 
 def nodes_as_of(client: httpx.Client, root: str, at: str) -> list[str]:
@@ -72,7 +84,8 @@ def test_every_write_keeps_the_last_run_equal_to_the_intervals(
     body = {"source": "a", "target": "b", "transformation": "v2"}
     edge(writer, body)
     assert_runs_follow_the_arrays(driver)
-    assert histories(driver)[("a", "b")]["run_since"] == histories(driver)[("a", "b")]["since"][0]
+    h = histories(driver)[("a", "b")]
+    assert h["run_since_ms"] == instant_ms(h["since"][0])
 
     assert writer.delete("/lineage/edges", params={"source": "a", "target": "b"}).status_code == 204
     gone = moment()
@@ -80,7 +93,7 @@ def test_every_write_keeps_the_last_run_equal_to_the_intervals(
     assert writer.post("/lineage/bulk", json=[{"source": "a", "target": "b"}]).status_code == 200
     h = histories(driver)[("a", "b")]
     assert_runs_follow_the_arrays(driver)
-    assert len(h["since"]) == 3 and h["run_since"] == h["since"][2]  # after the gap
+    assert len(h["since"]) == 3 and h["run_since_ms"] == instant_ms(h["since"][2])  # after the gap
 
     # instants in the run, in the gap and before it: the gappy part is read from the arrays
     assert nodes_as_of(writer, "a", moment()) == ["a", "b"]
@@ -97,7 +110,7 @@ def test_an_asset_deletion_and_a_bulk_replace_keep_the_runs(
     assert replaced.status_code == 200, replaced.text
     assert writer.delete("/assets/y").status_code == 204
     assert_runs_follow_the_arrays(driver)
-    assert all(h["last_until"] != OPEN for h in histories(driver).values())
+    assert all(h["last_until_ms"] != instant_ms(OPEN) for h in histories(driver).values())
 
 
 def test_the_backfill_and_retention_keep_the_runs(
@@ -105,7 +118,8 @@ def test_the_backfill_and_retention_keep_the_runs(
 ) -> None:
     driver.execute_query(EDGE_FROM_BEFORE_HISTORY)
     assert run(make_settings, history.backfill) == 1
-    assert histories(driver)[("old.src", "old.dst")]["run_since"] == "2024-02-01T00:00:00.000Z"
+    backfilled = histories(driver)[("old.src", "old.dst")]
+    assert backfilled["run_since_ms"] == instant_ms("2024-02-01T00:00:00.000Z")
     assert_runs_follow_the_arrays(driver)
 
     for transformation in ("v1", "v2"):
@@ -136,14 +150,24 @@ def test_the_migration_fills_the_runs_of_histories_written_before_them(
     gap = moment()
     edge(writer, {"source": "n", "target": "o"})
     now = moment()
-    written = histories(driver)
+    written = whole_histories(driver)
     answers = {at: nodes_as_of(writer, "m", at) for at in (open_, gap, now)}
-    # the shape an earlier version left: arrays without their summary
-    driver.execute_query("MATCH ()-[w:LINEAGE_WAS]->() REMOVE w.run_since, w.last_until")
+    # the shapes earlier versions left: arrays without their summary (m>n), and the
+    # summary's instants as strings (n>o)
+    driver.execute_query(
+        "MATCH ()-[w:LINEAGE_WAS]->()"
+        " REMOVE w.run_since_ms, w.last_since_ms, w.last_until_ms, w.prev_since_ms, w.prev_until_ms"
+    )
+    driver.execute_query(
+        "MATCH (:AssetTrail {id: 'n'})-[w:LINEAGE_WAS]->()"
+        " SET w.run_since = w.since[0], w.last_since = w.since[-1], w.last_until = w.until[-1],"
+        " w.prev_since = w.since[-2], w.prev_until = w.until[-2]"
+    )
+    assert whole_histories(driver) != written
     assert {at: nodes_as_of(writer, "m", at) for at in answers} == answers
 
-    assert run(make_settings, history.fill_runs) == len(written)
-    assert histories(driver) == written
-    assert run(make_settings, history.fill_runs) == 0
+    assert run(make_settings, history.fill_instants) == len(written)
+    assert whole_histories(driver) == written
+    assert run(make_settings, history.fill_instants) == 0
     assert answers == {open_: ["m", "n", "o"], gap: ["m", "n"], now: ["m", "n", "o"]}
     assert {at: nodes_as_of(writer, "m", at) for at in answers} == answers

@@ -1,7 +1,7 @@
 """An as_of walk shows each node from the trail it walks and each edge changed at most
 once since the instant from scalars: every write path keeps a trail's display fields
 equal to its live asset's (`shown_since` saying since when) and an edge history's
-`prev_since`/`prev_until`/`prev_transformation` equal to what its arrays say, data
+`prev_since_ms`/`prev_until_ms`/`prev_transformation` equal to what its arrays say, data
 migrations fill both in on graphs written before, and the answers are the same either
 way."""
 
@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import neo4j
 
+from service.domain.history import instant_ms
 from service.settings import Settings
 from service.store import history
 from tests.integration.test_lineage_history import edge, moment, read, run
@@ -63,10 +64,14 @@ def assert_previous_follows_the_arrays(driver: neo4j.Driver) -> None:
     for pair, h in found.items():
         since, until = h["since"], h["until"]
         transformed, transformation = h["transformed"], h["transformation"]
-        expected = (None, None, None)
+        expected: tuple[int | None, int | None, str | None] = (None, None, None)
         if len(since) > 1:
-            expected = (since[-2], until[-2], transformation[-2] if transformed[-2] else None)
-        previous = (h.get("prev_since"), h.get("prev_until"), h.get("prev_transformation"))
+            expected = (
+                instant_ms(since[-2]),
+                instant_ms(until[-2]),
+                transformation[-2] if transformed[-2] else None,
+            )
+        previous = (h.get("prev_since_ms"), h.get("prev_until_ms"), h.get("prev_transformation"))
         assert previous == expected, pair
 
 
@@ -179,7 +184,8 @@ def test_the_migrations_fill_trails_and_previous_intervals_written_before_them(
     # the shape an earlier version left: bare trails, histories without the previous interval
     driver.execute_query(
         "MATCH (t:AssetTrail) SET t = {id: t.id} WITH t"
-        " MATCH (t)-[w:LINEAGE_WAS]->() REMOVE w.prev_since, w.prev_until, w.prev_transformation"
+        " MATCH (t)-[w:LINEAGE_WAS]->()"
+        " REMOVE w.prev_since_ms, w.prev_until_ms, w.prev_transformation"
     )
     assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
 
@@ -187,15 +193,19 @@ def test_the_migrations_fill_trails_and_previous_intervals_written_before_them(
     # interval
     assert run(make_settings, history.fill_trails) == 3
     assert trails(driver) == written_trails
-    assert run(make_settings, history.fill_previous) == 1
+    assert run(make_settings, history.fill_instants) == 1
     assert histories(driver) == written_histories
     assert run(make_settings, history.fill_trails) == 0
-    assert run(make_settings, history.fill_previous) == 0
+    assert run(make_settings, history.fill_instants) == 0
     assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
-    # an older version's migration gave the previous interval its start alone
-    driver.execute_query("MATCH ()-[w:LINEAGE_WAS]->() REMOVE w.prev_until")
+    # an older version's migration gave the previous interval its start alone, a string
+    driver.execute_query(
+        "MATCH ()-[w:LINEAGE_WAS]->() WHERE w.prev_since_ms IS NOT NULL"
+        " SET w.prev_since = w.since[-2]"
+        " REMOVE w.prev_since_ms, w.prev_until_ms, w.prev_transformation"
+    )
     assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
-    assert run(make_settings, history.fill_previous) == 1
+    assert run(make_settings, history.fill_instants) == 1
     assert histories(driver) == written_histories
     assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
     names = {at: {n["id"]: n["name"] for n in answers[at]["nodes"]} for at in answers}

@@ -12,6 +12,7 @@ import neo4j
 
 from tests.integration import test_domain_access as access
 from tests.integration import test_event_privacy as privacy
+from tests.support.private_domain import PrivateDomain
 from tests.support.progress import newest_event
 
 people = privacy.people
@@ -35,7 +36,7 @@ def _ingested(client: httpx.Client, start: int) -> list[str]:
 
 def test_summaries_of_writes_to_private_assets_reach_only_readers_with_a_role(
     admin: httpx.Client,
-    people: privacy.People,
+    people: PrivateDomain,
     client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
 ) -> None:
@@ -63,7 +64,7 @@ def test_summaries_of_writes_to_private_assets_reach_only_readers_with_a_role(
 
 def test_a_summary_of_public_assets_reaches_every_reader(
     admin: httpx.Client,
-    people: privacy.People,
+    people: PrivateDomain,
     client_of: Callable[[str], httpx.Client],
     driver: neo4j.Driver,
 ) -> None:

@@ -16,6 +16,7 @@ import httpx
 import neo4j
 
 from service import clock, cypher
+from service.domain.history import instant_ms
 from service.graph import Graph
 from service.settings import Settings
 from service.store import history
@@ -392,8 +393,9 @@ def test_as_of_walks_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) -
     params: dict[str, Any] = {"as_of": "2026-01-01T00:00:00.000Z", "limit": 10}
     walks: dict[str, dict[str, Any]] = {
         "lineage.traverse_as_of": {
+            "as_of_ms": instant_ms(params["as_of"]),
             "take": 10,
-            "after_down": [1, "a"],
+            "after_down": [1, False, "a"],
             "after_up": None,
             "id": "x",
             "downstream": True,

@@ -192,7 +192,7 @@ def test_traversals_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) ->
     params: dict[str, Any] = {
         "id": "x",
         "take": 10,
-        "after_down": [2, "b"],
+        "after_down": [2, False, "b"],
         "after_up": None,
         "downstream": True,
         "upstream": True,

@@ -6,11 +6,14 @@ tell how much is hidden). A member of the domain and a global admin count them."
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import httpx
 import pytest
 
+from service.settings import Settings
 from tests.support.dashboard import make_user, sign_in
+from tests.support.private_domain import make_private_domain
 from tests.support.server import LiveServer
 
 PUBLIC = ("open.raw", "open.mart")
@@ -34,20 +37,11 @@ OUTSIDE = {"assets": 2, "edges": 1, "policies": 1, "rules": 1, "failing": 1, "vi
 
 
 @pytest.fixture
-def graph(admin: httpx.Client) -> None:
+def graph(admin: httpx.Client, make_settings: Callable[..., Settings]) -> None:
     """Two public and two private assets (none owned, so a require_owner policy finds
     each), four edges, and a failing rule on one asset of each side beside a passing
-    one on a private asset."""
-    assert admin.put("/teams/vaultkeepers", json={}).status_code == 201
-    domain = {
-        "owner_team": "vaultkeepers",
-        "private": True,
-        "rules": [{"kind": "namespace", "value": "vaultasset"}],
-    }
-    assert admin.put("/domains/vaultdom", json=domain).status_code == 201
-    for asset in PUBLIC + HIDDEN:
-        made = admin.post("/assets", json={"id": asset, "name": asset, "type": "table"})
-        assert made.status_code == 201, made.text
+    one on a private asset; its outsider, its insider and a global admin."""
+    make_private_domain(admin, make_settings(), {asset: asset for asset in PUBLIC + HIDDEN})
     for source, target in EDGES:
         made = admin.post("/lineage", json={"source": source, "target": target})
         assert made.status_code == 201, made.text
@@ -60,10 +54,7 @@ def graph(admin: httpx.Client) -> None:
     policy = admin.post("/policies", json={"name": "owned", "kind": "require_owner"})
     assert policy.status_code == 201, policy.text
     assert admin.post("/policies/evaluate").status_code == 200
-    make_user(admin, "outsider", "viewer")
-    insider = make_user(admin, "insider", "viewer")
     make_user(admin, "boss", "admin")
-    assert admin.put(f"/teams/vaultkeepers/members/{insider['id']}").status_code == 204
 
 
 def counts_seen_by(live: LiveServer, username: str) -> dict[str, int]:

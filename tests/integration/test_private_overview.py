@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from service.settings import Settings
-from tests.integration.test_users import token_of
-from tests.support.dashboard import make_user, sign_in
+from tests.support.dashboard import sign_in
+from tests.support.private_domain import make_private_domain
 from tests.support.server import LiveServer
 
 # `vaultdom` is private (owned by team `vaultkeepers`) and holds every asset whose id
@@ -34,33 +34,14 @@ class Setup:
 
 @pytest.fixture
 def setup(admin: httpx.Client, make_settings: Callable[..., Settings]) -> Setup:
-    assert admin.put("/teams/vaultkeepers", json={"display_name": "Keepers"}).status_code == 201
-    domain = {
-        "owner_team": "vaultkeepers",
-        "private": True,
-        "rules": [{"kind": "namespace", "value": "vaultasset"}],
-    }
-    answer = admin.put("/domains/vaultdom", json=domain)
-    assert answer.status_code == 201, answer.text
-    for asset, name in (("open.raw", PUBLIC_NAME), ("vaultasset.ledger", PRIVATE_NAME)):
-        made = admin.post("/assets", json={"id": asset, "name": name, "type": "table"})
-        assert made.status_code == 201, made.text
-    assert admin.get("/assets/vaultasset.ledger").json()["domain"] == "vaultdom"
+    assets = {"open.raw": PUBLIC_NAME, "vaultasset.ledger": PRIVATE_NAME}
+    vault = make_private_domain(admin, make_settings(), assets)
     # Neither asset has an owner: the policy finds both, and announces both findings.
     made = admin.post("/policies", json={"name": "tables have owners", "kind": "require_owner"})
     assert made.status_code == 201, made.text
     evaluated = admin.post("/policies/evaluate")
     assert evaluated.status_code == 200, evaluated.text
-    settings = make_settings()
-    outsider = make_user(admin, "outsider", "viewer")
-    insider = make_user(admin, "insider", "viewer")
-    member = admin.put(f"/teams/vaultkeepers/members/{insider['id']}")
-    assert member.status_code == 204, member.text
-    return Setup(
-        policy=made.json(),
-        outsider=token_of(settings, outsider["id"], "read"),
-        insider=token_of(settings, insider["id"], "read"),
-    )
+    return Setup(policy=made.json(), outsider=vault.outsider, insider=vault.insider)
 
 
 def _pages(live: LiveServer, username: str) -> dict[str, bytes]:

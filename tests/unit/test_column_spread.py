@@ -67,3 +67,23 @@ def test_losing_the_source_drops_and_announces_what_was_held() -> None:
         [_col("a.x", direct=True), _col("b.x", Feed("a.x", "identity", False), before=held)]
     )
     assert same.drop == [] and same.rows == [] and same.gained == [] and same.lost == []
+
+
+def test_inheritance_deleted_with_what_it_ran_through_is_lost_unless_found_again() -> None:
+    held = Held(1, "gone.x", "gone.x", "identity")
+    below = Held(2, "gone.x", "b.x", "identity")
+    change = recompute(
+        [
+            _col("b.x"),  # its inheritance went with gone.x: nothing feeds it now
+            _col("c.x", Feed("b.x", "identity", False), before=below),
+            _col("d.x", Feed("t.y", "identity", True)),  # another tagged column feeds it
+        ],
+        [_col("b.x", before=held), _col("d.x", before=held), _col("e.x", before=held)],
+    )
+    # e.x went with the mappings: it is not in the region, and lost the tag too.
+    assert [(c.key, h) for c, h in change.lost] == [("b.x", held), ("c.x", below), ("e.x", held)]
+    assert change.gained == []
+    assert change.drop == ["b.x", "c.x", "d.x"]
+    assert change.rows == [
+        {"key": "d.x", "parent": "t.y", "source": "t.y", "distance": 1, "kind": "identity"}
+    ]

@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from service.domain.history import OPEN, diff, parse_instant
+from service.domain.history import (
+    OPEN,
+    as_of_params,
+    diff,
+    instant_ms,
+    parse_instant,
+)
 
 NOW = "2026-06-01T12:00:00.000Z"
 
@@ -59,6 +65,52 @@ def test_anything_else_is_no_instant(raw: str) -> None:
 def test_every_stored_instant_sorts_before_the_open_sentinel() -> None:
     assert parse_instant("9999-12-31T23:59:59.998Z", "9999-12-31T23:59:59.998Z") is not None
     assert OPEN > "9999-12-31T23:59:59.998Z"
+
+
+@pytest.mark.parametrize(
+    ("stored", "ms"),
+    [
+        ("1970-01-01T00:00:00.000Z", 0),
+        ("1970-01-01T00:00:00.001Z", 1),
+        ("1969-12-31T23:59:59.999Z", -1),
+        ("2026-03-01T10:00:00.123Z", 1_772_359_200_123),
+        (OPEN, 253_402_300_799_999),
+    ],
+)
+def test_a_stored_instant_in_epoch_milliseconds(stored: str, ms: int) -> None:
+    assert instant_ms(stored) == ms
+
+
+def test_epoch_milliseconds_keep_the_order_of_stored_instants() -> None:
+    stored = sorted(
+        [
+            "0001-01-01T00:00:00.000Z",
+            "2024-02-29T23:59:59.999Z",
+            "2024-03-01T00:00:00.000Z",
+            "2026-03-01T10:00:00.123Z",
+            "2026-03-01T10:00:00.124Z",
+            OPEN,
+        ]
+    )
+    assert [instant_ms(s) for s in stored] == sorted(instant_ms(s) for s in stored)
+    assert len({instant_ms(s) for s in stored}) == len(stored)
+    assert max(instant_ms(s) for s in stored) == instant_ms(OPEN)
+
+
+def test_an_as_of_instant_and_its_milliseconds_name_the_same_moment() -> None:
+    # what the walk compares as an integer is the parsed instant, whatever its offset
+    asked = parse_instant("2026-03-01T12:30:00.5+02:30", NOW)
+    assert asked == "2026-03-01T10:00:00.500Z"
+    assert instant_ms(asked) == instant_ms("2026-03-01T10:00:00.000Z") + 500
+
+
+def test_an_as_of_walk_is_given_the_instant_and_its_milliseconds_never_after_now() -> None:
+    past = "2026-03-01T10:00:00.000Z"
+    assert as_of_params(past, NOW) == {"as_of": past, "as_of_ms": instant_ms(past)}
+    assert as_of_params("2027-01-01T00:00:00.000Z", NOW) == {
+        "as_of": NOW,
+        "as_of_ms": instant_ms(NOW),
+    }
 
 
 def node(node_id: str, distance: int = 1, name: str | None = None) -> dict[str, Any]:

@@ -35,7 +35,7 @@ WALK = Walk("r", "both", 3)
 
 
 def test_a_cursor_continues_the_walk_it_was_made_for() -> None:
-    after = After((2, "b"), None, started=True)
+    after = After((2, False, "b"), None, started=True)
     assert decode(encode(WALK, after), WALK) == after
     assert decode(None, WALK) == After()
 
@@ -54,7 +54,7 @@ def test_a_cursor_continues_the_walk_it_was_made_for() -> None:
 def test_a_cursor_for_other_parameters_is_refused_naming_the_parameter(
     other: Walk, named: str
 ) -> None:
-    cursor = encode(WALK, After((1, "a"), None, started=True))
+    cursor = encode(WALK, After((1, False, "a"), None, started=True))
     with pytest.raises(BadRequest) as caught:
         decode(cursor, other)
     assert caught.value.code == "invalid_cursor"
@@ -81,7 +81,7 @@ def test_a_cursor_that_does_not_decode_is_refused(cursor: str) -> None:
 def test_filters_given_in_another_order_are_the_same_walk() -> None:
     one = Walk("r", "both", 3, filters=Filters(tag=("a", "b")))
     two = Walk("r", "both", 3, filters=Filters(tag=("b", "a", "a")))
-    after = After((1, "x"), None, started=True)
+    after = After((1, False, "x"), None, started=True)
     assert decode(encode(one, after), two) == after
 
 
@@ -99,7 +99,7 @@ def test_the_first_page_leads_with_the_root_and_later_ones_move_each_side() -> N
     )
     assert [n["id"] for n in page.nodes] == ["r", "a", "b", "c"]
     assert [(e["source"], e["target"]) for e in page.edges] == [("a", "r"), ("b", "c"), ("r", "b")]
-    assert page.after == After((2, "c"), (1, "a"), started=True)
+    assert page.after == After((2, False, "c"), (1, False, "a"), started=True)
     assert page.remaining == {"downstream": 3, "upstream": 0} and page.more
     later = assemble_page(
         WALK, ROOT, page.after, [], [], {"downstream": 0, "upstream": 0}, page.hidden
@@ -115,7 +115,7 @@ def test_a_page_keeps_the_walks_order_for_positions_and_shows_code_point_order()
     taken = [_node(emoji, 1, "downstream"), _node(wide, 1, "downstream")]
     page = assemble_page(walk, ROOT, After(), taken, [], {"downstream": 2}, {"downstream": 0})
     assert [n["id"] for n in page.nodes] == ["r", wide, emoji]
-    assert page.after.downstream == (1, wide) and page.remaining == {"downstream": 0}
+    assert page.after.downstream == (1, False, wide) and page.remaining == {"downstream": 0}
 
 
 def test_the_root_takes_a_place_on_the_first_page_only() -> None:

@@ -90,11 +90,11 @@ def _raw(cursor: str) -> bytes:
 def test_a_cursor_at_a_stand_in_holds_its_id_sealed_and_continues_after_it() -> None:
     seal = CursorSeal([Fernet.generate_key().decode()])
     walk = Walk("raw", "downstream", 3)
-    after = After(downstream=(1, "fin.secret"), started=True)
+    after = After(downstream=(1, True, "fin.secret"), started=True)
     cursor = encode(walk, after, seal, {"fin.secret"})
     assert b"fin.secret" not in _raw(cursor)
     assert decode(cursor, walk, seal) == after
-    plain = encode(walk, After(downstream=(1, "sales.orders"), started=True), seal, {"x"})
+    plain = encode(walk, After(downstream=(1, False, "sales.orders"), started=True), seal, {"x"})
     assert b"sales.orders" in _raw(plain)
 
 
@@ -102,7 +102,7 @@ def test_a_sealed_cursor_from_another_key_is_refused() -> None:
     walk = Walk("raw", "downstream", 3)
     cursor = encode(
         walk,
-        After(downstream=(1, "fin.secret")),
+        After(downstream=(1, True, "fin.secret")),
         CursorSeal([Fernet.generate_key().decode()]),
         {"fin.secret"},
     )

@@ -1,0 +1,152 @@
+"""Where stand-ins sit on traversal pages: at each distance after the readable nodes, so
+an outsider cannot tell how a hidden id sorts against the ids it reads, on any page of
+the live walk, the walk through time and the capped walk; a caller who reads everything
+keeps the (distance, id) order. Pages of any size concatenate to the one-page answer."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import httpx
+import neo4j
+import pytest
+
+from service import cypher
+from service.domain.lineage_pages import page_params
+from tests.integration.test_lineage_history import moment
+from tests.integration.test_redacted_reads import edge, finance, put_asset, unleaked
+
+__all__ = ["finance"]  # the fixture, used by name
+
+# Readable ids interleave with the hidden `fin.` ones ('-' < '.' < '_' < 'z').
+NEAR = ("a", "fin-x", "fin.b", "fin.c", "fin.d", "fin_y", "z")  # distance 1
+FAR = ("fin.a2", "g2")  # distance 2, beyond `a`
+SEEN_BY_ADMIN = ["root", *NEAR, *FAR]
+SEEN_BY_OUTSIDER = [
+    "root", "a", "fin-x", "fin_y", "z", ("fin", 1), ("fin", 1), ("fin", 1), "g2", ("fin", 2),
+]  # fmt: skip
+WALKS = [{}, {"fanout": 10}, {"as_of": "now"}]
+
+
+@pytest.fixture
+def graph(finance: None, admin: httpx.Client) -> str:
+    """The neighbourhood; the instant after it was written, for walks through time."""
+    put_asset(admin, "root", "Root")
+    for asset_id in (*NEAR, *FAR):
+        put_asset(admin, asset_id, f"Name of {asset_id}")
+    for target in NEAR:
+        edge(admin, "root", target)
+    for target in FAR:
+        edge(admin, "a", target)
+    return moment()
+
+
+def _seen(node: dict[str, Any]) -> str | tuple[str, int]:
+    """A node as the test compares it: a stand-in by its team and distance (its number
+    counts the stand-ins of one page)."""
+    return (node["team"], node["distance"]) if node.get("redacted") else str(node["id"])
+
+
+def _pages(client: httpx.Client, params: dict[str, Any]) -> list[dict[str, Any]]:
+    pages, cursor = [], None
+    while True:
+        query = {**params, **({"cursor": cursor} if cursor else {})}
+        body = unleaked(client.get("/lineage/root/downstream", params=query))
+        pages.append(body)
+        cursor = body["next_cursor"]
+        if cursor is None:
+            return pages
+
+
+def _walk(extra: dict[str, Any], at: str) -> dict[str, Any]:
+    return {"depth": 3, **{k: at if v == "now" else v for k, v in extra.items()}}
+
+
+@pytest.mark.parametrize("extra", WALKS, ids=["live", "fanout", "as_of"])
+def test_an_outsiders_pages_list_readable_nodes_then_stand_ins_at_each_distance(
+    graph: str, reader: httpx.Client, extra: dict[str, Any]
+) -> None:
+    params = _walk(extra, graph)
+    whole = _pages(reader, {**params, "limit": 100})
+    assert len(whole) == 1 and [_seen(n) for n in whole[0]["nodes"]] == SEEN_BY_OUTSIDER
+    assert whole[0]["redacted"] == 4
+    for limit in (2, 3):
+        pages = _pages(reader, {**params, "limit": limit})
+        assert len(pages) == -(-len(SEEN_BY_OUTSIDER) // limit)
+        assert [_seen(n) for page in pages for n in page["nodes"]] == SEEN_BY_OUTSIDER
+        assert pages[-1]["remaining"]["downstream"] == 0
+        for page in pages:  # edges too by what the caller sees, not the hidden ids
+            ends = [(e["source"], e["target"]) for e in page["edges"]]
+            assert ends == sorted(ends)
+        hidden = [i for i in (*NEAR, *FAR) if i.startswith("fin.")]
+        assert not any(i in json.dumps(page) for page in pages for i in hidden)
+
+
+@pytest.mark.parametrize("extra", WALKS, ids=["live", "fanout", "as_of"])
+def test_a_caller_who_reads_everything_keeps_distance_then_id_order(
+    graph: str, admin: httpx.Client, extra: dict[str, Any]
+) -> None:
+    params = _walk(extra, graph)
+    for limit in (2, 3, 100):
+        pages = _pages(admin, {**params, "limit": limit})
+        assert [n["id"] for page in pages for n in page["nodes"]] == SEEN_BY_ADMIN
+
+
+def test_every_edge_comes_once_across_an_outsiders_pages(graph: str, reader: httpx.Client) -> None:
+    """Edges name stand-ins by the number of the page that shows them, or, for a stand-in
+    of an earlier page, by a number of their own: each edge still comes once."""
+    pages = _pages(reader, {"depth": 3, "limit": 3})
+    edges = [(e["source"], e["target"]) for page in pages for e in page["edges"]]
+    assert len(edges) == len(NEAR) + len(FAR)
+    assert sum(1 for s, _ in edges if s == "root") == len(NEAR)
+    assert sum(1 for s, _ in edges if s == "a") == len(FAR)
+
+
+def test_a_cursor_from_the_earlier_order_is_refused(graph: str, reader: httpx.Client) -> None:
+    """A position of [distance, id] cannot say where it stopped among the stand-ins."""
+    first = reader.get("/lineage/root/downstream", params={"depth": 3, "limit": 2}).json()
+    raw = first["next_cursor"]
+    state = json.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+    distance, _, asset_id = state["after"]["downstream"]
+    state["after"]["downstream"] = [distance, asset_id]
+    old = base64.urlsafe_b64encode(json.dumps(state).encode()).decode().rstrip("=")
+    answer = reader.get("/lineage/root/downstream", params={"depth": 3, "limit": 2, "cursor": old})
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "invalid_cursor"
+
+
+@pytest.mark.parametrize("name", ["lineage.traverse", "lineage.traverse_as_of"])
+def test_ordering_stand_ins_last_keeps_the_linear_walk(driver: neo4j.Driver, name: str) -> None:
+    """With private domains to hide and a position holding `hidden`, the plan still
+    walks with the pruning breadth-first expand, scans no whole label and builds no
+    cartesian product."""
+    statement = cypher.load()[name].statement({"depth": 50})
+    params = {
+        "id": "x",
+        "take": 10,
+        "after_down": [2, True, "b"],
+        "after_up": [1, False, "a"],
+        "downstream": True,
+        "upstream": True,
+        "token_hash": None,
+        "access": None,
+        "now": "2026-01-01T00:00:00.000Z",
+        "as_of": "2026-01-01T00:00:00.000Z",
+        **page_params(10, readable=("mine",)),
+    }
+    plan = driver.execute_query("EXPLAIN " + statement, params).summary.plan
+    operators = _operators(plan)
+    walks = [op for op in operators if op.startswith("VarLengthExpand")]
+    assert len(walks) == 2 and all(op.startswith("VarLengthExpand(Pruning,BFS") for op in walks)
+    assert not [op for op in operators if op.startswith(("AllNodesScan", "CartesianProduct"))], (
+        operators
+    )
+
+
+def _operators(plan: Any) -> list[str]:
+    found = [str(plan["operatorType"])]
+    for child in plan.get("children", []):
+        found += _operators(child)
+    return found
