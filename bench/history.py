@@ -2,7 +2,8 @@
 traversal costs, and what history weighs on disk.
 
     python -m bench.history [--assets 100000] [--layers 20] [--rounds 10] [--roots 10]
-                            [--samples 10] [--out bench/RESULTS-history.md]
+                            [--samples 10] [--measure-every 0] [--storage-only]
+                            [--out bench/RESULTS-history.md]
 
 (GOVERNANCE_BENCH_NEO4J_NAME/PORT name the two instances `<name>-plain` and
 `<name>-kept`, on that port and the next.)
@@ -22,10 +23,13 @@ interleaved, for roots in the middle layer at depth 10 both ways:
    the last round but one, against today's traversal on `kept`: the answers hold the
    same nodes, checked.
 
-Store sizes (after a checkpoint, the store files without transaction logs) before and
-after each round's edge and asset phases give bytes per edge change and per asset
-version, quoted where the changes pass one million. No peer keeps whole-graph
-history to compare with (Marquez versions datasets and runs; see docs/lineage.md).
+Store sizes (after a checkpoint: the database directory's files by kind, the
+transaction logs apart; `bench.history_growth`) on the live graph and after every
+`--measure-every`-th round of asset versions and of edge changes give bytes per asset
+version and per edge change as the slope of a line fitted through the points, and the
+plain ratio where edge changes pass one million (`--storage-only`: `kept` and these
+alone). No peer keeps whole-graph history to compare with (Marquez versions
+datasets and runs; see docs/lineage.md).
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ from bench.common import (
     running_service,
     write_summary,
 )
+from bench.history_growth import Growth, Size, table
+from bench.history_growth import measure as measure_store
 from bench.lineage import CHUNK, NODE_LIMIT, warehouse
 from service import clock, cypher
 from service.domain.history import OPEN, as_of_params
@@ -78,14 +84,13 @@ class Instance:
     target: Neo4jTarget
     server: LocalNeo4j
 
-    def store_bytes(self) -> int:
+    def store_size(self) -> Size:
         """The store files' size once everything written is in them. Community has no
         `db.checkpoint()`; a clean shutdown checkpoints, so the instance restarts (the
         service's and the benchmark's drivers reconnect by themselves)."""
         self.server.stop()
         self.server.start()
-        store = self.server.layout.data_dir / "databases" / "neo4j"
-        return sum(f.stat().st_size for f in store.rglob("*") if f.is_file())
+        return measure_store(self.server.layout.data_dir)
 
 
 def instance_names() -> tuple[tuple[str, int], tuple[str, int]]:
@@ -109,6 +114,15 @@ def instance(name: str, port: int) -> Iterator[Instance]:
         )
     finally:
         server.stop()
+
+
+def apply_schema(driver: neo4j.Driver, queries: cypher.Queries) -> None:
+    """The service's `schema.*` statements, as its start-up applies them (each is `IF
+    NOT EXISTS`), for a run without the service."""
+    with driver.session() as session:
+        for name in sorted(n for n in queries if n.startswith("schema.")):
+            session.run(queries[name].statement()).consume()
+        session.run(queries["meta.await_indexes"].statement()).consume()
 
 
 def clear(driver: neo4j.Driver) -> None:
@@ -171,47 +185,6 @@ def describe(
             session.execute_write(work, ids[start : start + CHUNK])
 
 
-@dataclass
-class Growth:
-    """Store bytes on `kept` before any history, after the asset versions, and after a
-    third, two thirds and all of the edge rounds and the round `million` where edge
-    changes pass a million (or the last): three sizes show whether growth is linear
-    where a million changes cannot be reached."""
-
-    edges: int
-    assets: int
-    rounds: int
-    million: int
-    base: int = 0
-    versions: int = 0
-    after_round: dict[int, int] = field(default_factory=dict)
-
-    def checkpoints(self) -> list[int]:
-        """The edge rounds after which the store is measured."""
-        thirds = {max(1, self.rounds // 3), max(1, 2 * self.rounds // 3)}
-        return sorted(thirds | {self.million, self.rounds})
-
-    @property
-    def at_million(self) -> int:
-        return self.after_round[self.million]
-
-    @property
-    def end(self) -> int:
-        return self.after_round[self.rounds]
-
-    def per_edge_change_after(self, round_: int) -> float:
-        return (self.after_round[round_] - self.versions) / (round_ * self.edges)
-
-    def per_asset_version(self) -> float:
-        return (self.versions - self.base) / (self.rounds * self.assets)
-
-    def per_edge_change_at_million(self) -> float:
-        return (self.at_million - self.versions) / (self.million * self.edges)
-
-    def per_edge_change(self) -> float:
-        return (self.end - self.versions) / (self.rounds * self.edges)
-
-
 def make_history(
     kept: Instance,
     driver: neo4j.Driver,
@@ -223,11 +196,11 @@ def make_history(
     """The rounds of changes on `kept`: every asset's versions first, then every edge's
     intervals. Answers an instant inside the last edge round but one (the graph then:
     the same edges, every asset at its newest version)."""
-    growth.base = kept.store_bytes()
+    growth.add("live", 0, kept.store_size())
     for round_ in range(1, growth.rounds + 1):
         describe(driver, queries, ids, f"round {round_}", record=True)
-    growth.versions = kept.store_bytes()
-    print(f"{growth.rounds * len(ids):,} asset versions recorded", flush=True)
+        if round_ in growth.checkpoints():
+            growth.add("versions", round_ * len(ids), kept.store_size())
     middle = ""
     for round_ in range(1, growth.rounds + 1):
         started = time.perf_counter()
@@ -236,7 +209,7 @@ def make_history(
             middle = clock.now_iso()
         print(f"edge round {round_}: {time.perf_counter() - started:.0f} s", flush=True)
         if round_ in growth.checkpoints():
-            growth.after_round[round_] = kept.store_bytes()
+            growth.add("edges", round_ * len(edges), kept.store_size())
     return middle
 
 
@@ -384,6 +357,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--roots", type=int, default=10)
     parser.add_argument("--samples", type=int, default=10)
+    parser.add_argument(
+        "--measure-every",
+        type=int,
+        default=0,
+        help="measure the store after every N-th round (default: a third, two thirds, all)",
+    )
+    parser.add_argument(
+        "--storage-only",
+        action="store_true",
+        help="only `kept`'s history and its store sizes: no `plain`, no timings",
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "RESULTS-history.md")
     args = parser.parse_args()
 
@@ -392,9 +376,12 @@ def main() -> None:
     million = next(
         (r for r in range(1, args.rounds + 1) if r * len(edges) >= 1_000_000), args.rounds
     )
-    growth = Growth(len(edges), len(ids), args.rounds, million)
+    growth = Growth(len(edges), len(ids), args.rounds, million, args.measure_every)
     queries = cypher.load()
     print(f"graph: {len(ids)} assets, {len(edges)} edges", flush=True)
+    if args.storage_only:
+        storage(args, queries, edges, ids, growth)
+        return
     plain_name, kept_name = instance_names()
     with (
         instance(*plain_name) as plain_instance,
@@ -420,6 +407,38 @@ def main() -> None:
     print(report)
     args.out.write_text(report)
     write_summary("history", args.out.name, figures(growth, cells))
+
+
+def storage(
+    args: argparse.Namespace,
+    queries: cypher.Queries,
+    edges: list[tuple[str, str]],
+    ids: list[str],
+    growth: Growth,
+) -> None:
+    """`kept` alone, without its service: the store growth on one instance, which is
+    what a million changes leave time for. No summary is written (its timing figures
+    are not measured)."""
+    _, kept_name = instance_names()
+    with instance(*kept_name) as kept, driver_for(kept.target) as driver:
+        apply_schema(driver, queries)
+        clear(driver)
+        load(driver, queries, edges, "select 0", record=False)
+        make_history(kept, driver, queries, edges, ids, growth)
+    report = "\n".join(
+        [
+            "# Lineage history benchmark: store growth",
+            "",
+            *(f"- {k}: {v}" for k, v in environment().items()),
+            f"- graph: {growth.assets} assets, {growth.edges} edges; on `kept`, {args.rounds}"
+            f" versions per asset, then {args.rounds} intervals per edge",
+            "",
+            *table(growth),
+            "",
+        ]
+    )
+    print(report)
+    args.out.write_text(report)
 
 
 def worst(cells: list[Cell], name: str) -> float:
@@ -458,12 +477,12 @@ def figures(growth: Growth, cells: list[Cell]) -> list[Figure]:
             "B",
         ),
         Figure(
-            f"bytes per edge change (at {growth.rounds * growth.edges:,} changes)",
+            f"bytes per edge change (slope to {growth.rounds * growth.edges:,} changes)",
             growth.per_edge_change(),
             "B",
         ),
         Figure(
-            f"bytes per asset version (at {growth.rounds * growth.assets:,} versions)",
+            f"bytes per asset version (slope to {growth.rounds * growth.assets:,} versions)",
             growth.per_asset_version(),
             "B",
         ),
@@ -471,7 +490,6 @@ def figures(growth: Growth, cells: list[Cell]) -> list[Figure]:
 
 
 def render(args: argparse.Namespace, growth: Growth, cells: list[Cell]) -> str:
-    mib = 2**20
     lines = [
         "# Lineage history benchmark",
         "",
@@ -491,18 +509,10 @@ def render(args: argparse.Namespace, growth: Growth, cells: list[Cell]) -> str:
             for c in cells
         ),
         "",
-        "## Store growth (store files after a clean shutdown, transaction logs excluded)",
+        "## Store growth (after a clean shutdown; the store is every file in the"
+        " database directory, the transaction logs apart)",
         "",
-        "| point | store MiB | bytes per change |",
-        "|---|---|---|",
-        f"| live graph, no history | {growth.base / mib:.1f} | |",
-        f"| + {args.rounds * growth.assets:,} asset versions | {growth.versions / mib:.1f}"
-        f" | {growth.per_asset_version():.0f} per version |",
-        *(
-            f"| + {r * growth.edges:,} edge changes | {growth.after_round[r] / mib:.1f}"
-            f" | {growth.per_edge_change_after(r):.0f} per edge change |"
-            for r in growth.checkpoints()
-        ),
+        *table(growth),
         "",
     ]
     return "\n".join(lines)
