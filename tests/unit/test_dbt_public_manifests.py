@@ -5,11 +5,8 @@ manifests in test_dbt_manifest.py."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
-from typing import Any
 
-from service.domain.dbt_manifest import read_manifest
 from tests.support.dbt_fixtures import prefix, public_manifests
 from tests.unit.test_dbt_manifest import (
     JAFFLE_NEW,
@@ -141,15 +138,3 @@ def test_mattermost_singular_tests_and_severities() -> None:
     ]
     severities = Counter(r.severity for r in contents(MATTERMOST).rules)
     assert severities == {"error": 424, "warn": 35}
-
-
-def test_the_largest_manifest_reads_well_under_a_second() -> None:
-    doc = document(MATTERMOST)
-    best = min(_timed(doc) for _ in range(3))
-    assert best < 0.5, f"{best:.3f}s"
-
-
-def _timed(doc: Any) -> float:
-    start = time.perf_counter()
-    read_manifest(doc)
-    return time.perf_counter() - start
