@@ -10,6 +10,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from starlette.applications import Starlette
@@ -29,6 +30,7 @@ from service.store import (
     asset_versions,
     edge_sets,
     event_placement,
+    finding_shape,
     history,
     idempotency,
     migrations,
@@ -98,7 +100,9 @@ async def _workers(made: state.AppState) -> AsyncIterator[None]:
         prepared,
         asyncio.create_task(_housekeeping(graph, retention, kept), name="housekeeping"),
         asyncio.create_task(made.broker.run(), name="event-follower"),
-        asyncio.create_task(_after(prepared, lambda: _backfill(graph)), name="history-backfill"),
+        asyncio.create_task(
+            _after(prepared, lambda: _backfill(graph, settings)), name="history-backfill"
+        ),
     ]
     if settings.webhooks.dispatch:
         tasks.append(
@@ -171,7 +175,8 @@ async def _after(prepared: asyncio.Task[None], work: Callable[[], Awaitable[None
 
 # The one-off fills of what older graphs lack: (migration name, fill, log line for
 # how many it filled), in the order they must run.
-BACKFILLS: tuple[tuple[str, Callable[[Graph], Awaitable[int]], str], ...] = (
+Fill = Callable[[Graph], Awaitable[int]]
+BACKFILLS: tuple[tuple[str, Fill, str], ...] = (
     ("lineage_history", history.backfill, "opened the history of %d edges and column mappings"),
     ("lineage_history_trails", history.fill_trails, "filled %d lineage trails"),
     (
@@ -189,17 +194,34 @@ BACKFILLS: tuple[tuple[str, Callable[[Graph], Awaitable[int]], str], ...] = (
         event_placement.backfill,
         "placed %d events written before events were placed in private domains",
     ),
+    (
+        "summary_placement",
+        event_placement.place_old_summaries,
+        "placed %d ingestion summaries written before summaries were placed",
+    ),
 )
 
 
-async def _backfill(graph: Graph) -> None:
+def _backfills(settings: Settings) -> tuple[tuple[str, Fill, str], ...]:
+    """BACKFILLS, then those that need the service's settings: the policy evaluation
+    that rewrites old findings walks as deep as every evaluation does."""
+    reshape = partial(
+        finding_shape.reshape,
+        max_depth=settings.limits.max_lineage_depth,
+        timeout_s=settings.policies.timeout_s,
+    )
+    done = "evaluated %d restricted_column_flow policies holding findings of the old shape"
+    return (*BACKFILLS, ("column_flow_findings", reshape, done))
+
+
+async def _backfill(graph: Graph, settings: Settings) -> None:
     """Histories for live edges, and first versions for assets, from before history was
     kept, once the schema is in place (its constraints keep processes starting together
     from making two trails per id or two first versions). In the background: a large
     graph's first pass must not hold back readiness; until it is done, an as_of read
     answers an unversioned asset from the live one (`lineage.traverse_as_of`). Each
     runs once, in order; one that fails is logged and resumed at the next start."""
-    for name, fill, done in BACKFILLS:
+    for name, fill, done in _backfills(settings):
         try:
             count = await migrations.once(graph, name, fill)
         except Exception:
