@@ -244,6 +244,18 @@ def timed(run: Callable[[], object]) -> float:
 def traverse(
     driver: neo4j.Driver, statement: str, root: str, side: str, as_of: str | None
 ) -> set[str]:
+    params = traverse_params(root, side, as_of)
+    with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
+        row = session.run(statement, params).single(strict=True)
+    # lineage.traverse answers one list of nodes; lineage.traverse_as_of one per side
+    nodes = row.get("nodes")
+    if nodes is None:
+        nodes = row["down"] + row["up"]
+    return {n["id"] for n in nodes}
+
+
+def traverse_params(root: str, side: str, as_of: str | None) -> dict[str, object]:
+    """A first page's parameters as the service passes them (no filters, no token)."""
     params: dict[str, object] = {
         "id": root,
         **page_params(NODE_LIMIT),
@@ -255,13 +267,7 @@ def traverse(
     }
     if as_of:
         params.update(as_of_params(as_of, clock.now_iso()))
-    with driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
-        row = session.run(statement, params).single(strict=True)
-    # lineage.traverse answers one list of nodes; lineage.traverse_as_of one per side
-    nodes = row.get("nodes")
-    if nodes is None:
-        nodes = row["down"] + row["up"]
-    return {n["id"] for n in nodes}
+    return params
 
 
 def http_get(client: LeanClient, path: str) -> None:
