@@ -1,3 +1,3 @@
-from service.cli import main
+from service.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

@@ -24,11 +24,10 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import httpx
 import orjson
-from rich.progress import Progress, TaskID
 
 from service.cli_output import (
     CliError,
@@ -41,6 +40,9 @@ from service.cli_output import (
     sql_summary,
 )
 from service.domain.decompress import GZIP_MAGIC
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 GZIP_FROM = 64 * 1024
 PIECE = 256 * 1024

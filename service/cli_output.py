@@ -30,19 +30,24 @@ class CliError(Exception):
 
 
 def explain(exc: BaseException) -> str:
-    """One line saying what went wrong, for any exception a command may raise."""
-    import httpx
-    from neo4j import exceptions as neo4j_errors
+    """One line saying what went wrong, for any exception a command may raise.
 
+    An error of httpx or of the driver can only come from a process that imported
+    it: a command that used neither (a file that is not JSON) does not load them
+    just to ask (the driver alone is most of a second of CPU)."""
+    httpx = sys.modules.get("httpx")
+    neo4j_errors = sys.modules.get("neo4j.exceptions")
     if isinstance(exc, CliError | ValueError | RuntimeError):
         text = str(exc)
     elif isinstance(exc, OSError):
         text = f"cannot read {exc.filename}: {exc.strerror}" if exc.filename else str(exc)
-    elif isinstance(exc, httpx.TransportError):
+    elif httpx is not None and isinstance(exc, httpx.TransportError):
         text = _transport(exc)
-    elif isinstance(exc, neo4j_errors.AuthError):
+    elif neo4j_errors is not None and isinstance(exc, neo4j_errors.AuthError):
         text = "Neo4j refused the user name or password (NEO4J_USERNAME, NEO4J_PASSWORD)"
-    elif isinstance(exc, neo4j_errors.DriverError | neo4j_errors.Neo4jError):
+    elif neo4j_errors is not None and isinstance(
+        exc, neo4j_errors.DriverError | neo4j_errors.Neo4jError
+    ):
         text = f"Neo4j: {exc}"
     else:
         text = f"unexpected {type(exc).__name__}: {exc} (--debug shows the traceback)"
