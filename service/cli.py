@@ -50,11 +50,15 @@ UNUSED_OPTIONAL_IMPORTS = ("numpy", "pandas", "pyarrow", "httpx._main")
 
 def run() -> int:
     """The `governance` command in a process of its own (its console script)."""
+    _skip_unused_imports()
+    return main()
+
+
+def _skip_unused_imports() -> None:
     for name in UNUSED_OPTIONAL_IMPORTS:
         # None in sys.modules makes an import of it fail (the importer falls back, as
         # when the library is not installed); typeshed types the values as modules.
         sys.modules.setdefault(name, None)  # type: ignore[arg-type]
-    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -524,6 +528,10 @@ def serve_app() -> Starlette:
     """The application of one `governance serve` process. uvicorn calls it in every
     worker process it starts; each reads the same environment (`_serve` put the local
     Neo4j's address there) and runs its own lifespan."""
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:  # a worker process of `serve`'s own
+        _skip_unused_imports()
     from service.app import create_app
     from service.gc_tuning import tune_for_serving
 
