@@ -66,13 +66,19 @@ run: install
 # (tests/support/slowest.py). The suites run in this
 # order, on one test Neo4j that tests/support/suite.py starts and warms while the
 # first ones (which need no database) run, and stops at the end.
+# The integration tests run in SUITE_WORKERS processes, each on a Neo4j of its own, all
+# started and warmed beside the first suites: one process keeps one core busy (the test,
+# the service and Neo4j take turns), so a second one nearly halves their time on two
+# cores. SUITE_WORKERS=1 runs them in one process on one Neo4j.
 REPORTS := .cache/reports
 SUITES_FIRST := lint unit
 SUITES_THEN := integration fuzz-api e2e clients
+SUITE_WORKERS ?= 2
 
 test: reports-reset install
 	@$(BIN)/python -m tests.support.suite "$(MAKE)" "$(SUITES_FIRST)" "$(SUITES_THEN)" \
-	  --beside clients-deps --began $(REPORTS)/began --stages $(REPORTS)/stages.json
+	  --beside clients-deps --began $(REPORTS)/began --stages $(REPORTS)/stages.json \
+	  --workers $(SUITE_WORKERS)
 	@$(BIN)/python -m tests.support.slowest $(REPORTS)
 
 # What the clients' suite would otherwise install first, waiting on the package index:
@@ -93,12 +99,12 @@ lint: install lint-layers lint-clients lint-deploy
 unit: install
 	$(BIN)/pytest tests/unit -q --junitxml=$(REPORTS)/unit.xml
 
-# pytest-xdist workers for the integration tests, each with a Neo4j of its own
-# (instance <name>-gwN on port <port>+1+N); 0, the default, runs them in this one
-# process (as NEO4J_URI needs: one database cannot serve workers that each clear the
-# graph). `make integration TEST_WORKERS=2` splits them; each file's tests run in one
-# worker, in order, so a module's fixtures are made once. Not the default yet: on a
-# 2-core machine already busy, two more Neo4j JVMs warming up cost more than they give.
+# pytest-xdist workers for the integration tests, each with a Neo4j of its own (worker
+# gw0 the configured instance, gwN for N >= 1 instance <name>-gwN on port <port>+1+N);
+# 0, the default here, runs them in this one process (as NEO4J_URI needs: one database
+# cannot serve workers that each clear the graph). `make integration TEST_WORKERS=2`
+# splits them, as `make test` does; each file's tests run in one worker, in order, so a
+# module's fixtures are made once.
 TEST_WORKERS ?= 0
 DIST := $(if $(filter 0,$(TEST_WORKERS)),,--dist loadfile)
 

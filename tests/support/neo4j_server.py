@@ -54,13 +54,20 @@ def _docker_answers() -> bool:
 
 def local_instance() -> tuple[str, int]:
     """The local instance's name and Bolt port for this process: the configured ones,
-    or under pytest-xdist (PYTEST_XDIST_WORKER=gwN) the worker's own, derived from them."""
+    or under pytest-xdist (PYTEST_XDIST_WORKER=gwN) the worker's own, derived from them.
+    The first worker, gw0, takes the configured instance itself, so a run in workers
+    finds the one `make test` started and warmed (`worker_instance`)."""
     name = os.environ.get("GOVERNANCE_TEST_NEO4J_NAME", "test")
     port = int(os.environ.get("GOVERNANCE_TEST_NEO4J_PORT", TEST_BOLT_PORT))
     worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if not worker:
+    return worker_instance(name, port, int(worker.removeprefix("gw")) if worker else 0)
+
+
+def worker_instance(name: str, port: int, worker: int) -> tuple[str, int]:
+    """Worker `gw<worker>`'s instance name and Bolt port, from the configured ones."""
+    if worker == 0:
         return name, port
-    return f"{name}-{worker}", port + 1 + int(worker.removeprefix("gw"))
+    return f"{name}-gw{worker}", port + 1 + worker
 
 
 def uses_local_server() -> bool:
@@ -72,9 +79,13 @@ def local_server() -> LocalNeo4j:
     """The local instance this process's tests use (`local_instance`), configured the
     same wherever it is started from: a running server with another configuration is
     refused rather than shared."""
+    return local_server_named(*local_instance())
+
+
+def local_server_named(name: str, port: int) -> LocalNeo4j:
+    """The local test instance `name` on `port`, configured as every test instance is."""
     from service.localdb import LocalNeo4j, default_cache_dir
 
-    name, port = local_instance()
     return LocalNeo4j(
         default_cache_dir(),
         name=name,

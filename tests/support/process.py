@@ -47,7 +47,9 @@ class ServiceProcess:
             "NEO4J_DATABASE": target.database,
             **(extra_env or {}),
         }
-        self.log_path = log_path or LOGS / "service.log"
+        # One file per pytest-xdist worker: two workers' services never share a log.
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+        self.log_path = log_path or LOGS / f"service{'-' + worker if worker else ''}.log"
         self.process: subprocess.Popen[bytes] | None = None
 
     @property

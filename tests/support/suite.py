@@ -39,7 +39,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tests.support.neo4j_server import Neo4jTarget, local_server, uses_local_server
+from tests.support.neo4j_server import (
+    Neo4jTarget,
+    local_instance,
+    local_server,
+    local_server_named,
+    uses_local_server,
+    worker_instance,
+)
 
 if TYPE_CHECKING:
     from service.localdb import LocalNeo4j
@@ -54,35 +61,51 @@ class Suites:
     then: list[str]  # run after, on the started database
 
 
-def _make(make: str, targets: list[str], seconds: dict[str, float]) -> int:
-    """Each target in order, its wall time into `seconds`; stops at the first failure."""
+def _make(make: str, targets: list[str], seconds: dict[str, float], *variables: str) -> int:
+    """Each target in order (with make `variables`), its wall time into `seconds`;
+    stops at the first failure."""
     for target in targets:
         started = time.monotonic()
-        status = subprocess.run([make, "--no-print-directory", target], check=False).returncode
+        command = [make, "--no-print-directory", target, *variables]
+        status = subprocess.run(command, check=False).returncode
         seconds[target] = round(time.monotonic() - started, 1)
         if status:
             return status
     return 0
 
 
-def _start_and_prepare() -> float:
-    """Start the local instance and make the everyday plans; the seconds it took."""
+def _start_and_prepare(servers: list[LocalNeo4j]) -> float:
+    """Start the local instances and make the everyday plans; the seconds it took."""
     from tests.conftest import prepare_database
 
     started = time.monotonic()
-    info = local_server().start()
-    prepare_database(Neo4jTarget(info.uri, info.username, info.password, "neo4j", "local"))
+    for server in servers:
+        info = server.start()
+        prepare_database(Neo4jTarget(info.uri, info.username, info.password, "neo4j", "local"))
     return time.monotonic() - started
 
 
-def _run(make: str, suites: Suites, server: LocalNeo4j | None, stages: dict[str, float]) -> int:
-    """`first` and `beside` at once, with the database starting (`server`, if any)
-    beside them too; then `then`. The database is stopped at the end if this started it.
-    Each target's wall seconds go into `stages` (those beside under their own names)."""
-    was_running = server is not None and server.status().running
+def _servers(workers: int) -> list[LocalNeo4j]:
+    """The instance of each integration worker: the configured one (worker gw0's, and
+    every later suite's), then one more per further worker."""
+    name, port = local_instance()
+    return [
+        local_server(),
+        *(local_server_named(*worker_instance(name, port, n)) for n in range(1, workers)),
+    ]
+
+
+def _run(
+    make: str, suites: Suites, servers: list[LocalNeo4j], workers: int, stages: dict[str, float]
+) -> int:
+    """`first` and `beside` at once, with the databases starting (`servers`, if any)
+    beside them too; then `then`, the integration tests in `workers` processes. The
+    databases this started are stopped at the end. Each target's wall seconds go into
+    `stages` (those beside under their own names)."""
+    running_before = [server.status().running for server in servers]
     beside: dict[str, float] = {}
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="beside") as pool:
-        starting = pool.submit(_start_and_prepare) if server is not None else None
+        starting = pool.submit(_start_and_prepare, servers) if servers else None
         installing = pool.submit(_make, make, suites.beside, beside)
         try:
             status = _make(make, suites.first, stages) or installing.result()
@@ -93,16 +116,18 @@ def _run(make: str, suites: Suites, server: LocalNeo4j | None, stages: dict[str,
                 stages["neo4j start and warm-up (beside)"] = round(seconds, 1)
                 stages["waiting for the warm-up"] = round(time.monotonic() - waited, 1)
                 print(
-                    f"suite: the test Neo4j was started and warmed in {seconds:.0f} s", flush=True
+                    f"suite: {len(servers)} test Neo4j started and warmed in {seconds:.0f} s",
+                    flush=True,
                 )
-            return status or _make(make, suites.then, stages)
+            return status or _make(make, suites.then, stages, f"TEST_WORKERS={workers}")
         finally:
             # Waited for on any way out: a start holds the instance's lock until it ends.
             installing.exception()
             if starting is not None:
                 starting.exception()
-            if server is not None and not was_running and not os.environ.get(KEEP):
-                server.stop()
+            for server, was_running in zip(servers, running_before, strict=True):
+                if not was_running and not os.environ.get(KEEP):
+                    server.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,13 +140,19 @@ def main(argv: list[str] | None = None) -> int:
         "--began", type=Path, help="a file holding when `make test` began (epoch s)"
     )
     parser.add_argument("--stages", type=Path, help="where to write each stage's wall seconds")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="integration test processes, a Neo4j each"
+    )
     args = parser.parse_args(argv)
     suites = Suites(args.first.split(), args.beside.split(), args.then.split())
     stages: dict[str, float] = {}
     if args.began is not None and args.began.exists():
         stages["install"] = round(time.time() - float(args.began.read_text()), 1)
     try:
-        return _run(args.make, suites, local_server() if uses_local_server() else None, stages)
+        local = uses_local_server()
+        workers = args.workers if local else 1  # one database (NEO4J_URI) serves one process
+        servers = _servers(workers) if local else []
+        return _run(args.make, suites, servers, 0 if workers == 1 else workers, stages)
     finally:
         if args.stages is not None:
             args.stages.write_text(json.dumps(stages))

@@ -44,14 +44,26 @@ def make(tmp_path: Path) -> tuple[str, Path]:
     return str(script), log
 
 
-def _use(monkeypatch: pytest.MonkeyPatch, server: FakeServer, ready: threading.Event) -> None:
-    def start_and_prepare() -> float:
-        assert not server.stopped.is_set()
+def _use(
+    monkeypatch: pytest.MonkeyPatch,
+    server: FakeServer,
+    ready: threading.Event,
+    *others: FakeServer,
+) -> None:
+    """`server` is the configured instance, `others` those of further workers."""
+
+    def start_and_prepare(servers: list[FakeServer]) -> float:
+        assert servers == [server, *others]
+        assert not any(s.stopped.is_set() for s in servers)
         ready.set()
         return 0.0
 
+    def servers_for(workers: int) -> list[FakeServer]:
+        assert workers == 1 + len(others)
+        return [server, *others]
+
     monkeypatch.setattr(suite, "uses_local_server", lambda: True)
-    monkeypatch.setattr(suite, "local_server", lambda: server)
+    monkeypatch.setattr(suite, "_servers", servers_for)
     monkeypatch.setattr(suite, "_start_and_prepare", start_and_prepare)
     monkeypatch.delenv("GOVERNANCE_KEEP_TEST_NEO4J", raising=False)
 
@@ -63,8 +75,25 @@ def test_the_later_suites_run_on_the_started_database_which_is_stopped_after(
     _use(monkeypatch, server, ready)
     command, log = make
     assert suite.main([command, "lint unit", "integration e2e"]) == 0
-    assert log.read_text().splitlines() == ["lint", "unit", "integration", "e2e"]
+    assert log.read_text().splitlines() == [
+        "lint",
+        "unit",
+        "integration TEST_WORKERS=0",
+        "e2e TEST_WORKERS=0",
+    ]
     assert ready.is_set() and server.stopped.is_set()
+
+
+def test_two_workers_get_a_database_each_started_beside_and_stopped_after(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, second, ready = FakeServer(running=True), FakeServer(running=False), threading.Event()
+    _use(monkeypatch, server, ready, second)
+    command, log = make
+    assert suite.main([command, "lint", "integration", "--workers", "2"]) == 0
+    assert log.read_text().splitlines() == ["lint", "integration TEST_WORKERS=2"]
+    assert ready.is_set() and second.stopped.is_set()
+    assert not server.stopped.is_set()  # it was running before
 
 
 def test_a_failing_first_suite_skips_the_rest_and_still_stops_the_database(
@@ -105,7 +134,7 @@ def test_without_the_local_database_the_suites_simply_run_in_order(
     monkeypatch.setattr(suite, "uses_local_server", lambda: False)
     command, log = make
     assert suite.main([command, "lint", "broken integration"]) == 2
-    assert log.read_text().splitlines() == ["lint", "broken"]
+    assert log.read_text().splitlines() == ["lint", "broken TEST_WORKERS=0"]
 
 
 def test_each_stage_is_timed_and_written_for_the_summary_even_on_a_failure(
@@ -130,3 +159,11 @@ def test_each_stage_is_timed_and_written_for_the_summary_even_on_a_failure(
         "broken",
     ]
     assert stages["install"] >= 30 and all(seconds >= 0 for seconds in stages.values())
+
+
+def test_the_first_worker_takes_the_configured_instance_and_the_others_their_own() -> None:
+    from tests.support.neo4j_server import worker_instance
+
+    assert worker_instance("run", 17900, 0) == ("run", 17900)
+    assert worker_instance("run", 17900, 1) == ("run-gw1", 17902)
+    assert worker_instance("run", 17900, 2) == ("run-gw2", 17903)
