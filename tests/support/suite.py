@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING
 from tests.support.neo4j_server import (
     Neo4jTarget,
     local_instance,
-    local_server,
     local_server_named,
     uses_local_server,
     worker_instance,
@@ -89,10 +88,7 @@ def _servers(workers: int) -> list[LocalNeo4j]:
     """The instance of each integration worker: the configured one (worker gw0's, and
     every later suite's), then one more per further worker."""
     name, port = local_instance()
-    return [
-        local_server(),
-        *(local_server_named(*worker_instance(name, port, n)) for n in range(1, workers)),
-    ]
+    return [local_server_named(*worker_instance(name, port, n)) for n in range(workers)]
 
 
 def _run(
