@@ -17,12 +17,20 @@ Targets given as `--beside` run in the background beside the first suites too: w
 mostly waits on a package index (the Python client's virtualenv), so that the
 clients' suite finds it made.
 
+Later targets joined by `+` ("fuzz-api+clients") run at once when there are as many
+databases as targets (two or more integration workers): the first on the configured
+instance, the next on worker gw1's, and so on (GOVERNANCE_TEST_NEO4J_NAME and _PORT
+set for it). Neither keeps both cores busy alone: the API fuzzer is one process and
+the clients' suite waits on compilers and its own tests in turn. The first target's
+output streams as it runs; the others' is printed after the step. With one database
+they run in order.
+
 Each target is its own make run, timed: with `--stages FILE` the wall seconds of each
 (and of the database's start, and of the install since the time in `--began FILE`)
 are written there as JSON, for the summary `make test` prints last
 (tests/support/slowest.py).
 
-    python -m tests.support.suite MAKE "lint unit" "integration fuzz-api e2e clients" \
+    python -m tests.support.suite MAKE "lint unit" "integration fuzz-api+clients e2e" \
         --beside clients-deps --began .cache/reports/began --stages .cache/reports/stages.json
 """
 
@@ -33,11 +41,13 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from tests.support.neo4j_server import (
     Neo4jTarget,
@@ -57,7 +67,7 @@ KEEP = "GOVERNANCE_KEEP_TEST_NEO4J"
 class Suites:
     first: list[str]  # need no database: run while it starts
     beside: list[str]  # need no database either, and mostly wait on a network: run beside `first`
-    then: list[str]  # run after, on the started database
+    then: list[list[str]]  # run after, on the started database: steps, each of targets at once
 
 
 def _make(make: str, targets: list[str], seconds: dict[str, float], *variables: str) -> int:
@@ -71,6 +81,62 @@ def _make(make: str, targets: list[str], seconds: dict[str, float], *variables: 
         if status:
             return status
     return 0
+
+
+def _make_steps(
+    make: str,
+    steps: list[list[str]],
+    lanes: list[dict[str, str]],
+    seconds: dict[str, float],
+    *variables: str,
+) -> int:
+    """Each step in order, its targets at once if there is a lane (a database) for each,
+    else one after another; stops after the first step that fails."""
+    for step in steps:
+        if len(step) > 1 and len(step) <= len(lanes):
+            status = _make_at_once(make, step, lanes, seconds, *variables)
+        else:
+            status = _make(make, step, seconds, *variables)
+        if status:
+            return status
+    return 0
+
+
+def _make_at_once(
+    make: str,
+    targets: list[str],
+    lanes: list[dict[str, str]],
+    seconds: dict[str, float],
+    *variables: str,
+) -> int:
+    """`targets` at once, the k-th with `lanes[k]` in its environment; the first one's
+    output streams, the others' follows when all have ended. The step's wall time goes
+    into `seconds` under the joined names, each target's as run beside."""
+    started = time.monotonic()
+    took: dict[str, float] = {}
+
+    def run(target: str, lane: dict[str, str], output: IO[bytes] | None) -> int:
+        command = [make, "--no-print-directory", target, *variables]
+        env = {**os.environ, **lane}
+        finished = subprocess.run(command, env=env, stdout=output, stderr=output, check=False)
+        took[target] = round(time.monotonic() - started, 1)
+        return finished.returncode
+
+    first, *others = targets
+    with ExitStack() as stack:
+        outputs = {t: stack.enter_context(tempfile.TemporaryFile()) for t in others}
+        with ThreadPoolExecutor(max_workers=len(targets), thread_name_prefix="step") as pool:
+            runs = [pool.submit(run, first, lanes[0], None)]
+            runs += [pool.submit(run, t, lanes[k], outputs[t]) for k, t in enumerate(others, 1)]
+            statuses = [r.result() for r in runs]
+        for target, output in outputs.items():
+            output.seek(0)
+            print(f"== {target}, which ran beside {first}:", flush=True)
+            sys.stdout.buffer.write(output.read())
+            sys.stdout.flush()
+    seconds["+".join(targets)] = round(time.monotonic() - started, 1)
+    seconds.update({f"{target} (beside)": took[target] for target in targets})
+    return next((status for status in statuses if status), 0)
 
 
 def _start_and_prepare(servers: list[LocalNeo4j]) -> float:
@@ -91,13 +157,24 @@ def _servers(workers: int) -> list[LocalNeo4j]:
     return [local_server_named(*worker_instance(name, port, n)) for n in range(workers)]
 
 
+def _lanes(workers: int) -> list[dict[str, str]]:
+    """The environment that points a make run at each worker's instance."""
+    name, port = local_instance()
+    instances = (worker_instance(name, port, n) for n in range(workers))
+    return [
+        {"GOVERNANCE_TEST_NEO4J_NAME": n, "GOVERNANCE_TEST_NEO4J_PORT": str(p)}
+        for n, p in instances
+    ]
+
+
 def _run(
     make: str, suites: Suites, servers: list[LocalNeo4j], workers: int, stages: dict[str, float]
 ) -> int:
     """`first` and `beside` at once, with the databases starting (`servers`, if any)
-    beside them too; then `then`, the integration tests in `workers` processes. The
-    databases this started are stopped at the end. Each target's wall seconds go into
-    `stages` (those beside under their own names)."""
+    beside them too; then the steps of `then`, the integration tests in `workers`
+    processes, and a step's targets at once on the databases. The databases this
+    started are stopped at the end. Each target's wall seconds go into `stages` (those
+    beside under their own names)."""
     running_before = [server.status().running for server in servers]
     beside: dict[str, float] = {}
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="beside") as pool:
@@ -115,7 +192,9 @@ def _run(
                     f"suite: {len(servers)} test Neo4j started and warmed in {seconds:.0f} s",
                     flush=True,
                 )
-            return status or _make(make, suites.then, stages, f"TEST_WORKERS={workers}")
+            lanes = _lanes(len(servers)) if len(servers) > 1 else []
+            variables = f"TEST_WORKERS={workers}"
+            return status or _make_steps(make, suites.then, lanes, stages, variables)
         finally:
             # Waited for on any way out: a start holds the instance's lock until it ends.
             installing.exception()
@@ -130,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("make", help="the make command to run the suites with")
     parser.add_argument("first", help="suites that need no database, run while it starts")
-    parser.add_argument("then", help="suites run after, on the started database")
+    parser.add_argument(
+        "then", help="suites run after, on the started database; a+b: a and b at once"
+    )
     parser.add_argument("--beside", default="", help="targets run in the background beside `first`")
     parser.add_argument(
         "--began", type=Path, help="a file holding when `make test` began (epoch s)"
@@ -140,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=1, help="integration test processes, a Neo4j each"
     )
     args = parser.parse_args(argv)
-    suites = Suites(args.first.split(), args.beside.split(), args.then.split())
+    steps = [step.split("+") for step in args.then.split()]
+    suites = Suites(args.first.split(), args.beside.split(), steps)
     stages: dict[str, float] = {}
     if args.began is not None and args.began.exists():
         stages["install"] = round(time.time() - float(args.began.read_text()), 1)

@@ -29,6 +29,13 @@ class FakeServer:
         self.stopped.set()
 
 
+@pytest.fixture(autouse=True)
+def default_instance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The configured test instance is the default one (`test`), whatever this run's is."""
+    monkeypatch.delenv("GOVERNANCE_TEST_NEO4J_NAME", raising=False)
+    monkeypatch.delenv("GOVERNANCE_TEST_NEO4J_PORT", raising=False)
+
+
 @pytest.fixture
 def make(tmp_path: Path) -> tuple[str, Path]:
     """A stand-in for make that logs the suites it is asked for and fails `broken`."""
@@ -37,7 +44,12 @@ def make(tmp_path: Path) -> tuple[str, Path]:
     script.write_text(
         "#!/bin/sh\n"
         "shift\n"  # --no-print-directory
-        f'echo "$@" >> {log}\n'
+        f'echo "$@${{GOVERNANCE_TEST_NEO4J_NAME:+ on $GOVERNANCE_TEST_NEO4J_NAME}}" >> {log}\n'
+        'echo "made $1"\n'
+        # `waits` ends once `signals` has run (bounded: it fails after 20 s without).
+        f'case "$1" in signals) touch {log}.signal;; waits)\n'
+        f"  for _ in $(seq 200); do [ -e {log}.signal ] && exit 0; sleep 0.1; done; exit 3;;\n"
+        "esac\n"
         'case " $* " in *" broken "*) exit 2;; esac\n'
     )
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
@@ -66,6 +78,13 @@ def _use(
     monkeypatch.setattr(suite, "_servers", servers_for)
     monkeypatch.setattr(suite, "_start_and_prepare", start_and_prepare)
     monkeypatch.delenv("GOVERNANCE_KEEP_TEST_NEO4J", raising=False)
+
+
+def _none_running(monkeypatch: pytest.MonkeyPatch, databases: int) -> list[FakeServer]:
+    """`databases` instances, none running before, in use (`_use`)."""
+    servers = [FakeServer(running=False) for _ in range(databases)]
+    _use(monkeypatch, servers[0], threading.Event(), *servers[1:])
+    return servers
 
 
 def test_the_later_suites_run_on_the_started_database_which_is_stopped_after(
@@ -167,3 +186,47 @@ def test_the_first_worker_takes_the_configured_instance_and_the_others_their_own
     assert worker_instance("run", 17900, 0) == ("run", 17900)
     assert worker_instance("run", 17900, 1) == ("run-gw1", 17902)
     assert worker_instance("run", 17900, 2) == ("run-gw2", 17903)
+
+
+def test_targets_joined_by_a_plus_run_at_once_each_on_a_database_of_its_own(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    server, second = _none_running(monkeypatch, 2)
+    command, log = make
+    assert suite.main([command, "lint", "integration waits+signals e2e", "--workers", "2"]) == 0
+    lines = log.read_text().splitlines()
+    assert lines[:2] == ["lint", "integration TEST_WORKERS=2"]
+    assert sorted(lines[2:4]) == [
+        "signals TEST_WORKERS=2 on test-gw1",
+        "waits TEST_WORKERS=2 on test",
+    ]
+    assert lines[4:] == ["e2e TEST_WORKERS=2"]
+    out = capfd.readouterr().out
+    assert "== signals, which ran beside waits:\nmade signals\n" in out
+    assert server.stopped.is_set() and second.stopped.is_set()
+
+
+def test_a_failure_beside_fails_the_step_and_skips_the_rest(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _none_running(monkeypatch, 2)
+    command, log = make
+    written = tmp_path / "stages.json"
+    arguments = ["lint", "fuzz+broken e2e", "--workers", "2", "--stages", str(written)]
+    assert suite.main([command, *arguments]) == 2
+    assert "e2e" not in log.read_text()
+    stages = json.loads(written.read_text())
+    assert {"fuzz+broken", "fuzz (beside)", "broken (beside)"} <= set(stages)
+
+
+def test_with_one_database_joined_targets_run_one_after_the_other(
+    make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _none_running(monkeypatch, 1)
+    command, log = make
+    assert suite.main([command, "lint", "signals+waits"]) == 0
+    assert log.read_text().splitlines() == [
+        "lint",
+        "signals TEST_WORKERS=0",
+        "waits TEST_WORKERS=0",
+    ]
