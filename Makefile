@@ -71,12 +71,12 @@ run: install
 # test, the service and Neo4j take turns). The second Neo4j compiles the same code again,
 # so on a fresh clone the stage went from 971 s to 854 s, not to half.
 # SUITE_WORKERS=1 runs them in one process on one Neo4j.
-# Then the API fuzzer and the clients' suite run at once (`+`), each on one of those
-# instances: neither keeps both cores busy alone (one fuzzing process; compilers and
-# tests in turn). With one instance they run in order.
+# Then two lanes at once (`+`), each on one of those instances: the API fuzzer, which
+# keeps about one core busy, and beside it the clients' suite and then the browser
+# tests (`,`: one after the other). With one instance everything runs in order.
 REPORTS := .cache/reports
 SUITES_FIRST := lint unit
-SUITES_THEN := integration fuzz-api+clients e2e
+SUITES_THEN := integration fuzz-api+clients,e2e
 SUITE_WORKERS ?= 2
 
 test: reports-reset install

@@ -61,9 +61,6 @@ class ServerSettings:
     # between tests (each clear makes every cached plan "stale" and the next run of a
     # heavy statement spends up to seconds replanning it, under a query timeout).
     stable_plans: bool = False
-    # Let the JIT compilers wait for code to be hotter (`JIT_THRESHOLD_SCALING`): for
-    # a test instance, whose work is hundreds of statements each run a few times.
-    lazy_jit: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.bolt_port <= 65535:
@@ -141,14 +138,6 @@ def render_neo4j_conf(layout: InstanceLayout, settings: ServerSettings) -> str:
     return "\n".join(lines) + "\n"
 
 
-# How much later than by default a method is compiled, with `lazy_jit`. Over 277
-# integration tests, a fresh test Neo4j spent 39% of its CPU in the JIT compilers
-# (C2 alone 178 of 459 CPU-s), mostly on the Cypher planner's code (its parser,
-# semantic analysis and rewriters: hot for a moment, once per statement planned). At
-# 2 it used 416 CPU-s (C2 147) and the tests took as long; at 4, 444.
-JIT_THRESHOLD_SCALING = "2"
-
-
 def jvm_options(layout: InstanceLayout, settings: ServerSettings) -> list[str]:
     """JVM flags: Neo4j 5.26's stock set minus profiling/pre-touch, plus the heap.
 
@@ -157,9 +146,7 @@ def jvm_options(layout: InstanceLayout, settings: ServerSettings) -> list[str]:
     "Incorrect file descriptor").  ``-XX:+AlwaysPreTouch`` is left out so a
     mostly idle dev instance does not commit its whole heap up front.
     """
-    lazy_jit = [f"-XX:CompileThresholdScaling={JIT_THRESHOLD_SCALING}"] if settings.lazy_jit else []
     return [
-        *lazy_jit,
         f"-Xms{settings.heap}",
         f"-Xmx{settings.heap}",
         "-XX:+UseG1GC",

@@ -56,12 +56,10 @@ class LocalNeo4j:
         heap: str | None = None,
         pagecache: str | None = None,
         stable_plans: bool = False,
-        lazy_jit: bool = False,
     ) -> None:
         """``heap`` and ``pagecache`` left None are sized from the machine's RAM
         (see :mod:`.sizing`); ``stable_plans`` keeps Cypher plans however the graph's
-        statistics move, and ``lazy_jit`` makes the JIT compilers wait for hotter code
-        (see :class:`.config.ServerSettings`)."""
+        statistics move (see :class:`.config.ServerSettings`)."""
         if not _NAME_RE.fullmatch(name):
             raise LocalNeo4jError(
                 f"invalid instance name {name!r}: use letters, digits, '.', '_' or '-'"
@@ -74,7 +72,6 @@ class LocalNeo4j:
             heap=heap or default_heap(ram),
             pagecache=pagecache or default_pagecache(ram),
             stable_plans=stable_plans,
-            lazy_jit=lazy_jit,
         )
         self.layout = InstanceLayout(self.cache_dir / "instances" / name)
 

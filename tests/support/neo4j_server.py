@@ -98,9 +98,6 @@ def local_server_named(name: str, port: int) -> LocalNeo4j:
         # Tests clear the graph between them; without this each clear would make the
         # next run of every heavy statement replan it (up to seconds on a busy machine).
         stable_plans=True,
-        # Its work is hundreds of statements, each run a few times: compiling less of
-        # the planner's code saved a tenth of its CPU (service/localdb/config.py).
-        lazy_jit=True,
     )
 
 

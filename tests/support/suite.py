@@ -17,20 +17,20 @@ Targets given as `--beside` run in the background beside the first suites too: w
 mostly waits on a package index (the Python client's virtualenv), so that the
 clients' suite finds it made.
 
-Later targets joined by `+` ("fuzz-api+clients") run at once when there are as many
-databases as targets (two or more integration workers): the first on the configured
-instance, the next on worker gw1's, and so on (GOVERNANCE_TEST_NEO4J_NAME and _PORT
-set for it). Neither keeps both cores busy alone: the API fuzzer is one process and
-the clients' suite waits on compilers and its own tests in turn. The first target's
-output streams as it runs; the others' is printed after the step. With one database
-they run in order.
+A later step may hold lanes joined by `+`, each a list of targets joined by `,`
+("fuzz-api+clients,e2e"): with a database for each lane (two or more integration
+workers) the lanes run at once, the first on the configured instance, the next on
+worker gw1's, and so on (GOVERNANCE_TEST_NEO4J_NAME and _PORT set for it). The API
+fuzzer alone keeps about one core busy; beside it the clients' suite and then the
+browser tests use the other. The first lane's output streams as it runs; the others'
+is printed after the step. With one database the targets run one after another.
 
 Each target is its own make run, timed: with `--stages FILE` the wall seconds of each
 (and of the database's start, and of the install since the time in `--began FILE`)
 are written there as JSON, for the summary `make test` prints last
 (tests/support/slowest.py).
 
-    python -m tests.support.suite MAKE "lint unit" "integration fuzz-api+clients e2e" \
+    python -m tests.support.suite MAKE "lint unit" "integration fuzz-api+clients,e2e" \
         --beside clients-deps --began .cache/reports/began --stages .cache/reports/stages.json
 """
 
@@ -63,40 +63,54 @@ if TYPE_CHECKING:
 KEEP = "GOVERNANCE_KEEP_TEST_NEO4J"
 
 
+Lane = list[str]  # targets run one after another
+Step = list[Lane]  # lanes run at once, each on a database of its own
+
+
 @dataclass(frozen=True)
 class Suites:
     first: list[str]  # need no database: run while it starts
     beside: list[str]  # need no database either, and mostly wait on a network: run beside `first`
-    then: list[list[str]]  # run after, on the started database: steps, each of targets at once
+    then: list[Step]  # run after, on the started databases, step after step
 
 
-def _make(make: str, targets: list[str], seconds: dict[str, float], *variables: str) -> int:
-    """Each target in order (with make `variables`), its wall time into `seconds`;
-    stops at the first failure."""
+def _make(
+    make: str,
+    targets: list[str],
+    seconds: dict[str, float],
+    *variables: str,
+    env: dict[str, str] | None = None,
+    output: IO[bytes] | None = None,
+) -> int:
+    """Each target in order (with make `variables`, `env` added to the environment and
+    its output to `output` if given), its wall time into `seconds`; stops at the first
+    failure."""
     for target in targets:
         started = time.monotonic()
         command = [make, "--no-print-directory", target, *variables]
-        status = subprocess.run(command, check=False).returncode
+        environment = {**os.environ, **env} if env else None
+        run = subprocess.run(command, env=environment, stdout=output, stderr=output, check=False)
         seconds[target] = round(time.monotonic() - started, 1)
-        if status:
-            return status
+        if run.returncode:
+            return run.returncode
     return 0
 
 
 def _make_steps(
     make: str,
-    steps: list[list[str]],
-    lanes: list[dict[str, str]],
+    steps: list[Step],
+    databases: list[dict[str, str]],
     seconds: dict[str, float],
     *variables: str,
 ) -> int:
-    """Each step in order, its targets at once if there is a lane (a database) for each,
-    else one after another; stops after the first step that fails."""
+    """Each step in order, its lanes at once if there is a database for each (the
+    environment that points a make run at it), else all its targets one after another;
+    stops after the first step that fails."""
     for step in steps:
-        if len(step) > 1 and len(step) <= len(lanes):
-            status = _make_at_once(make, step, lanes, seconds, *variables)
+        if len(step) > 1 and len(step) <= len(databases):
+            status = _make_at_once(make, step, databases, seconds, *variables)
         else:
-            status = _make(make, step, seconds, *variables)
+            status = _make(make, [target for lane in step for target in lane], seconds, *variables)
         if status:
             return status
     return 0
@@ -104,39 +118,39 @@ def _make_steps(
 
 def _make_at_once(
     make: str,
-    targets: list[str],
-    lanes: list[dict[str, str]],
+    step: Step,
+    databases: list[dict[str, str]],
     seconds: dict[str, float],
     *variables: str,
 ) -> int:
-    """`targets` at once, the k-th with `lanes[k]` in its environment; the first one's
-    output streams, the others' follows when all have ended. The step's wall time goes
-    into `seconds` under the joined names, each target's as run beside."""
+    """The lanes of `step` at once, the k-th on `databases[k]`; the first lane's output
+    streams, the others' follows when all have ended. The step's wall time goes into
+    `seconds` under its name, each target's as run beside."""
     started = time.monotonic()
     took: dict[str, float] = {}
-
-    def run(target: str, lane: dict[str, str], output: IO[bytes] | None) -> int:
-        command = [make, "--no-print-directory", target, *variables]
-        env = {**os.environ, **lane}
-        finished = subprocess.run(command, env=env, stdout=output, stderr=output, check=False)
-        took[target] = round(time.monotonic() - started, 1)
-        return finished.returncode
-
-    first, *others = targets
+    first, *others = step
     with ExitStack() as stack:
-        outputs = {t: stack.enter_context(tempfile.TemporaryFile()) for t in others}
-        with ThreadPoolExecutor(max_workers=len(targets), thread_name_prefix="step") as pool:
-            runs = [pool.submit(run, first, lanes[0], None)]
-            runs += [pool.submit(run, t, lanes[k], outputs[t]) for k, t in enumerate(others, 1)]
-            statuses = [r.result() for r in runs]
-        for target, output in outputs.items():
+        outputs = [stack.enter_context(tempfile.TemporaryFile()) for _ in others]
+        with ThreadPoolExecutor(max_workers=len(step), thread_name_prefix="lane") as pool:
+            runs = [pool.submit(_make, make, first, took, *variables, env=databases[0])]
+            runs += [
+                pool.submit(_make, make, lane, took, *variables, env=database, output=output)
+                for lane, database, output in zip(others, databases[1:], outputs, strict=False)
+            ]
+            statuses = [run.result() for run in runs]
+        for lane, output in zip(others, outputs, strict=True):
             output.seek(0)
-            print(f"== {target}, which ran beside {first}:", flush=True)
+            print(f"== {', '.join(lane)}, beside {', '.join(first)}:", flush=True)
             sys.stdout.buffer.write(output.read())
             sys.stdout.flush()
-    seconds["+".join(targets)] = round(time.monotonic() - started, 1)
-    seconds.update({f"{target} (beside)": took[target] for target in targets})
+    seconds[_name(step)] = round(time.monotonic() - started, 1)
+    seconds.update({f"{target} (beside)": s for target, s in took.items()})
     return next((status for status in statuses if status), 0)
+
+
+def _name(step: Step) -> str:
+    """A step as written: lanes joined by `+`, a lane's targets by `,`."""
+    return "+".join(",".join(lane) for lane in step)
 
 
 def _start_and_prepare(servers: list[LocalNeo4j]) -> float:
@@ -157,7 +171,7 @@ def _servers(workers: int) -> list[LocalNeo4j]:
     return [local_server_named(*worker_instance(name, port, n)) for n in range(workers)]
 
 
-def _lanes(workers: int) -> list[dict[str, str]]:
+def _databases(workers: int) -> list[dict[str, str]]:
     """The environment that points a make run at each worker's instance."""
     name, port = local_instance()
     instances = (worker_instance(name, port, n) for n in range(workers))
@@ -192,9 +206,9 @@ def _run(
                     f"suite: {len(servers)} test Neo4j started and warmed in {seconds:.0f} s",
                     flush=True,
                 )
-            lanes = _lanes(len(servers)) if len(servers) > 1 else []
+            databases = _databases(len(servers)) if len(servers) > 1 else []
             variables = f"TEST_WORKERS={workers}"
-            return status or _make_steps(make, suites.then, lanes, stages, variables)
+            return status or _make_steps(make, suites.then, databases, stages, variables)
         finally:
             # Waited for on any way out: a start holds the instance's lock until it ends.
             installing.exception()
@@ -210,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("make", help="the make command to run the suites with")
     parser.add_argument("first", help="suites that need no database, run while it starts")
     parser.add_argument(
-        "then", help="suites run after, on the started database; a+b: a and b at once"
+        "then", help="suites run after, on the started database; a+b,c: a beside b then c"
     )
     parser.add_argument("--beside", default="", help="targets run in the background beside `first`")
     parser.add_argument(
@@ -221,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=1, help="integration test processes, a Neo4j each"
     )
     args = parser.parse_args(argv)
-    steps = [step.split("+") for step in args.then.split()]
+    steps = [[lane.split(",") for lane in step.split("+")] for step in args.then.split()]
     suites = Suites(args.first.split(), args.beside.split(), steps)
     stages: dict[str, float] = {}
     if args.began is not None and args.began.exists():

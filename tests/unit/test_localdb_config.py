@@ -8,7 +8,6 @@ import pytest
 
 from service.localdb import LocalNeo4jError
 from service.localdb.config import (
-    JIT_THRESHOLD_SCALING,
     ServerSettings,
     jvm_options,
     render_neo4j_conf,
@@ -129,15 +128,3 @@ def test_plans_follow_statistics_unless_asked_to_stay(conf: dict[str, str]) -> N
     stable = ServerSettings(bolt_port=17687, heap="1g", pagecache="512m", stable_plans=True)
     rendered = parse(render_neo4j_conf(InstanceLayout(HOME), stable))
     assert rendered["dbms.cypher.min_replan_interval"] == "24h"
-
-
-def test_only_a_lazy_jit_instance_compiles_later_than_the_jvm_would() -> None:
-    def scaling(options: list[str]) -> list[str]:
-        return [o for o in options if o.startswith("-XX:CompileThresholdScaling=")]
-
-    everyday = ServerSettings(bolt_port=17687, heap="1g", pagecache="512m")
-    lazy = ServerSettings(bolt_port=17687, heap="1g", pagecache="512m", lazy_jit=True)
-    assert scaling(jvm_options(InstanceLayout(HOME), everyday)) == []
-    assert scaling(jvm_options(InstanceLayout(HOME), lazy)) == [
-        f"-XX:CompileThresholdScaling={JIT_THRESHOLD_SCALING}"
-    ]

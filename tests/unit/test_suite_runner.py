@@ -188,45 +188,54 @@ def test_the_first_worker_takes_the_configured_instance_and_the_others_their_own
     assert worker_instance("run", 17900, 2) == ("run-gw2", 17903)
 
 
-def test_targets_joined_by_a_plus_run_at_once_each_on_a_database_of_its_own(
+def test_lanes_joined_by_a_plus_run_at_once_each_on_a_database_of_its_own(
     make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
     server, second = _none_running(monkeypatch, 2)
     command, log = make
-    assert suite.main([command, "lint", "integration waits+signals e2e", "--workers", "2"]) == 0
+    then = "integration waits+signals,e2e unit"
+    assert suite.main([command, "lint", then, "--workers", "2"]) == 0
     lines = log.read_text().splitlines()
     assert lines[:2] == ["lint", "integration TEST_WORKERS=2"]
-    assert sorted(lines[2:4]) == [
+    # `waits` ends only once `signals` has run: the lanes ran at once.
+    assert sorted(lines[2:5]) == [
+        "e2e TEST_WORKERS=2 on test-gw1",
         "signals TEST_WORKERS=2 on test-gw1",
         "waits TEST_WORKERS=2 on test",
     ]
-    assert lines[4:] == ["e2e TEST_WORKERS=2"]
+    assert lines.index("signals TEST_WORKERS=2 on test-gw1") < lines.index(
+        "e2e TEST_WORKERS=2 on test-gw1"
+    )
+    assert lines[5:] == ["unit TEST_WORKERS=2"]
     out = capfd.readouterr().out
-    assert "== signals, which ran beside waits:\nmade signals\n" in out
+    assert "== signals, e2e, beside waits:\nmade signals\nmade e2e\n" in out
     assert server.stopped.is_set() and second.stopped.is_set()
 
 
-def test_a_failure_beside_fails_the_step_and_skips_the_rest(
+def test_a_failure_in_a_lane_ends_the_lane_fails_the_step_and_skips_the_rest(
     make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     _none_running(monkeypatch, 2)
     command, log = make
     written = tmp_path / "stages.json"
-    arguments = ["lint", "fuzz+broken e2e", "--workers", "2", "--stages", str(written)]
+    arguments = ["lint", "fuzz+broken,e2e unit", "--workers", "2", "--stages", str(written)]
     assert suite.main([command, *arguments]) == 2
-    assert "e2e" not in log.read_text()
+    made = log.read_text()
+    assert "e2e" not in made and "unit" not in made
     stages = json.loads(written.read_text())
-    assert {"fuzz+broken", "fuzz (beside)", "broken (beside)"} <= set(stages)
+    assert {"fuzz+broken,e2e", "fuzz (beside)", "broken (beside)"} <= set(stages)
+    assert "e2e (beside)" not in stages
 
 
-def test_with_one_database_joined_targets_run_one_after_the_other(
+def test_with_one_database_the_lanes_run_one_after_the_other(
     make: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _none_running(monkeypatch, 1)
     command, log = make
-    assert suite.main([command, "lint", "signals+waits"]) == 0
+    assert suite.main([command, "lint", "signals+waits,e2e"]) == 0
     assert log.read_text().splitlines() == [
         "lint",
         "signals TEST_WORKERS=0",
         "waits TEST_WORKERS=0",
+        "e2e TEST_WORKERS=0",
     ]
