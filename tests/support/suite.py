@@ -171,14 +171,12 @@ def _servers(workers: int) -> list[LocalNeo4j]:
     return [local_server_named(*worker_instance(name, port, n)) for n in range(workers)]
 
 
-def _databases(workers: int) -> list[dict[str, str]]:
-    """The environment that points a make run at each worker's instance."""
-    name, port = local_instance()
-    instances = (worker_instance(name, port, n) for n in range(workers))
-    return [
-        {"GOVERNANCE_TEST_NEO4J_NAME": n, "GOVERNANCE_TEST_NEO4J_PORT": str(p)}
-        for n, p in instances
-    ]
+def _environment(server: LocalNeo4j) -> dict[str, str]:
+    """What points a make run at `server` (as `local_instance` reads it)."""
+    return {
+        "GOVERNANCE_TEST_NEO4J_NAME": server.name,
+        "GOVERNANCE_TEST_NEO4J_PORT": str(server.settings.bolt_port),
+    }
 
 
 def _run(
@@ -206,7 +204,7 @@ def _run(
                     f"suite: {len(servers)} test Neo4j started and warmed in {seconds:.0f} s",
                     flush=True,
                 )
-            databases = _databases(len(servers)) if len(servers) > 1 else []
+            databases = [_environment(server) for server in servers] if len(servers) > 1 else []
             variables = f"TEST_WORKERS={workers}"
             return status or _make_steps(make, suites.then, databases, stages, variables)
         finally:

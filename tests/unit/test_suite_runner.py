@@ -9,18 +9,22 @@ import stat
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from tests.support import suite
+from tests.support.neo4j_server import worker_instance
 
 
 class FakeServer:
     """Stands for the local Neo4j: whether it runs, and what was done to it."""
 
-    def __init__(self, running: bool) -> None:
+    def __init__(self, running: bool, name: str = "test", bolt_port: int = 17688) -> None:
         self.running = running
         self.stopped = threading.Event()
+        self.name = name
+        self.settings = SimpleNamespace(bolt_port=bolt_port)
 
     def status(self) -> FakeServer:
         return self
@@ -82,7 +86,7 @@ def _use(
 
 def _none_running(monkeypatch: pytest.MonkeyPatch, databases: int) -> list[FakeServer]:
     """`databases` instances, none running before, in use (`_use`)."""
-    servers = [FakeServer(running=False) for _ in range(databases)]
+    servers = [FakeServer(False, *worker_instance("test", 17688, n)) for n in range(databases)]
     _use(monkeypatch, servers[0], threading.Event(), *servers[1:])
     return servers
 
