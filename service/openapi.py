@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 from starlette.routing import BaseRoute, Route
 
-from service.ids import MAX_ID_LENGTH
+from service.ids import ID_REFUSED_CATEGORIES, MAX_ID_LENGTH, code_point_ranges
 from service.models.common import ASSET_ID_MARK, DATASET_ID_PART_MARK
 from service.models.configured import Configured as Configured
 from service.models.datasets import MAX_DATASET_PART
@@ -439,9 +438,6 @@ def dataset_id_part_schema() -> dict[str, Any]:
     }
 
 
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
-
-
 @functools.cache
 def _allowed_class() -> str:
     """The characters an id may hold, as ranges for a regex character class, for the
@@ -450,16 +446,7 @@ def _allowed_class() -> str:
     refused set (unassigned and private-use planes) is seven times larger.
     Astral characters are written as themselves: the escapes for them differ
     between regex dialects."""
-    ranges: list[tuple[int, int]] = []
-    category = unicodedata.category
-    for code in range(0x110000):
-        char = chr(code)
-        if category(char) in REFUSED_CATEGORIES or char.isspace():
-            continue
-        if ranges and ranges[-1][1] == code - 1:
-            ranges[-1] = (ranges[-1][0], code)
-        else:
-            ranges.append((code, code))
+    ranges = code_point_ranges(lambda category: category not in ID_REFUSED_CATEGORIES)
     return "".join(_char(a) if a == b else f"{_char(a)}-{_char(b)}" for a, b in ranges)
 
 

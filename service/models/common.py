@@ -8,7 +8,13 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from service.ids import TEXT_REFUSED_CATEGORIES, id_problem, normalise, text_problem
+from service.ids import (
+    TEXT_REFUSED_CATEGORIES,
+    code_point_ranges,
+    id_problem,
+    normalise,
+    text_problem,
+)
 
 T = TypeVar("T")
 
@@ -97,14 +103,8 @@ PLAIN_TEXT_SCHEMA = Field(json_schema_extra=_plain_text_pattern)
 def plain_text_pattern() -> str:
     """`text_problem`'s rule as a JSON Schema pattern: none of the refused characters
     (surrogates cannot reach it from JSON). Astral characters are written as themselves."""
-    ranges: list[tuple[int, int]] = []
-    for code in range(0x110000):
-        if unicodedata.category(chr(code)) not in TEXT_REFUSED_CATEGORIES - {"Cs"}:
-            continue
-        if ranges and ranges[-1][1] == code - 1:
-            ranges[-1] = (ranges[-1][0], code)
-        else:
-            ranges.append((code, code))
+    refused = TEXT_REFUSED_CATEGORIES - {"Cs"}
+    ranges = code_point_ranges(lambda category: category in refused)
     text = "".join(_char(a) if a == b else f"{_char(a)}-{_char(b)}" for a, b in ranges)
     return f"^[^{text}]*$"
 
