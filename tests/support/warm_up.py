@@ -6,9 +6,9 @@ more on a busy machine. That time counts against a transaction's timeout, so the
 first test to write lineage could meet a 503 that no later test would. Here a
 service with a patient query timeout walks the everyday paths once (assets, edges
 with columns, a replaced edge set, an OpenLineage run, a dbt upload, traversals now
-and in the past, an impact check, deletions) and the graph is cleared after. The
-test database keeps its plans for the session (`stable_plans`), so the tests find
-them made.
+and in the past, an impact check that walks downstream, deletions) and the graph is
+cleared after. The test database keeps its plans for the session (`stable_plans`),
+so the tests find them made.
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from datetime import UTC, datetime
 
 import httpx
 import neo4j
+import orjson
 from pydantic import SecretStr
 
 from service.app import create_app
 from service.settings import Settings
-from tests.support.dbt_fixtures import json_bytes, manifest_path
+from tests.support.dbt_fixtures import json_bytes, load, manifest_path
 from tests.support.server import LiveServer
 from tests.support.tokens import TokenMaker
 
@@ -66,6 +67,17 @@ def _event(job: str, inputs: list[str], output: str) -> dict[str, object]:
             }
         ],
     }
+
+
+def _retyped_column() -> bytes:
+    """The uploaded project with a breaking change (a column's type), so that the impact
+    check walks downstream: planning that walk's statement took 10 s of a loaded
+    machine's time in the first test that needed it, past the query timeout."""
+    candidate = load(manifest_path("v12"))
+    candidate["nodes"]["model.corner_shop.stg_customers"]["columns"]["customer_id"]["data_type"] = (
+        "bigint"
+    )
+    return orjson.dumps(candidate)
 
 
 def _walk(client: httpx.Client) -> None:
@@ -142,10 +154,7 @@ def _walk(client: httpx.Client) -> None:
         (
             "POST",
             "/impact/manifest",
-            {
-                "content": json_bytes(manifest_path("v12")),
-                "headers": {"Content-Type": "application/json"},
-            },
+            {"content": _retyped_column(), "headers": {"Content-Type": "application/json"}},
         ),
         ("GET", "/lineage/warm.b", {}),
         ("GET", "/lineage/warm.b/upstream", {}),
