@@ -6,9 +6,9 @@ more on a busy machine. That time counts against a transaction's timeout, so the
 first test to write lineage could meet a 503 that no later test would. Here a
 service with a patient query timeout walks the everyday paths once (assets, edges
 with columns, a replaced edge set, an OpenLineage run, a dbt upload, traversals now
-and in the past, an impact check that walks downstream, deletions) and the graph is
-cleared after. The test database keeps its plans for the session (`stable_plans`),
-so the tests find them made.
+and in the past, filtered, fanned out and by column, an impact check that walks
+downstream, lists, deletions) and the graph is cleared after. The test database
+keeps its plans for the session (`stable_plans`), so the tests find them made.
 """
 
 from __future__ import annotations
@@ -163,7 +163,17 @@ def _walk(client: httpx.Client) -> None:
         ("GET", "/lineage/warm.b/diff", {"params": {"from": "2020-01-01T00:00:00Z"}}),
         ("GET", "/lineage/warm.a/columns/id/downstream", {}),
         ("GET", "/assets/warm.b/history", {}),
+        ("GET", "/lineage/warm.b", {"params": {"fanout": "5"}}),
+        ("GET", "/lineage/warm.b", {"params": {"types": "table"}}),
+        (
+            "GET",
+            "/lineage/warm.a/columns/id/downstream",
+            {"params": {"as_of": "2999-01-01T00:00:00Z"}},
+        ),
+        ("GET", "/lineage/edges", {}),
+        ("GET", "/assets", {}),
         ("GET", "/assets", {"params": {"q": "warm"}}),
+        ("GET", "/assets/warm.b/columns", {}),
         ("DELETE", "/lineage/edges", {"params": {"source": "warm.c", "target": "warm.d"}}),
         ("DELETE", "/assets/warm.a", {}),
     ]
