@@ -99,9 +99,10 @@ def _category_runs() -> tuple[tuple[int, int, str], ...]:
     return tuple(runs)
 
 
-def code_point_ranges(admits: Callable[[str], bool]) -> list[tuple[int, int]]:
-    """The code points whose general category `admits`, as (first, last) ranges:
-    a rule on characters written as a regex character class."""
+def character_class(admits: Callable[[str], bool]) -> str:
+    """The code points whose general category `admits`, as the ranges of a regex
+    character class (without the brackets). Astral characters are written as
+    themselves: the escapes for them differ between regex dialects."""
     ranges: list[tuple[int, int]] = []
     for first, last, category in _category_runs():
         if not admits(category):
@@ -110,4 +111,8 @@ def code_point_ranges(admits: Callable[[str], bool]) -> list[tuple[int, int]]:
             ranges[-1] = (ranges[-1][0], last)
         else:
             ranges.append((first, last))
-    return ranges
+    return "".join(_char(a) if a == b else f"{_char(a)}-{_char(b)}" for a, b in ranges)
+
+
+def _char(code: int) -> str:
+    return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)

@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 from starlette.routing import BaseRoute, Route
 
-from service.ids import ID_REFUSED_CATEGORIES, MAX_ID_LENGTH, code_point_ranges
+from service.ids import ID_REFUSED_CATEGORIES, MAX_ID_LENGTH, character_class
 from service.models.common import ASSET_ID_MARK, DATASET_ID_PART_MARK
 from service.models.configured import Configured as Configured
 from service.models.datasets import MAX_DATASET_PART
@@ -443,12 +443,5 @@ def _allowed_class() -> str:
     """The characters an id may hold, as ranges for a regex character class, for the
     Unicode version this Python's `unicodedata` knows (the one the rule reads).
     Listed rather than negated: generators enumerate a class's ranges, and the
-    refused set (unassigned and private-use planes) is seven times larger.
-    Astral characters are written as themselves: the escapes for them differ
-    between regex dialects."""
-    ranges = code_point_ranges(lambda category: category not in ID_REFUSED_CATEGORIES)
-    return "".join(_char(a) if a == b else f"{_char(a)}-{_char(b)}" for a, b in ranges)
-
-
-def _char(code: int) -> str:
-    return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+    refused set (unassigned and private-use planes) is seven times larger."""
+    return character_class(lambda category: category not in ID_REFUSED_CATEGORIES)

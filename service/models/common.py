@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from service.ids import (
     TEXT_REFUSED_CATEGORIES,
-    code_point_ranges,
+    character_class,
     id_problem,
     normalise,
     text_problem,
@@ -102,15 +102,9 @@ PLAIN_TEXT_SCHEMA = Field(json_schema_extra=_plain_text_pattern)
 @functools.cache
 def plain_text_pattern() -> str:
     """`text_problem`'s rule as a JSON Schema pattern: none of the refused characters
-    (surrogates cannot reach it from JSON). Astral characters are written as themselves."""
+    (surrogates cannot reach it from JSON)."""
     refused = TEXT_REFUSED_CATEGORIES - {"Cs"}
-    ranges = code_point_ranges(lambda category: category in refused)
-    text = "".join(_char(a) if a == b else f"{_char(a)}-{_char(b)}" for a, b in ranges)
-    return f"^[^{text}]*$"
-
-
-def _char(code: int) -> str:
-    return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+    return f"^[^{character_class(lambda category: category in refused)}]*$"
 
 
 def keys_by_pattern(schema: dict[str, Any]) -> None:
