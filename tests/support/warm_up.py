@@ -181,6 +181,8 @@ def _walk(client: httpx.Client) -> None:
         answer = client.request(method, path, **options)  # type: ignore[arg-type]
         if not answer.is_success:
             raise RuntimeError(f"warm-up {method} {path}: {answer.status_code} {answer.text}")
+        if path == "/impact/manifest" and not answer.json()["impacted"]:
+            raise RuntimeError("warm-up: the impact check reached nothing, so no walk was planned")
 
 
 def _clear(settings: Settings, clear_graph: str) -> None:
