@@ -123,8 +123,10 @@ def test_a_path_with_a_newline_cannot_inject_settings() -> None:
         render_neo4j_conf(layout, settings())
 
 
-def test_plans_follow_statistics_unless_asked_to_stay(conf: dict[str, str]) -> None:
+def test_plans_follow_statistics_and_sizes_unless_asked_to_stay(conf: dict[str, str]) -> None:
     assert "dbms.cypher.min_replan_interval" not in conf
+    assert "internal.cypher.use_parameter_size" not in conf
     stable = ServerSettings(bolt_port=17687, heap="1g", pagecache="512m", stable_plans=True)
     rendered = parse(render_neo4j_conf(InstanceLayout(HOME), stable))
     assert rendered["dbms.cypher.min_replan_interval"] == "24h"
+    assert rendered["internal.cypher.use_parameter_size"] == "false"
