@@ -1,7 +1,7 @@
 """A real browser (Debian's Chromium driven by Playwright) against the live service.
 
-Every page a test opens is watched: a request to any other host is refused and
-recorded, and console errors and uncaught exceptions are collected, so a test can
+Every page a test opens is watched: a request to any other host is recorded (and
+fails at once, since the browser resolves no other host name), and console errors and uncaught exceptions are collected, so a test can
 assert that the dashboard loads nothing from elsewhere and runs without errors.
 """
 
@@ -22,7 +22,6 @@ from playwright.sync_api import (
     Page,
     Playwright,
     Request,
-    Route,
     sync_playwright,
 )
 
@@ -41,6 +40,12 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # No host name but the loopback's resolves, so a request for another host fails at
+    # once; the tests see it through the page's "request" event (`watch_foreign`). Not
+    # `page.route`: routing turns off the browser's HTTP cache and sends every request
+    # through the test process (the dashboard tests took 9% longer: 103 and 96 s
+    # against 91 and 88 s, run back to back).
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ]
 
 
@@ -72,6 +77,16 @@ class Watch:
 
     foreign_requests: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+
+
+def watch_foreign(page: Page, own_hosts: set[str], into: list[str]) -> None:
+    """Record in `into` each request `page` makes for a host not in `own_hosts`."""
+
+    def note(request: Request) -> None:
+        if urlsplit(request.url).netloc not in own_hosts and not request.url.startswith("data:"):
+            into.append(request.url)
+
+    page.on("request", note)
 
 
 @dataclass
@@ -120,16 +135,7 @@ def visitor(browser: Browser, live: LiveServer) -> Iterator[Visitor]:
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
     watch = Watch()
-    own_host = urlsplit(live.url).netloc
-
-    def guard(route: Route, request: Request) -> None:
-        if urlsplit(request.url).netloc == own_host or request.url.startswith("data:"):
-            route.continue_()
-        else:
-            watch.foreign_requests.append(request.url)
-            route.abort()
-
-    page.route("**/*", guard)
+    watch_foreign(page, {urlsplit(live.url).netloc}, watch.foreign_requests)
     page.on("pageerror", lambda exc: watch.errors.append(f"page error: {exc}"))
     page.on(
         "console",

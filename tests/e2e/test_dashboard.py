@@ -604,6 +604,16 @@ PAGES = (
 )
 
 
+def test_the_watch_sees_a_request_for_another_host_and_it_fails(visitor: Visitor) -> None:
+    """What "self-contained" below rests on: a page's request for another host is
+    recorded, and does not load (on a page of its own: the dashboard's content security
+    policy would refuse the request before it is made)."""
+    foreign = "https://cdn.example.com/logo.png"
+    visitor.page.set_content(f'<img alt="logo" src="{foreign}">', wait_until="load")
+    assert visitor.watch.foreign_requests == [foreign]
+    assert visitor.page.evaluate("document.images[0].complete && !document.images[0].naturalWidth")
+
+
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_is_accessible_self_contained_and_error_free(
     visitor: Visitor, api: httpx.Client, path: str

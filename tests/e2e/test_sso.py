@@ -16,12 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, Page, Request, Route, expect
+from playwright.sync_api import Browser, Page, expect
 
 from service.app import create_app
 from service.settings import Settings
 from tests.conftest import Tokens
-from tests.e2e.conftest import SCREENSHOTS, Visitor, Watch
+from tests.e2e.conftest import SCREENSHOTS, Visitor, Watch, watch_foreign
 from tests.support.identity_provider import IdentityProvider, ProviderUser
 from tests.support.server import LiveServer
 
@@ -51,15 +51,7 @@ class Tab:
         allowed = {urlsplit(live.url).netloc, urlsplit(oidc_provider.issuer).netloc}
         self.page.on("request", lambda request: self.visited.append(request.url))
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-
-        def guard(route: Route, request: Request) -> None:
-            if urlsplit(request.url).netloc in allowed:
-                route.continue_()
-            else:
-                self.foreign.append(request.url)
-                route.abort()
-
-        self.page.route("**/*", guard)
+        watch_foreign(self.page, allowed, self.foreign)
         self.base = live.url
 
     def shot(self, name: str) -> None:
