@@ -59,7 +59,8 @@ class LocalNeo4j:
     ) -> None:
         """``heap`` and ``pagecache`` left None are sized from the machine's RAM
         (see :mod:`.sizing`); ``stable_plans`` keeps Cypher plans however the graph's
-        statistics move (see :class:`.config.ServerSettings`)."""
+        statistics move, one per parameter types whatever their sizes (see
+        :class:`.config.ServerSettings`)."""
         if not _NAME_RE.fullmatch(name):
             raise LocalNeo4jError(
                 f"invalid instance name {name!r}: use letters, digits, '.', '_' or '-'"

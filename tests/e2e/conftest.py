@@ -1,8 +1,9 @@
 """A real browser (Debian's Chromium driven by Playwright) against the live service.
 
 Every page a test opens is watched: a request to any other host is recorded (and
-fails at once, since the browser resolves no other host name), and console errors and uncaught exceptions are collected, so a test can
-assert that the dashboard loads nothing from elsewhere and runs without errors.
+fails at once, since the browser resolves no other host name), and console errors and
+uncaught exceptions are collected, so a test can assert that the dashboard loads
+nothing from elsewhere and runs without errors.
 """
 
 from __future__ import annotations
