@@ -15,9 +15,9 @@ import pytest
 
 from service.settings import Settings
 from tests.conftest import client_for
-from tests.integration.test_users import token_of
 from tests.support.dashboard import make_user, page_csrf, sign_in
 from tests.support.server import LiveServer
+from tests.support.tokens import token_of
 
 # finance (private, owned by team `fin`) holds fin.secret; sales (public, owned by
 # `sales`) holds sales.orders; public.raw is in no domain. A new rules stamp, as every

@@ -17,9 +17,9 @@ import pytest
 from service.settings import Settings
 from tests.conftest import client_for
 from tests.integration import test_domain_access as access
-from tests.integration.test_users import token_of
 from tests.support.dashboard import hidden_fields, make_user, sign_in
 from tests.support.server import LiveServer
+from tests.support.tokens import token_of
 
 MERGE_PATCH = {"content-type": "application/merge-patch+json"}
 # sales (public): namespace `sales.` and tag `sales`; finance (private): namespace

@@ -19,9 +19,9 @@ import pytest
 from service.settings import Settings
 from tests.integration.test_impact_manifest import ORDERS, WAREHOUSE, _send
 from tests.integration.test_redacted_reads import edge, project, put_asset
-from tests.integration.test_users import token_of
 from tests.support.dashboard import make_user, sign_in
 from tests.support.server import LiveServer
+from tests.support.tokens import token_of
 
 __all__ = ["project"]  # the dbt project fixture, shared with the redacted reads
 

@@ -14,9 +14,9 @@ import pytest
 
 from service.settings import Settings
 from tests.conftest import client_for
-from tests.integration.test_users import token_of
 from tests.support.dashboard import make_user
 from tests.support.server import LiveServer
+from tests.support.tokens import token_of
 
 # open.a -> vaultasset.mid -> open.b, and vaultasset.solo alone; `vaultdom` is private
 # and holds the `vaultasset` ones.

@@ -2,41 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import neo4j
 import pytest
 from argon2 import PasswordHasher
 
-from service import cypher
-from service.graph import Graph
-from service.models.tokens import TokenCreate
 from service.settings import Settings
-from service.store import tokens as token_store
 from tests.conftest import client_for
 from tests.support.dashboard import PASSWORD, make_user, sign_in
 from tests.support.server import LiveServer
+from tests.support.tokens import token_of
 
 ASSET = {"id": "users.test.asset", "name": "asset", "type": "table"}
-
-
-def token_of(settings: Settings, user_id: str, scope: str) -> str:
-    """A token tied to a user, as the dashboard makes it."""
-
-    async def create() -> str:
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            body = TokenCreate(name=f"{scope}-of-{user_id}", scopes=[scope])  # type: ignore[list-item]
-            made = await token_store.create(graph, body, created_by="tests", user_id=user_id)
-            return made.token
-        finally:
-            await graph.close()
-
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        return worker.submit(asyncio.run, create()).result()
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import httpx
 
 from service.settings import Settings
-from tests.integration.test_users import token_of
 from tests.support.dashboard import make_user
+from tests.support.tokens import token_of
 
 TEAM = "vaultkeepers"
 DOMAIN = "vaultdom"
