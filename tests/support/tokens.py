@@ -43,19 +43,15 @@ class TokenMaker:
     def for_user(self, user_id: str, scope: str) -> str:
         """A token tied to a user, as the dashboard makes it: its scope is capped by
         the user's current role."""
-        return self._run(self._create_for_user(user_id, scope))
-
-    async def _create_for_user(self, user_id: str, scope: str) -> str:
-        body = TokenCreate(name=f"{scope}-of-{user_id}", scopes=[scope])  # type: ignore[list-item]
-        made = await token_store.create(self._graph, body, created_by="tests", user_id=user_id)
-        return made.token
+        return self._run(self._one(f"{scope}-of-{user_id}", [scope], user_id))
 
     async def _create(self, scopes: dict[str, list[str]]) -> dict[str, str]:
-        made = {}
-        for name, wanted in scopes.items():
-            body = TokenCreate(name=name, scopes=wanted)  # type: ignore[arg-type]
-            made[name] = (await token_store.create(self._graph, body, created_by="tests")).token
-        return made
+        return {name: await self._one(name, wanted) for name, wanted in scopes.items()}
+
+    async def _one(self, name: str, scopes: list[str], user_id: str | None = None) -> str:
+        body = TokenCreate(name=name, scopes=scopes)  # type: ignore[arg-type]
+        made = await token_store.create(self._graph, body, created_by="tests", user_id=user_id)
+        return made.token
 
     def close(self) -> None:
         try:
