@@ -1,9 +1,9 @@
-"""Coverage-phase cases that repeat another case of the same operation, left out.
+"""Coverage-phase cases that repeat another case, left out.
 
 The coverage phase tries every boundary value of every field at every place the
-document declares it. Where one operation takes one schema at several places and
-the service reads each place with the same code, the second place onwards adds
-requests (each a real query on Neo4j) but no coverage:
+document declares it. Where one schema sits at several places and the service reads
+each place with the same code, the second place onwards adds requests (each a real
+query on Neo4j) but no coverage:
 
 - `POST /query`: the asset `Filter` is `start.where`, `traverse.where`,
   `traverse.through` and `path.through`, all compiled by one function
@@ -15,9 +15,19 @@ requests (each a real query on Neo4j) but no coverage:
   array's events are read one by one like a single one. Each event field's values
   are tried in the single form; the array form keeps its own cases (its length, a
   valid event in it, an item of the wrong type or missing a required field).
+  An event's inputs and outputs are datasets of one model (`Dataset`: `namespace`,
+  `name`, `facets`), so the invalid values of those fields are tried in `inputs`;
+  `outputs` keeps its valid values (an output is written as an edge's target, an
+  input as its source), its own `outputFacets`, and the cases about the list itself.
+- `POST /lineage`: a body that is a RunEvent is handed to the very function behind
+  `POST /lineage/openlineage` (`service/api/openlineage.py`, `ingest`), so the values
+  of the event's fields are tried there. Here the RunEvent keeps the cases about it as
+  a whole (valid with only its required fields, with each optional one, a missing
+  required field, its `eventType` of the wrong type or value: how the body is told
+  from an edge), and every edge case stays.
 
-Only these two operations, only the coverage phase: the fuzzing and stateful phases,
-and the negative cases about the repeated places themselves, are untouched.
+Only the coverage phase: the fuzzing and stateful phases, and the negative cases
+about the repeated places themselves, are untouched.
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ import re
 from typing import Any
 
 # Per operation, the coverage case descriptions (as Schemathesis writes them) that
-# reach into a field of the shared schema at a place other than the first.
+# try again what a kept case tries elsewhere.
 _REPEATS = {
     "POST /api/v1/query": re.compile(
         r"Object with valid '(?:traverse|path)' value: "
@@ -34,6 +44,14 @@ _REPEATS = {
     ),
     "POST /api/v1/lineage/openlineage": re.compile(
         r"Single-item array: Object with valid '|Array with invalid items: [a-z]\w*(?: ->|:)"
+        r"|outputs -> Array with invalid items: (?:facets|name|namespace)(?: ->|:)"
+    ),
+    # A RunEvent's own fields (an edge has none of them); `eventType`'s invalid values
+    # stay, since they decide whether the body is read as an event.
+    "POST /api/v1/lineage": re.compile(
+        r"(?:inputs|outputs|job|run|eventTime|producer|schemaURL)(?: ->|:) "
+        r"|Object with valid '(?:inputs|outputs|job|run|eventTime|eventType|producer|schemaURL)'"
+        r" value: "
     ),
 }
 
