@@ -12,7 +12,6 @@ import httpx
 import neo4j
 import pytest
 from argon2 import PasswordHasher
-from cryptography.fernet import Fernet
 from hypothesis import settings as hypothesis_settings
 from pydantic import SecretStr
 
@@ -22,6 +21,7 @@ from service.localdb.runtime import SERVER_MAIN_CLASS
 from service.settings import EventSettings, PolicySettings, RateLimit, Settings, WebhookSettings
 from tests.support import procfs
 from tests.support.identity_provider import IdentityProvider
+from tests.support.keys import TEST_SECRET_KEY
 from tests.support.neo4j_server import Neo4jTarget, neo4j_for_tests
 from tests.support.schema import apply_schema
 from tests.support.server import LiveServer, local_client
@@ -63,8 +63,6 @@ EVENTS_FOR_TESTS = EventSettings(poll_interval_s=0.25, heartbeat_s=1.0)
 # racing a test's explicit `POST /policies/evaluate` would open its violations first.
 POLICIES_FOR_TESTS = PolicySettings(evaluate=False, debounce_s=0.1, max_delay_s=1.0)
 EVALUATING = POLICIES_FOR_TESTS.model_copy(update={"evaluate": True})
-# Test servers seal webhook secrets with a key of this session's own.
-TEST_SECRET_KEY = Fernet.generate_key().decode()
 WEBHOOKS_FOR_TESTS = WebhookSettings(
     dispatch=False,
     allow_private=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.integration.test_sessions import _cli
+from tests.support.cli import governance
 from tests.support.dashboard import make_user
 from tests.support.neo4j_server import Neo4jTarget
 
@@ -13,12 +13,14 @@ from tests.support.neo4j_server import Neo4jTarget
 def test_the_cli_manages_teams_and_domains(neo4j_target: Neo4jTarget, admin: httpx.Client) -> None:
     make_user(admin, "ada", "viewer")
     admin.put("/assets/fin.ledger", json={"name": "ledger", "type": "table"}).raise_for_status()
-    made = _cli(neo4j_target, "team", "put", "finance", "--idp-group", "fin-staff", stdin="")
+    made = governance(neo4j_target, "team", "put", "finance", "--idp-group", "fin-staff", stdin="")
     assert made.returncode == 0, made.stderr
     assert "created team finance" in made.stdout
-    joined = _cli(neo4j_target, "team", "add-member", "finance", "--username", "ada", stdin="")
+    joined = governance(
+        neo4j_target, "team", "add-member", "finance", "--username", "ada", stdin=""
+    )
     assert joined.returncode == 0, joined.stderr
-    domain = _cli(
+    domain = governance(
         neo4j_target,
         "domain",
         "put",
@@ -32,16 +34,16 @@ def test_the_cli_manages_teams_and_domains(neo4j_target: Neo4jTarget, admin: htt
     assert domain.returncode == 0, domain.stderr
     assert "created domain money: 1 assets" in domain.stdout
     assert admin.get("/assets/fin.ledger").json()["domain"] == "money"
-    unknown = _cli(neo4j_target, "domain", "put", "x", "--owner-team", "ghosts", stdin="")
+    unknown = governance(neo4j_target, "domain", "put", "x", "--owner-team", "ghosts", stdin="")
     assert (unknown.returncode, admin.get("/domains/x").status_code) == (1, 404)
     assert "ghosts" in unknown.stderr
-    bad_rule = _cli(
+    bad_rule = governance(
         neo4j_target, "domain", "put", "x", "--owner-team", "finance", "--rule", "tag", stdin=""
     )
     assert bad_rule.returncode == 1
     assert "KIND=VALUE" in bad_rule.stderr
-    deleted = _cli(neo4j_target, "domain", "delete", "money", stdin="")
+    deleted = governance(neo4j_target, "domain", "delete", "money", stdin="")
     assert deleted.returncode == 0, deleted.stderr
     assert admin.get("/assets/fin.ledger").json()["domain"] is None
-    listed = _cli(neo4j_target, "team", "list", stdin="")
+    listed = governance(neo4j_target, "team", "list", stdin="")
     assert "finance\tfin-staff\t1 members" in listed.stdout

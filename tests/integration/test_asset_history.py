@@ -3,7 +3,6 @@ wrote it, and a version lists what it changed."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
 from collections.abc import Callable
@@ -15,11 +14,11 @@ import httpx
 import neo4j
 import pytest
 
-from service import cypher
 from service.domain.cursor import encode_cursor
 from service.graph import Graph
 from service.settings import Settings
 from service.store import asset_versions
+from tests.support.graphs import on_a_graph
 
 PG = "postgres://db.example.com:5432"
 ORDERS: dict[str, Any] = {
@@ -359,15 +358,10 @@ def test_the_backfill_gives_assets_from_before_history_a_first_version(
     )
     assert writer.get(history_url("legacy")).json()["items"] == []
 
-    async def backfill_twice() -> tuple[int, int]:
-        settings = make_settings()
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            return await asset_versions.backfill(graph), await asset_versions.backfill(graph)
-        finally:
-            await graph.close()
+    async def backfill_twice(graph: Graph) -> tuple[int, int]:
+        return await asset_versions.backfill(graph), await asset_versions.backfill(graph)
 
-    assert asyncio.run(backfill_twice()) == (1, 0)
+    assert on_a_graph(make_settings(), backfill_twice) == (1, 0)
     (first,) = history(writer, "legacy")
     assert (first["version"], first["actor"], first["at"]) == (
         1,

@@ -3,19 +3,17 @@ exactly the case-insensitive substring matches of id, name or description."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
 
-from service import cypher
 from service.graph import Graph
 from service.settings import Settings
 from service.store import assets as store
 from service.store.assets import AssetFilter
+from tests.support.graphs import on_a_graph
 
 ASSETS: list[dict[str, Any]] = [
     {"id": "wh.sales.orders", "name": "Orders", "type": "table", "description": "One row each"},
@@ -126,15 +124,10 @@ def test_an_id_cursor_is_not_a_search_cursor(writer: httpx.Client) -> None:
 def _id_ordered(settings: Settings, q: str, after: str, limit: int) -> list[str]:
     """The store's id-ordered page, which the dashboard's search uses."""
 
-    async def read() -> list[str]:
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            return [a.id for a in await store.page(graph, AssetFilter(q=q), after, limit)]
-        finally:
-            await graph.close()
+    async def read(graph: Graph) -> list[str]:
+        return [a.id for a in await store.page(graph, AssetFilter(q=q), after, limit)]
 
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        return worker.submit(asyncio.run, read()).result()
+    return on_a_graph(settings, read)
 
 
 @pytest.mark.parametrize("q", ["rders", "ORDERS", "s.o", "/", "注文", "(draft)"])

@@ -9,12 +9,10 @@ from __future__ import annotations
 import gzip
 import http.client
 import http.server
-import os
 import re
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -30,8 +28,9 @@ import pytest
 from service.app import openapi_document
 from service.domain.access import tokens as token_format
 from service.settings import Limits, Settings
-from tests.conftest import TEST_SECRET_KEY, Tokens
+from tests.conftest import Tokens
 from tests.support import procfs
+from tests.support.cli import COMMAND, cli_env, governance, one_error_line, run_cli
 from tests.support.dbt_fixtures import OWN
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.server import LiveServer
@@ -41,53 +40,10 @@ from tests.support.waiting import eventually
 ROOT = Path(__file__).resolve().parents[2]
 DBT = ROOT / "tests" / "fixtures" / "dbt_quality"
 PG = "postgres://db:5432"
-COMMAND = [sys.executable, "-m", "service"]
-
-
-def _env(target: Neo4jTarget | None = None, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "GOVERNANCE_"))}
-    if target is not None:
-        env |= {
-            "NEO4J_URI": target.uri,
-            "NEO4J_USERNAME": target.username,
-            "NEO4J_PASSWORD": target.password,
-            "NEO4J_DATABASE": target.database,
-            "GOVERNANCE_SECRET_KEY": TEST_SECRET_KEY,
-        }
-    return env | extra
-
-
-def _run(
-    *args: str, env: dict[str, str], stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*COMMAND, *args],
-        env=env,
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
-
-
-def _cli(target: Neo4jTarget, *args: str) -> subprocess.CompletedProcess[str]:
-    return _run(*args, env=_env(target))
 
 
 def _ingest(live: LiveServer, token: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return _run("ingest", *args, "--url", live.url, "--token", token, env=_env())
-
-
-def _one_error_line(result: subprocess.CompletedProcess[str]) -> str:
-    """The failure as the user sees it: exit status 1, one line on stderr, no traceback."""
-    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("governance: ")
-    return lines[0]
+    return run_cli("ingest", *args, "--url", live.url, "--token", token, env=cli_env())
 
 
 # -- database commands ---------------------------------------------------------------
@@ -96,7 +52,7 @@ def _one_error_line(result: subprocess.CompletedProcess[str]) -> str:
 def test_token_create_prints_a_working_token(
     neo4j_target: Neo4jTarget, live: LiveServer, clean: None
 ) -> None:
-    result = _cli(neo4j_target, "token", "create", "--name", "me", "--scope", "admin")
+    result = governance(neo4j_target, "token", "create", "--name", "me", "--scope", "admin")
     assert result.returncode == 0, result.stderr
     token = result.stdout.strip()
     assert token_format.is_well_formed(token)
@@ -114,42 +70,42 @@ def test_user_create_reads_the_password_from_stdin_and_refuses_a_second_one(
     neo4j_target: Neo4jTarget, live: LiveServer, clean: None
 ) -> None:
     args = ("user", "create", "--username", "ada", "--role", "editor", "--password-stdin")
-    made = _run(*args, env=_env(neo4j_target), stdin="a long enough password\n")
+    made = run_cli(*args, env=cli_env(neo4j_target), stdin="a long enough password\n")
     assert made.returncode == 0, made.stderr
     assert made.stdout.startswith("created ada (editor)")
-    again = _run(*args, env=_env(neo4j_target), stdin="a long enough password\n")
-    assert "ada" in _one_error_line(again)
+    again = run_cli(*args, env=cli_env(neo4j_target), stdin="a long enough password\n")
+    assert "ada" in one_error_line(again)
 
 
 def test_user_commands_refuse_a_weak_password_naming_the_rule(
     neo4j_target: Neo4jTarget, live: LiveServer, clean: None
 ) -> None:
     args = ("user", "create", "--username", "ada", "--role", "editor", "--password-stdin")
-    weak = _run(*args, env=_env(neo4j_target), stdin="ada-lovelace-1815\n")
-    assert _one_error_line(weak) == ("governance: The password must not contain the username.")
-    made = _run(*args, env=_env(neo4j_target), stdin="a long enough password\n")
+    weak = run_cli(*args, env=cli_env(neo4j_target), stdin="ada-lovelace-1815\n")
+    assert one_error_line(weak) == ("governance: The password must not contain the username.")
+    made = run_cli(*args, env=cli_env(neo4j_target), stdin="a long enough password\n")
     assert made.returncode == 0, made.stderr
     reset = ("user", "set-password", "--username", "ada", "--password-stdin")
-    common = _run(*reset, env=_env(neo4j_target), stdin="qwerty123456\n")
-    assert _one_error_line(common) == (
+    common = run_cli(*reset, env=cli_env(neo4j_target), stdin="qwerty123456\n")
+    assert one_error_line(common) == (
         "governance: The password is one of the most common passwords."
     )
 
 
 def test_token_create_refuses_a_name_with_bidi_characters(neo4j_target: Neo4jTarget) -> None:
-    result = _cli(neo4j_target, "token", "create", "--name", "ci\u202e", "--scope", "read")
-    assert "invisible format characters (U+202E)" in _one_error_line(result)
+    result = governance(neo4j_target, "token", "create", "--name", "ci\u202e", "--scope", "read")
+    assert "invisible format characters (U+202E)" in one_error_line(result)
 
 
 def test_database_commands_say_when_neo4j_is_unreachable(neo4j_target: Neo4jTarget) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-    nowhere = _env(neo4j_target, NEO4J_URI=f"bolt://127.0.0.1:{port}")
+    nowhere = cli_env(neo4j_target, NEO4J_URI=f"bolt://127.0.0.1:{port}")
     for args in (
         ("token", "create", "--name", "me", "--scope", "read"),
         ("user", "set-password", "--username", "ada", "--password-stdin"),
     ):
-        line = _one_error_line(_run(*args, env=nowhere, stdin="a long enough password\n"))
+        line = one_error_line(run_cli(*args, env=nowhere, stdin="a long enough password\n"))
         assert line == (
             f"governance: cannot reach Neo4j at bolt://127.0.0.1:{port} (connection refused); "
             "is it running? (NEO4J_URI)"
@@ -157,8 +113,8 @@ def test_database_commands_say_when_neo4j_is_unreachable(neo4j_target: Neo4jTarg
 
 
 def test_database_commands_say_when_neo4j_refuses_the_password(neo4j_target: Neo4jTarget) -> None:
-    wrong = _env(neo4j_target, NEO4J_PASSWORD="not-the-password")
-    line = _one_error_line(_run("token", "create", "--name", "me", "--scope", "read", env=wrong))
+    wrong = cli_env(neo4j_target, NEO4J_PASSWORD="not-the-password")
+    line = one_error_line(run_cli("token", "create", "--name", "me", "--scope", "read", env=wrong))
     assert "Neo4j refused the user name or password" in line
 
 
@@ -168,18 +124,18 @@ def test_database_commands_say_when_neo4j_refuses_the_password(neo4j_target: Neo
 def test_version_is_the_package_version() -> None:
     from service import __version__
 
-    result = _run("--version", env=_env())
+    result = run_cli("--version", env=cli_env())
     assert (result.returncode, result.stdout.strip()) == (0, f"governance {__version__}")
 
 
 def test_bad_arguments_fail_clearly(neo4j_target: Neo4jTarget) -> None:
-    result = _cli(neo4j_target, "token", "create", "--name", "me", "--scope", "root")
+    result = governance(neo4j_target, "token", "create", "--name", "me", "--scope", "root")
     assert result.returncode == 2 and "invalid choice" in result.stderr
-    alone = _cli(neo4j_target)
+    alone = governance(neo4j_target)
     assert alone.returncode == 2 and alone.stderr.startswith("usage: governance [-h]")
-    workers = _cli(neo4j_target, "serve", "--workers", "0")
+    workers = governance(neo4j_target, "serve", "--workers", "0")
     assert workers.returncode == 2 and "must be 1 or more" in workers.stderr
-    batch = _run("ingest", "openlineage", "x", "--batch-size", "10001", env=_env())
+    batch = run_cli("ingest", "openlineage", "x", "--batch-size", "10001", env=cli_env())
     assert batch.returncode == 2 and "at most 10,000" in batch.stderr
 
 
@@ -193,14 +149,14 @@ def test_bad_arguments_fail_clearly(neo4j_target: Neo4jTarget) -> None:
     ],
 )
 def test_a_command_group_alone_prints_its_own_help(group: str, commands: str) -> None:
-    result = _run(group, env=_env())
+    result = run_cli(group, env=cli_env())
     assert result.returncode == 2
     assert result.stderr.startswith(f"usage: governance {group} [-h] {commands}")
     assert result.stdout == ""
 
 
 def test_openapi_prints_the_services_document_without_a_database(live: LiveServer) -> None:
-    result = _run("openapi", env=_env(NEO4J_URI="bolt://127.0.0.1:1"))
+    result = run_cli("openapi", env=cli_env(NEO4J_URI="bolt://127.0.0.1:1"))
     assert result.returncode == 0, result.stderr
     printed = orjson.loads(result.stdout)
     assert printed == httpx.get(live.url + "/api/v1/openapi.json").json()
@@ -263,7 +219,7 @@ def test_a_dbt_file_that_is_not_one_is_one_line(
 ) -> None:
     path = tmp_path / "artifact.json"
     path.write_text(content)
-    line = _one_error_line(_ingest(live, tokens.write, kind, str(path)))
+    line = one_error_line(_ingest(live, tokens.write, kind, str(path)))
     assert line.startswith(f"governance: {path}: {expected}")
 
 
@@ -365,7 +321,7 @@ def test_an_invalid_event_is_named_by_its_line_in_the_file(
     del events[10]["eventTime"]
     path = tmp_path / "events.ndjson"
     path.write_bytes(_ndjson(events))
-    line = _one_error_line(
+    line = one_error_line(
         _ingest(live, tokens.write, "openlineage", str(path), "--batch-size", "5")
     )
     assert line == (
@@ -383,9 +339,9 @@ def test_a_missing_file_fails_before_anything_is_sent(
     good = tmp_path / "good.ndjson"
     good.write_bytes(_ndjson(_chain(1)))
     missing = tmp_path / "missing.ndjson"
-    line = _one_error_line(_ingest(live, tokens.write, "openlineage", str(good), str(missing)))
+    line = one_error_line(_ingest(live, tokens.write, "openlineage", str(good), str(missing)))
     assert line == f"governance: cannot read {missing}: No such file or directory"
-    line = _one_error_line(
+    line = one_error_line(
         _ingest(live, tokens.write, "manifest", str(DBT / "manifest.json"), str(missing))
     )
     assert line == f"governance: cannot read {missing}: No such file or directory"
@@ -407,7 +363,7 @@ def test_an_unreadable_openlineage_file_is_one_line(
 ) -> None:
     path = tmp_path / "events.json"
     path.write_bytes(content)
-    line = _one_error_line(_ingest(live, tokens.write, "openlineage", str(path)))
+    line = one_error_line(_ingest(live, tokens.write, "openlineage", str(path)))
     assert line.startswith(f"governance: {path}")
     assert expected in line
 
@@ -416,22 +372,21 @@ def test_token_problems_are_the_services_answer_in_one_line(
     live: LiveServer, tokens: Tokens
 ) -> None:
     manifest = str(DBT / "manifest.json")
-    unknown = _one_error_line(_ingest(live, "dgs_not_a_real_token", "manifest", manifest))
+    unknown = one_error_line(_ingest(live, "dgs_not_a_real_token", "manifest", manifest))
     assert unknown.startswith(f"governance: {manifest}: 401 ")
     assert unknown.endswith("(check --token or GOVERNANCE_TOKEN)")
-    reader = _one_error_line(_ingest(live, tokens.read, "manifest", manifest))
+    reader = one_error_line(_ingest(live, tokens.read, "manifest", manifest))
     assert reader.startswith(f"governance: {manifest}: 403 ")
     assert "write" in reader
-    missing = _run("ingest", "manifest", manifest, "--url", live.url, env=_env())
+    missing = run_cli("ingest", "manifest", manifest, "--url", live.url, env=cli_env())
     assert (
-        _one_error_line(missing)
-        == "governance: an API token is needed: --token or GOVERNANCE_TOKEN"
+        one_error_line(missing) == "governance: an API token is needed: --token or GOVERNANCE_TOKEN"
     )
 
 
 def test_url_and_token_come_from_the_environment(live: LiveServer, tokens: Tokens) -> None:
-    env = _env(GOVERNANCE_URL=live.url + "/api/v1", GOVERNANCE_TOKEN=tokens.write)
-    result = _run("ingest", "manifest", str(DBT / "manifest.json"), env=env)
+    env = cli_env(GOVERNANCE_URL=live.url + "/api/v1", GOVERNANCE_TOKEN=tokens.write)
+    result = run_cli("ingest", "manifest", str(DBT / "manifest.json"), env=env)
     assert result.returncode == 0, result.stderr
 
 
@@ -439,10 +394,17 @@ def test_a_refused_connection_is_one_line(tokens: Tokens) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    result = _run(
-        "ingest", "manifest", str(DBT / "manifest.json"), "--url", url, "--token", "t", env=_env()
+    result = run_cli(
+        "ingest",
+        "manifest",
+        str(DBT / "manifest.json"),
+        "--url",
+        url,
+        "--token",
+        "t",
+        env=cli_env(),
     )
-    assert _one_error_line(result) == (
+    assert one_error_line(result) == (
         f"governance: cannot reach {url}/api/v1/lineage/manifest (connection refused); "
         "is the service running? (--url)"
     )
@@ -480,9 +442,9 @@ def test_an_answer_from_something_else_is_one_line(status: int, expected: str) -
         thread.start()
         url = f"http://127.0.0.1:{other.server_address[1]}"
         path = str(DBT / "manifest.json")
-        result = _run("ingest", "manifest", path, "--url", url, "--token", "t", env=_env())
+        result = run_cli("ingest", "manifest", path, "--url", url, "--token", "t", env=cli_env())
         other.shutdown()
-    assert _one_error_line(result).endswith(f"{path}: {expected}")
+    assert one_error_line(result).endswith(f"{path}: {expected}")
 
 
 @pytest.fixture(params=["foreground", "background"])
@@ -515,7 +477,7 @@ def test_ctrl_c_ends_the_command_with_status_130(tokens: Tokens, session_sigint:
         path = str(DBT / "manifest.json")
         with subprocess.Popen(
             [*COMMAND, "ingest", "manifest", path, "--url", url, "--token", "t"],
-            env=_env(),
+            env=cli_env(),
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -541,8 +503,8 @@ def test_ctrl_c_ends_the_command_with_status_130(tokens: Tokens, session_sigint:
 def test_serve_on_a_taken_port_is_one_line(neo4j_target: Neo4jTarget) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        result = _cli(neo4j_target, "serve", "--port", str(port))
-    assert _one_error_line(result) == (
+        result = governance(neo4j_target, "serve", "--port", str(port))
+    assert one_error_line(result) == (
         f"governance: cannot listen on 127.0.0.1:{port}: Address already in use"
     )
 
@@ -590,7 +552,7 @@ def test_serve_workers_are_processes_sharing_one_port(
     means their schema step ran); a write through either reaches a live stream held
     by one of them, through the event log in Neo4j. Stopped with SIGTERM, all end."""
     log = tmp_path / "serve.log"
-    env = _env(neo4j_target, GOVERNANCE_WEBHOOK_DISPATCH="false", GOVERNANCE_LOG_FORMAT="text")
+    env = cli_env(neo4j_target, GOVERNANCE_WEBHOOK_DISPATCH="false", GOVERNANCE_LOG_FORMAT="text")
     with log.open("wb") as out:
         server = subprocess.Popen(
             [*COMMAND, "serve", "--workers", "2", "--port", "0"],

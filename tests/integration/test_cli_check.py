@@ -20,6 +20,7 @@ import orjson
 import pytest
 
 from tests.conftest import Tokens
+from tests.support.cli import cli_env, run_cli
 from tests.support.dbt_fixtures import manifest
 from tests.support.server import LiveServer
 
@@ -33,17 +34,10 @@ SLOW = 180  # an upload derives column lineage with sqlglot: slow on a busy mach
 def _check(
     live: LiveServer | None, token: str, path: Path, *args: str, url: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "GOVERNANCE_"))}
     target = url or (live.url if live else "")
-    return subprocess.run(
-        [sys.executable, "-m", "service", "check", "manifest", str(path), "--project",
-         "corner_shop", "--url", target, "--token", token, *args],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
+    return run_cli(
+        "check", "manifest", str(path), "--project", "corner_shop",
+        "--url", target, "--token", token, *args, env=cli_env(),
     )  # fmt: skip
 
 
@@ -155,16 +149,12 @@ def test_markdown_is_a_comment_with_tables(
 def test_no_verdict_is_status_2_with_one_line(
     live: LiveServer, tokens: Tokens, breaking: Path, tmp_path: Path
 ) -> None:
-    usage = subprocess.run(
-        [sys.executable, "-m", "service", "check", "manifest", str(breaking)],
-        cwd=ROOT, capture_output=True, text=True, timeout=180, check=False,
-    )  # fmt: skip
+    usage = run_cli("check", "manifest", str(breaking), env=cli_env())
     assert usage.returncode == 2
     assert "--project" in usage.stderr
-    misspelt = subprocess.run(
-        [sys.executable, "-m", "service", "check", "manifest", str(breaking), "--project",
-         "corner_shoppe", "--url", live.url, "--token", tokens.read],
-        cwd=ROOT, capture_output=True, text=True, timeout=180, check=False,
+    misspelt = run_cli(
+        "check", "manifest", str(breaking), "--project", "corner_shoppe",
+        "--url", live.url, "--token", tokens.read, env=cli_env(),
     )  # fmt: skip
     assert misspelt.returncode == 2
     assert misspelt.stdout == ""

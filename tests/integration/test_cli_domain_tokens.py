@@ -9,7 +9,7 @@ from collections.abc import Callable
 import httpx
 
 from tests.integration import test_domain_access as access
-from tests.integration.test_cli import _cli, _one_error_line
+from tests.support.cli import governance, one_error_line
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.server import LiveServer
 
@@ -21,7 +21,7 @@ MERGE_PATCH = {"content-type": "application/merge-patch+json"}
 
 
 def _token(target: Neo4jTarget, *args: str) -> str:
-    made = _cli(target, "token", "create", "--name", "cli", *args)
+    made = governance(target, "token", "create", "--name", "cli", *args)
     assert made.returncode == 0, made.stderr
     return made.stdout.strip()
 
@@ -64,16 +64,22 @@ def test_a_cli_token_asks_no_more_than_the_users_best_role(
 ) -> None:
     person("vera", "viewer", "read")
     person("eddie", "viewer", "read", {"sales": "editor"})
-    too_much = _one_error_line(
-        _cli(neo4j_target, "token", "create", "--name", "x", "--scope", "write", "--user", "vera")
+    too_much = one_error_line(
+        governance(
+            neo4j_target, "token", "create", "--name", "x", "--scope", "write", "--user", "vera"
+        )
     )
     assert "best role viewer" in too_much
     assert "scope write" in too_much
-    admin_scope = _one_error_line(
-        _cli(neo4j_target, "token", "create", "--name", "x", "--scope", "admin", "--user", "eddie")
+    admin_scope = one_error_line(
+        governance(
+            neo4j_target, "token", "create", "--name", "x", "--scope", "admin", "--user", "eddie"
+        )
     )
     assert "best role editor" in admin_scope
-    nobody = _one_error_line(
-        _cli(neo4j_target, "token", "create", "--name", "x", "--scope", "read", "--user", "ghost")
+    nobody = one_error_line(
+        governance(
+            neo4j_target, "token", "create", "--name", "x", "--scope", "read", "--user", "ghost"
+        )
     )
     assert "no user named 'ghost'" in nobody

@@ -7,29 +7,28 @@ nothing is announced as opened or resolved."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 import neo4j
 
-from service import cypher
 from service.app import create_app
 from service.graph import Graph
 from service.settings import Settings
 from service.store import finding_shape
-from tests.integration.test_provenance_privacy import (
+from tests.support.graphs import on_a_graph
+from tests.support.server import LiveServer
+from tests.support.start_up import await_start_up_backfills
+from tests.support.vault_ledger import (
     PRIVATE,
     Readers,
     readers,
     tagged,
     unleaked,
 )
-from tests.integration.test_summary_placement_backfill import await_start_up_backfills
-from tests.support.server import LiveServer
 
-__all__ = ["readers", "tagged"]  # fixtures shared with the provenance tests
+__all__ = ["readers", "tagged"]  # fixtures, used by name
 
 # What a version that did not keep a finding's assets and far end left.
 OLD_SHAPE = (
@@ -50,17 +49,14 @@ def column_flow_policy(admin: httpx.Client) -> str:
 
 
 def reshape_twice(make_settings: Callable[..., Settings]) -> tuple[int, int]:
-    async def run() -> tuple[int, int]:
-        settings = make_settings()
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        depth, timeout_s = settings.limits.max_lineage_depth, settings.policies.timeout_s
-        try:
-            first = await finding_shape.reshape(graph, depth, timeout_s)
-            return first, await finding_shape.reshape(graph, depth, timeout_s)
-        finally:
-            await graph.close()
+    settings = make_settings()
+    depth, timeout_s = settings.limits.max_lineage_depth, settings.policies.timeout_s
 
-    return asyncio.run(run())
+    async def twice(graph: Graph) -> tuple[int, int]:
+        first = await finding_shape.reshape(graph, depth, timeout_s)
+        return first, await finding_shape.reshape(graph, depth, timeout_s)
+
+    return on_a_graph(settings, twice)
 
 
 def violations(client: httpx.Client, policy_id: str) -> httpx.Response:

@@ -11,6 +11,7 @@ import neo4j
 import pytest
 
 from service import cypher
+from tests.support import plans
 
 
 def _count(driver: neo4j.Driver, query: str) -> int:
@@ -341,17 +342,11 @@ def test_deleting_an_asset_removes_its_column_lineage(
 
 
 def _lattice(levels: int) -> list[dict[str, Any]]:
+    """The lineage lattice, each edge mapping column `c` to `c`."""
     mapping = [{"source": "c", "target": "c"}]
-    items = [
-        {"source": f"{x}{i}", "target": f"{y}{i + 1}", "columns": mapping}
-        for i in range(levels)
-        for x in "lr"
-        for y in "lr"
-    ]
     return [
-        {"source": "top", "target": "l0", "columns": mapping},
-        {"source": "top", "target": "r0", "columns": mapping},
-        *items,
+        {"source": source, "target": target, "columns": mapping}
+        for source, target in plans.lattice(levels)
     ]
 
 
@@ -370,13 +365,5 @@ def test_column_walks_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver, 
     """Guards the linear-cost design: the planner must not enumerate paths."""
     statement = cypher.load()[name].statement({"depth": 50})
     summary = driver.execute_query("EXPLAIN " + statement, key="x\ny", limit=10).summary
-    operators = _operators(summary.plan)
+    operators = plans.operators(summary.plan)
     assert any(op.startswith("VarLengthExpand(Pruning,BFS") for op in operators), operators
-
-
-def _operators(plan: Any) -> list[str]:
-    found = [plan["operatorType"]] if isinstance(plan, dict) else [plan.operator_type]
-    children = plan.get("children", []) if isinstance(plan, dict) else plan.children
-    for child in children:
-        found += _operators(child)
-    return found

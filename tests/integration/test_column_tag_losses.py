@@ -13,7 +13,7 @@ import httpx
 import neo4j
 
 from service.settings import Settings
-from tests.integration.test_column_tags import _asset
+from tests.support.columns import put_with_columns
 from tests.support.private_domain import make_private_domain
 from tests.support.progress import newest_event
 
@@ -42,11 +42,11 @@ def _lost(column: str, asset: str, source: str) -> list[dict[str, Any]]:
 def test_deleting_an_asset_announces_each_column_downstream_that_loses_a_tag(
     writer: httpx.Client, driver: neo4j.Driver
 ) -> None:
-    _asset(writer, "src", {"email": ["pii", "gdpr"], "id": []})
+    put_with_columns(writer, "src", {"email": ["pii", "gdpr"], "id": []})
     _map(writer, "src", "mid", "email", "email")  # mid.email feeds out: it stays
     _map(writer, "mid", "out", "email", "contact")
     _map(writer, "src", "solo", "email", "email")  # known only to this mapping: it goes
-    _asset(writer, "other", {"email": ["pii"]})  # mid.email keeps pii through other
+    put_with_columns(writer, "other", {"email": ["pii"]})  # mid.email keeps pii through other
     _map(writer, "other", "mid", "email", "email")
     start = newest_event(driver)
 
@@ -68,7 +68,7 @@ def test_deleting_an_asset_announces_each_column_downstream_that_loses_a_tag(
 def test_removing_a_mapping_announces_what_its_target_and_beyond_lose(
     writer: httpx.Client, driver: neo4j.Driver
 ) -> None:
-    _asset(writer, "s", {"card": ["pci"]})
+    put_with_columns(writer, "s", {"card": ["pci"]})
     _map(writer, "s", "t", "card", "card")  # t.card is known only to this mapping
     _map(writer, "s", "t2", "card", "card")
     _map(writer, "t2", "u", "card", "card")
@@ -91,7 +91,7 @@ def test_removing_a_mapping_announces_what_its_target_and_beyond_lose(
 def test_a_writer_replacing_its_set_announces_what_the_mappings_it_drops_carried(
     writer: httpx.Client, driver: neo4j.Driver
 ) -> None:
-    _asset(writer, "s", {"card": ["pci"]})
+    put_with_columns(writer, "s", {"card": ["pci"]})
     rows = [
         {"source": "s", "target": target, "columns": [{"source": "card", "target": "card"}]}
         for target in ("t", "t2")
@@ -120,7 +120,7 @@ def test_a_deleted_private_source_is_a_stand_in_to_readers_without_a_role(
     vault = make_private_domain(
         admin, make_settings(), {"vaultasset.src": "sealed", "open.stage": "stage"}
     )
-    _asset(admin, "vaultasset.src", {"secretcol": ["pii"]})
+    put_with_columns(admin, "vaultasset.src", {"secretcol": ["pii"]})
     _map(admin, "vaultasset.src", "open.stage", "secretcol", "email")
     start = newest_event(driver)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import neo4j
 
 from service import cypher
-from tests.integration.test_lineage_traversal import _operators
+from tests.support import plans
 
 
 def _plan(driver: neo4j.Driver) -> list[str]:
@@ -17,7 +17,7 @@ def _plan(driver: neo4j.Driver) -> list[str]:
         "EXPLAIN " + statement, tag="pii", stops=["masking", "aggregation"]
     ).summary
     assert summary is not None and summary.plan is not None
-    return _operators(summary.plan)
+    return plans.operators(summary.plan)
 
 
 def test_the_column_tag_rule_walk_prunes_and_scans_no_node_it_need_not(

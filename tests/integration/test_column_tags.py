@@ -13,20 +13,10 @@ from urllib.parse import quote
 
 import httpx
 
+from tests.support.columns import put_with_columns
 from tests.support.dbt_fixtures import NEWEST, manifest
 
 PG = "postgres://db:5432"
-
-
-def _asset(client: httpx.Client, asset_id: str, columns: dict[str, list[str]], **more: Any) -> None:
-    body = {
-        "name": asset_id,
-        "type": "table",
-        "columns": [{"name": name, "tags": tags} for name, tags in columns.items()],
-        **more,
-    }
-    response = client.put(f"/assets/{quote(asset_id, safe='')}", json=body)
-    assert response.status_code in (200, 201), response.text
 
 
 def _map(client: httpx.Client, source: str, target: str, *columns: dict[str, Any]) -> None:
@@ -58,7 +48,7 @@ def _events(client: httpx.Client, types: str) -> list[dict[str, Any]]:
 def test_a_tag_follows_identity_and_transformation_and_stops_at_masking_and_aggregation(
     writer: httpx.Client,
 ) -> None:
-    _asset(writer, "raw.users", {"email": ["pii"], "id": []})
+    put_with_columns(writer, "raw.users", {"email": ["pii"], "id": []})
     _map(
         writer,
         "raw.users",
@@ -97,8 +87,8 @@ def test_a_tag_follows_identity_and_transformation_and_stops_at_masking_and_aggr
 def test_the_path_is_the_fewest_mappings_from_the_nearest_tagged_column(
     writer: httpx.Client,
 ) -> None:
-    _asset(writer, "a", {"x": ["pii"]})
-    _asset(writer, "far", {"y": ["pii"]})
+    put_with_columns(writer, "a", {"x": ["pii"]})
+    put_with_columns(writer, "far", {"y": ["pii"]})
     _map(writer, "a", "b", {"source": "x", "target": "x"})
     _map(writer, "b", "c", {"source": "x", "target": "x"})
     _map(writer, "c", "d", {"source": "x", "target": "x"})
@@ -116,12 +106,12 @@ def test_the_path_is_the_fewest_mappings_from_the_nearest_tagged_column(
 def test_untagging_removes_what_was_inherited_and_retagging_restores_it(
     writer: httpx.Client,
 ) -> None:
-    _asset(writer, "src", {"email": ["pii", "gdpr"]})
+    put_with_columns(writer, "src", {"email": ["pii", "gdpr"]})
     _map(writer, "src", "mid", {"source": "email", "target": "email"})
     _map(writer, "mid", "out", {"source": "email", "target": "contact"})
     assert _inherited(writer, "out") == {"contact": {"pii", "gdpr"}}
 
-    _asset(writer, "src", {"email": ["gdpr"]})
+    put_with_columns(writer, "src", {"email": ["gdpr"]})
     assert _inherited(writer, "out") == {"contact": {"gdpr"}}
     lost = _events(writer, "column.tag.lost")
     assert {(e["data"]["asset_id"], e["data"]["tag"]) for e in lost} == {
@@ -140,7 +130,7 @@ def test_untagging_removes_what_was_inherited_and_retagging_restores_it(
 
 
 def test_a_mapping_rewritten_as_masking_stops_the_tag_downstream(writer: httpx.Client) -> None:
-    _asset(writer, "s", {"card": ["pci"]})
+    put_with_columns(writer, "s", {"card": ["pci"]})
     _map(writer, "s", "t", {"source": "card", "target": "card", "transformation": "card"})
     _map(writer, "t", "u", {"source": "card", "target": "card"})
     assert _inherited(writer, "u") == {"card": {"pci"}}
@@ -201,7 +191,7 @@ def test_openlineage_transformation_types_and_the_masking_flag_decide(
     writer: httpx.Client,
 ) -> None:
     dataset = {"namespace": PG, "name": "shop.public.users"}
-    _asset(writer, "users", {"email": ["pii"]}, dataset=dataset)
+    put_with_columns(writer, "users", {"email": ["pii"]}, dataset=dataset)
     event = _ol_event(
         {
             "same": [{"type": "DIRECT", "subtype": "IDENTITY"}],
@@ -224,7 +214,7 @@ def test_openlineage_transformation_types_and_the_masking_flag_decide(
 
 
 def test_sql_expressions_are_classified_per_source_column(writer: httpx.Client) -> None:
-    _asset(
+    put_with_columns(
         writer,
         "users",
         {"email": ["pii"], "name": ["pii"], "country": []},
@@ -283,9 +273,9 @@ def test_an_unknown_asset_is_404_and_a_bad_kind_is_422_writing_nothing(
 def test_a_restricted_column_flow_names_the_unmasked_path_and_resolves_when_masked(
     writer: httpx.Client,
 ) -> None:
-    _asset(writer, "crm.users", {"email": ["pii"]})
-    _asset(writer, "dash.public", {"contact": [], "hashed": []}, tags=["public"])
-    _asset(writer, "dash.internal", {"contact": []})
+    put_with_columns(writer, "crm.users", {"email": ["pii"]})
+    put_with_columns(writer, "dash.public", {"contact": [], "hashed": []}, tags=["public"])
+    put_with_columns(writer, "dash.internal", {"contact": []})
     _map(writer, "crm.users", "stg.users", {"source": "email", "target": "email"})
     _map(writer, "stg.users", "dash.public", {"source": "email", "target": "contact"})
     _map(
@@ -334,7 +324,7 @@ def test_a_restricted_column_flow_names_the_unmasked_path_and_resolves_when_mask
 def test_a_tag_rule_of_its_own_recomputes_everywhere_and_bad_rules_are_422(
     writer: httpx.Client, reader: httpx.Client
 ) -> None:
-    _asset(writer, "sales", {"amount": ["confidential"]})
+    put_with_columns(writer, "sales", {"amount": ["confidential"]})
     _map(
         writer,
         "sales",

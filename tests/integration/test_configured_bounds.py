@@ -6,11 +6,8 @@ with the defaults."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,9 +17,9 @@ from service.app import create_app
 from service.cypher import MAX_BOUND
 from service.settings import Settings
 from tests.conftest import Tokens, client_for
+from tests.support.cli import run_cli
 from tests.support.server import LiveServer
 
-ROOT = Path(__file__).resolve().parents[2]
 TRAVERSALS = ("/lineage/a", "/lineage/a/upstream", "/lineage/a/downstream")
 
 
@@ -200,15 +197,7 @@ def test_serve_refuses_bounds_that_disagree_before_it_listens(
 ) -> None:
     # The refusal comes before Neo4j is asked for: this address answers nothing.
     env = {"PATH": "/usr/bin:/bin", "NEO4J_URI": "bolt://127.0.0.1:1", **variables}
-    result = subprocess.run(
-        [sys.executable, "-m", "service", "serve"],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_cli("serve", env=env)
     assert result.returncode == 1
     assert result.stderr == f"governance: {message}\n"
     assert result.stdout == ""

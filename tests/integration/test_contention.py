@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -11,13 +10,14 @@ import httpx
 import neo4j
 import pytest
 
-from service import clock, cypher
+from service import clock
 from service.app import create_app
 from service.driver_errors import ConcurrentChange
 from service.graph import Graph, Tx
 from service.settings import Limits, Settings
 from service.store.lineage import Merged, merge_rows
 from tests.conftest import Tokens, client_for
+from tests.support.graphs import on_a_graph
 from tests.support.server import LiveServer
 from tests.support.waiting import eventually
 
@@ -103,13 +103,9 @@ def test_edges_written_short_of_those_given_start_the_write_again(
         row = {"source": "gone.source", "target": "gone.target", "transformation": None}
         return await merge_rows(tx, [row], [], "api", clock.now_iso())
 
-    async def write() -> None:
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            await graph.write_tx(work)
-        finally:
-            await graph.close()
+    async def write(graph: Graph) -> None:
+        await graph.write_tx(work)
 
-    with ThreadPoolExecutor(max_workers=1) as worker, pytest.raises(ConcurrentChange):
-        worker.submit(asyncio.run, write()).result()
+    with pytest.raises(ConcurrentChange):
+        on_a_graph(settings, write)
     assert attempts > 1

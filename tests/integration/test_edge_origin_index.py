@@ -4,32 +4,18 @@ builds it for edges written before it was kept, and `api` writes keep none."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 import neo4j
 
-from service import cypher
-from service.graph import Graph
 from service.settings import Settings
 from service.store import edge_sets
+from tests.support.graphs import on_a_graph
 
 SYNC = {"origin": "sync:crm", "replace": "true"}
 RAW = {"namespace": "snowflake://acme-prod", "name": "raw.public.orders"}
-
-
-def _run(make_settings: Callable[..., Settings], work: Callable[[Graph], Any]) -> Any:
-    async def go() -> Any:
-        settings = make_settings()
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            return await work(graph)
-        finally:
-            await graph.close()
-
-    return asyncio.run(go())
 
 
 def _indexed(driver: neo4j.Driver) -> set[tuple[str, str]]:
@@ -106,8 +92,8 @@ def test_the_start_up_backfill_indexes_sets_written_before_the_index(
         "(:Column {key: 'old.b\nid', asset: 'old.b', name: 'id'})<-[:HAS_COLUMN]-(b)"
     )
 
-    assert _run(make_settings, edge_sets.backfill) == 2
-    assert _run(make_settings, edge_sets.backfill) == 0  # each start-up runs it again
+    assert on_a_graph(make_settings(), edge_sets.backfill) == 2
+    assert on_a_graph(make_settings(), edge_sets.backfill) == 0  # each start-up runs it again
     assert _indexed(driver) == {("sync:crm", "old.b"), ("sync:crm", "old.c")}
 
     answer = _bulk(writer, [{"source": "old.a", "target": "old.c"}], **SYNC)

@@ -6,19 +6,18 @@ changes nothing."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 import httpx
 import neo4j
 import pytest
 
-from service import cypher
 from service.app import create_app
 from service.graph import Graph
 from service.settings import Settings
 from service.store import event_placement
 from tests.conftest import client_for
+from tests.support.graphs import on_a_graph
 from tests.support.private_domain import PrivateDomain, make_private_domain
 from tests.support.server import LiveServer
 from tests.support.waiting import eventually
@@ -53,15 +52,10 @@ def private(events: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def backfill_twice(make_settings: Callable[..., Settings]) -> tuple[int, int]:
-    async def run() -> tuple[int, int]:
-        settings = make_settings()
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            return await event_placement.backfill(graph), await event_placement.backfill(graph)
-        finally:
-            await graph.close()
+    async def twice(graph: Graph) -> tuple[int, int]:
+        return await event_placement.backfill(graph), await event_placement.backfill(graph)
 
-    return asyncio.run(run())
+    return on_a_graph(make_settings(), twice)
 
 
 def test_the_backfill_hides_old_events_of_private_subjects_from_readers_without_a_role(

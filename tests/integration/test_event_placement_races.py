@@ -13,17 +13,16 @@ lock would leave its event visible to everyone.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import neo4j
 import pytest
 
-from service import cypher
 from service.graph import Graph, Tx
 from service.settings import Settings
 from service.store.outbox import emit
+from tests.support.graphs import on_a_graph
 from tests.support.waiting import eventually
 
 ASSET = "vaultasset.one"
@@ -67,14 +66,10 @@ def _announce(settings: Settings, asset_id: str) -> None:
     async def work(tx: Tx) -> None:
         emit(tx, "asset.updated", {"id": asset_id}, "token:tok_race")
 
-    async def run() -> None:
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            await graph.write_tx(work)
-        finally:
-            await graph.close()
+    async def append(graph: Graph) -> None:
+        await graph.write_tx(work)
 
-    asyncio.run(run())
+    on_a_graph(settings, append)
 
 
 def _placement(driver: neo4j.Driver) -> list[list[str] | None]:

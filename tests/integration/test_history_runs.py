@@ -17,7 +17,8 @@ from service import clock
 from service.domain.history import OPEN, instant_ms
 from service.settings import Settings
 from service.store import history
-from tests.integration.test_lineage_history import EDGE_FROM_BEFORE_HISTORY, run
+from tests.support.graphs import on_a_graph
+from tests.support.history import EDGE_FROM_BEFORE_HISTORY
 
 HISTORIES = (
     "MATCH (s:AssetTrail)-[w:LINEAGE_WAS]->(t:AssetTrail) "
@@ -117,7 +118,7 @@ def test_the_backfill_and_retention_keep_the_runs(
     writer: httpx.Client, driver: neo4j.Driver, make_settings: Callable[..., Settings]
 ) -> None:
     driver.execute_query(EDGE_FROM_BEFORE_HISTORY)
-    assert run(make_settings, history.backfill) == 1
+    assert on_a_graph(make_settings(), history.backfill) == 1
     backfilled = histories(driver)[("old.src", "old.dst")]
     assert backfilled["run_since_ms"] == instant_ms("2024-02-01T00:00:00.000Z")
     assert_runs_follow_the_arrays(driver)
@@ -132,7 +133,7 @@ def test_the_backfill_and_retention_keep_the_runs(
     kept = histories(driver)[("old.src", "old.dst")]
     assert len(kept["since"]) == 4  # the backfilled one, v1, v2, and after the gap
     # a day's retention two days on forgets every closed interval: only the open run stays
-    run(make_settings, lambda graph: history.prune(graph, timedelta(days=1), later))
+    on_a_graph(make_settings(), lambda graph: history.prune(graph, timedelta(days=1), later))
     pruned = histories(driver)[("old.src", "old.dst")]
     assert pruned["since"] == kept["since"][-1:]
     assert_runs_follow_the_arrays(driver)
@@ -166,8 +167,8 @@ def test_the_migration_fills_the_runs_of_histories_written_before_them(
     assert whole_histories(driver) != written
     assert {at: nodes_as_of(writer, "m", at) for at in answers} == answers
 
-    assert run(make_settings, history.fill_instants) == len(written)
+    assert on_a_graph(make_settings(), history.fill_instants) == len(written)
     assert whole_histories(driver) == written
-    assert run(make_settings, history.fill_instants) == 0
+    assert on_a_graph(make_settings(), history.fill_instants) == 0
     assert answers == {open_: ["m", "n", "o"], gap: ["m", "n"], now: ["m", "n", "o"]}
     assert {at: nodes_as_of(writer, "m", at) for at in answers} == answers

@@ -16,7 +16,8 @@ import neo4j
 from service.domain.history import instant_ms
 from service.settings import Settings
 from service.store import history
-from tests.integration.test_lineage_history import edge, moment, read, run
+from tests.support.graphs import on_a_graph
+from tests.support.history import edge, moment, read
 
 SHOWN = ("name", "type", "platform", "tags", "placeholder")
 TRAILS = "MATCH (t:AssetTrail) RETURN t.id AS id, properties(t) AS shown ORDER BY id"
@@ -191,12 +192,12 @@ def test_the_migrations_fill_trails_and_previous_intervals_written_before_them(
 
     # three trails shown again (`o` since it went), and the one history with a previous
     # interval
-    assert run(make_settings, history.fill_trails) == 3
+    assert on_a_graph(make_settings(), history.fill_trails) == 3
     assert trails(driver) == written_trails
-    assert run(make_settings, history.fill_instants) == 1
+    assert on_a_graph(make_settings(), history.fill_instants) == 1
     assert histories(driver) == written_histories
-    assert run(make_settings, history.fill_trails) == 0
-    assert run(make_settings, history.fill_instants) == 0
+    assert on_a_graph(make_settings(), history.fill_trails) == 0
+    assert on_a_graph(make_settings(), history.fill_instants) == 0
     assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
     # an older version's migration gave the previous interval its start alone, a string
     driver.execute_query(
@@ -205,7 +206,7 @@ def test_the_migrations_fill_trails_and_previous_intervals_written_before_them(
         " REMOVE w.prev_since_ms, w.prev_until_ms, w.prev_transformation"
     )
     assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
-    assert run(make_settings, history.fill_instants) == 1
+    assert on_a_graph(make_settings(), history.fill_instants) == 1
     assert histories(driver) == written_histories
     assert {at: read(writer, "/lineage/n", as_of=at) for at in answers} == answers
     names = {at: {n["id"]: n["name"] for n in answers[at]["nodes"]} for at in answers}

@@ -16,39 +16,25 @@ import neo4j
 import orjson
 import pytest
 
+from tests.support.corner_shop import ANALYSIS, BOARD, ORDERS, WAREHOUSE, send
 from tests.support.dbt_fixtures import manifest
 
-WAREHOUSE = "duckdb://warehouse"
 EXPORTS = "s3://exports"
 EXPORT = f"{EXPORTS}/orders_export"
-BOARD = "bi.orders_dashboard"
 FEATURES = "ml.churn_features"
 STG_ORDERS = "model.corner_shop.stg_orders"
 STG_CUSTOMERS = "model.corner_shop.stg_customers"
 STG_PAYMENTS = "model.corner_shop.stg_payments"
-ORDERS = "model.corner_shop.orders"
 CUSTOMERS = "model.corner_shop.customers"
 SNAPSHOT = "snapshot.corner_shop.orders_snapshot"
-ANALYSIS = "analysis.corner_shop.revenue_by_region"
 # A manifest upload derives column lineage with sqlglot: on a busy machine it takes a while.
-SLOW = 180
 WEEKLY = "exposure.corner_shop.weekly_revenue"  # reads orders and customers
 CHURN = "exposure.corner_shop.churn_model"  # reads customers
 PAYMENT_TEST = "test.corner_shop.not_null_stg_payments_order_id.601cf57649"
 
 
-def _send(client: httpx.Client, path: str, document: Any, **params: str) -> httpx.Response:
-    return client.post(
-        path,
-        content=orjson.dumps(document),
-        params=params,
-        headers={"Content-Type": "application/json"},
-        timeout=SLOW,
-    )
-
-
 def _check(client: httpx.Client, document: Any, **params: str) -> dict[str, Any]:
-    answer = _send(client, "/impact/manifest", document, namespace=WAREHOUSE, **params)
+    answer = send(client, "/impact/manifest", document, namespace=WAREHOUSE, **params)
     assert answer.status_code == 200, answer.text
     return dict(answer.json())
 
@@ -85,8 +71,8 @@ def _export_event() -> dict[str, Any]:
 def project(writer: httpx.Client) -> dict[str, Any]:
     """Our project uploaded, and three readers outside it, each with an owner."""
     stored = manifest("v12")
-    assert _send(writer, "/lineage/manifest", stored, namespace=WAREHOUSE).status_code == 200
-    assert _send(writer, "/lineage/openlineage", _export_event()).status_code == 200
+    assert send(writer, "/lineage/manifest", stored, namespace=WAREHOUSE).status_code == 200
+    assert send(writer, "/lineage/openlineage", _export_event()).status_code == 200
     owned = {EXPORT: "exports@example.com", BOARD: "bi@example.com", FEATURES: "ml@example.com"}
     for asset_id, owner in owned.items():
         body = {"name": asset_id, "type": "table", "owners": [owner]}
@@ -292,7 +278,7 @@ def test_depth_bounds_the_walk(project: dict[str, Any], reader: httpx.Client) ->
     assert report["depth"] == 1
     assert {item["distance"] for item in report["impacted"]} == {1}
     assert (BOARD, "status_label") not in _impacted(report)
-    too_deep = _send(reader, "/impact/manifest", candidate, depth="51")
+    too_deep = send(reader, "/impact/manifest", candidate, depth="51")
     assert too_deep.status_code == 422
     assert too_deep.json()["errors"][0]["loc"] == ["query", "depth"]
 
@@ -363,7 +349,7 @@ def test_a_bad_manifest_is_a_problem_naming_it(
 def test_an_unknown_project_is_404_not_a_pass(
     project: dict[str, Any], reader: httpx.Client
 ) -> None:
-    answer = _send(reader, "/impact/manifest", project, project="corner_shoppe")
+    answer = send(reader, "/impact/manifest", project, project="corner_shoppe")
     assert answer.status_code == 404
     problem = answer.json()
     assert problem["code"] == "unknown_project"
@@ -374,10 +360,10 @@ def test_a_project_uploaded_under_another_name_is_checked_under_it(
     writer: httpx.Client, reader: httpx.Client
 ) -> None:
     stored = manifest("v12")
-    assert _send(writer, "/lineage/manifest", stored, project="shop").status_code == 200
+    assert send(writer, "/lineage/manifest", stored, project="shop").status_code == 200
     candidate = copy.deepcopy(stored)
     del candidate["nodes"][STG_ORDERS]["columns"]["status"]
-    answer = _send(reader, "/impact/manifest", candidate, project="shop")
+    answer = send(reader, "/impact/manifest", candidate, project="shop")
     assert answer.status_code == 200, answer.text
     assert answer.json()["project"] == "shop"
     assert _kinds(answer.json()) == {("column_removed", STG_ORDERS, "status")}
@@ -390,5 +376,5 @@ def test_a_model_dropped_by_an_earlier_upload_is_not_removed_again(
     check compares with what the latest upload holds, not with every asset ever made."""
     dropped = copy.deepcopy(project)
     del dropped["nodes"][SNAPSHOT]
-    assert _send(writer, "/lineage/manifest", dropped, namespace=WAREHOUSE).status_code == 200
+    assert send(writer, "/lineage/manifest", dropped, namespace=WAREHOUSE).status_code == 200
     assert _check(reader, dropped)["changes"] == []

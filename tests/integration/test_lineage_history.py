@@ -4,7 +4,6 @@ long ago, and the start-up backfill gives edges from before history a beginning.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 from collections.abc import Callable
@@ -17,26 +16,14 @@ import neo4j
 
 from service import clock, cypher
 from service.domain.history import instant_ms
-from service.graph import Graph
 from service.settings import Settings
 from service.store import history
+from tests.support import plans
 from tests.support.dbt_fixtures import NEWEST, manifest
+from tests.support.graphs import on_a_graph
+from tests.support.history import EDGE_FROM_BEFORE_HISTORY, edge, moment, read
 
 PG = "postgres://db:5432"
-
-
-def moment() -> str:
-    """An instant after everything done so far and before anything done next (stored
-    instants have millisecond precision, so the clock is let pass one)."""
-    now = clock.now_iso()
-    while clock.now_iso() == now:
-        pass
-    return now
-
-
-def edge(client: httpx.Client, body: dict[str, Any]) -> None:
-    answer = client.post("/lineage", json=body)
-    assert answer.status_code in (200, 201), answer.text
 
 
 def ids(graph: dict[str, Any]) -> list[str]:
@@ -45,13 +32,6 @@ def ids(graph: dict[str, Any]) -> list[str]:
 
 def pairs(graph: dict[str, Any]) -> list[tuple[str, str, str | None]]:
     return [(e["source"], e["target"], e["transformation"]) for e in graph["edges"]]
-
-
-def read(client: httpx.Client, path: str, **params: Any) -> dict[str, Any]:
-    answer = client.get(path, params=params)
-    assert answer.status_code == 200, answer.text
-    body: dict[str, Any] = answer.json()
-    return body
 
 
 def intervals(driver: neo4j.Driver) -> int:
@@ -64,28 +44,6 @@ def intervals(driver: neo4j.Driver) -> int:
 
 
 # An edge written before history existed: assets and an edge with no trail.
-EDGE_FROM_BEFORE_HISTORY = (
-    "CREATE (:Asset {id: 'old.src', name: 'old.src', type: 'table', tags: [],"
-    " owners: [], placeholder: false, version: 1,"
-    " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
-    "-[:LINEAGE {origins: ['api'], transformation: 'copy',"
-    " created_at: '2024-02-01T00:00:00.000Z', updated_at: '2024-02-01T00:00:00.000Z'}]->"
-    "(:Asset {id: 'old.dst', name: 'old.dst', type: 'table', tags: [], owners: [],"
-    " placeholder: false, version: 1,"
-    " created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z'})"
-)
-
-
-def run(make_settings: Callable[..., Settings], work: Callable[[Graph], Any]) -> Any:
-    async def go() -> Any:
-        settings = make_settings()
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            return await work(graph)
-        finally:
-            await graph.close()
-
-    return asyncio.run(go())
 
 
 def test_a_deleted_edge_is_there_as_of_before_its_deletion(writer: httpx.Client) -> None:
@@ -349,7 +307,7 @@ def test_retention_forgets_what_ended_long_ago_and_keeps_what_stands(
 
     # a day's retention, seen two days from now: everything that ended is past it
     later = clock.now() + timedelta(days=2)
-    run(make_settings, lambda graph: history.prune(graph, timedelta(days=1), later))
+    on_a_graph(make_settings(), lambda graph: history.prune(graph, timedelta(days=1), later))
 
     histories = driver.execute_query(
         "MATCH (:AssetTrail {id: 'a'})-[w:LINEAGE_WAS]->(t) "
@@ -358,15 +316,18 @@ def test_retention_forgets_what_ended_long_ago_and_keeps_what_stands(
     assert [(r["target"], r["transformation"]) for r in histories] == [("kept", ["v2"])]
     assert driver.execute_query(versions).records[0]["n"] == 1  # the baseline
     assert read(writer, "/lineage/a", as_of=moment()) == today
-    assert run(make_settings, lambda graph: history.prune(graph, timedelta(days=1), later)) == 0
+    assert (
+        on_a_graph(make_settings(), lambda graph: history.prune(graph, timedelta(days=1), later))
+        == 0
+    )
 
 
 def test_the_backfill_opens_a_history_for_edges_from_before_history(
     writer: httpx.Client, driver: neo4j.Driver, make_settings: Callable[..., Settings]
 ) -> None:
     driver.execute_query(EDGE_FROM_BEFORE_HISTORY)
-    assert run(make_settings, history.backfill) == 1
-    assert run(make_settings, history.backfill) == 0
+    assert on_a_graph(make_settings(), history.backfill) == 1
+    assert on_a_graph(make_settings(), history.backfill) == 0
 
     root = "/lineage/old.src/downstream"
     assert pairs(read(writer, root, as_of="2024-03-01T00:00:00Z")) == [
@@ -377,13 +338,6 @@ def test_the_backfill_opens_a_history_for_edges_from_before_history(
     assert pairs(read(writer, root, as_of="2024-03-01T00:00:00Z")) == [
         ("old.src", "old.dst", "copy")
     ]
-
-
-def _operators(plan: Any) -> list[str]:
-    found = [plan["operatorType"]]
-    for child in plan.get("children", []):
-        found += _operators(child)
-    return found
 
 
 def test_as_of_walks_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) -> None:
@@ -409,7 +363,7 @@ def test_as_of_walks_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) -
     for name, extra in walks.items():
         statement = queries[name].statement({"depth": 50})
         summary = driver.execute_query("EXPLAIN " + statement, **params, **extra).summary
-        expands = [op for op in _operators(summary.plan) if op.startswith("VarLengthExpand")]
+        expands = [op for op in plans.operators(summary.plan) if op.startswith("VarLengthExpand")]
         assert expands and all(op.startswith("VarLengthExpand(Pruning,BFS") for op in expands), (
             name,
             expands,

@@ -3,7 +3,6 @@ follows the number of paths."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 from urllib.parse import quote
 
@@ -13,6 +12,7 @@ import neo4j
 from service import cypher
 from service.domain.lineage_pages import Filters
 from service.models.lineage import LineageGraph
+from tests.support import plans
 
 
 def _edges(client: httpx.Client, pairs: list[tuple[str, str]]) -> None:
@@ -101,26 +101,19 @@ def test_a_cycle_terminates_with_each_node_once(writer: httpx.Client) -> None:
     assert {(e["source"], e["target"]) for e in both["edges"]} == {("a", "b"), ("c", "a")}
 
 
-def _lattice(levels: int) -> list[tuple[str, str]]:
-    pairs = []
-    for i in range(levels):
-        for x in "lr":
-            for y in "lr":
-                pairs.append((f"{x}{i}", f"{y}{i + 1}"))
-    return [("top", "l0"), ("top", "r0"), *pairs]
-
-
 def test_a_lattice_of_2_to_the_40_paths_answers_at_once(writer: httpx.Client) -> None:
-    _edges(writer, _lattice(40))
-    started = time.monotonic()
-    graph = writer.get("/lineage/top/downstream", params={"depth": 50}).json()
-    elapsed = time.monotonic() - started
+    """A walk that enumerated the paths would meet the service's query deadline and
+    answer 503; how fast the walk is belongs to bench/."""
+    _edges(writer, plans.lattice(40))
+    down = writer.get("/lineage/top/downstream", params={"depth": 50})
+    assert down.status_code == 200, down.text
+    graph = down.json()
     assert len(graph["nodes"]) == 1 + 2 * 41
     assert _nodes(graph)["l40"] == (41, "downstream")
     assert len(graph["edges"]) == 2 + 4 * 40
-    assert elapsed < 5, f"lattice traversal took {elapsed:.1f}s"
-    up = writer.get("/lineage/r40/upstream", params={"depth": 50}).json()
-    assert _nodes(up)["top"] == (41, "upstream")
+    up = writer.get("/lineage/r40/upstream", params={"depth": 50})
+    assert up.status_code == 200, up.text
+    assert _nodes(up.json())["top"] == (41, "upstream")
 
 
 def test_limit_truncates_nearest_first_and_says_so(writer: httpx.Client) -> None:
@@ -201,19 +194,11 @@ def test_traversals_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) ->
         **Filters(type=("table",)).params(),
     }
     summary = driver.execute_query("EXPLAIN " + statement, params).summary
-    operators = _operators(summary.plan)
+    operators = plans.operators(summary.plan)
     walks = [op for op in operators if op.startswith("VarLengthExpand")]
     assert len(walks) == 2 and all(op.startswith("VarLengthExpand(Pruning,BFS") for op in walks), (
         operators
     )
-
-
-def _operators(plan: object) -> list[str]:
-    found = [plan["operatorType"]] if isinstance(plan, dict) else [plan.operator_type]  # type: ignore[attr-defined]
-    children = plan.get("children", []) if isinstance(plan, dict) else plan.children  # type: ignore[attr-defined]
-    for child in children:
-        found += _operators(child)
-    return found
 
 
 def test_one_way_and_both_ways_order_ids_alike(writer: httpx.Client) -> None:

@@ -3,29 +3,16 @@ it, and one cut short leaves no mark, so the next start runs it again."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import neo4j
 import pytest
 
-from service import cypher
 from service.graph import Graph
 from service.settings import Settings
 from service.store import migrations
-
-
-def run(make_settings: Callable[..., Settings], work: Callable[[Graph], Any]) -> Any:
-    async def go() -> Any:
-        settings = make_settings()
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            return await work(graph)
-        finally:
-            await graph.close()
-
-    return asyncio.run(go())
+from tests.support.graphs import on_a_graph
 
 
 def forget(driver: neo4j.Driver, name: str) -> None:
@@ -45,8 +32,8 @@ def test_a_migration_that_ended_is_skipped_at_the_next_start(
     def once(graph: Graph) -> Any:
         return migrations.once(graph, "test.once", work)
 
-    assert run(make_settings, once) == 7
-    assert run(make_settings, once) is None
+    assert on_a_graph(make_settings(), once) == 7
+    assert on_a_graph(make_settings(), once) is None
     assert runs == ["ran"]
     marks = driver.execute_query(
         "MATCH (m:Migration {name: 'test.once'}) RETURN m.done_at AS done_at"
@@ -67,6 +54,6 @@ def test_a_migration_cut_short_leaves_no_mark_and_runs_again(
         return 3
 
     with pytest.raises(RuntimeError):
-        run(make_settings, lambda graph: migrations.once(graph, "test.cut", fails))
-    assert run(make_settings, lambda graph: migrations.once(graph, "test.cut", works)) == 3
+        on_a_graph(make_settings(), lambda graph: migrations.once(graph, "test.cut", fails))
+    assert on_a_graph(make_settings(), lambda graph: migrations.once(graph, "test.cut", works)) == 3
     forget(driver, "test.cut")

@@ -5,7 +5,6 @@ credentials and ingestion. Label values stay bounded: no id ever becomes one."""
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import re
 import socket
@@ -21,7 +20,6 @@ from prometheus_client import generate_latest
 from pydantic import SecretStr
 from starlette.testclient import TestClient
 
-from service import cypher
 from service.app import create_app
 from service.domain.access import tokens as token_format
 from service.events.policy_evaluator import PolicyEvaluator
@@ -30,6 +28,7 @@ from service.metrics import Metrics
 from service.settings import Observability, Settings
 from tests.conftest import EVALUATING, WEBHOOKS_FOR_TESTS, Tokens, client_for
 from tests.support.dashboard import browser, submit_login
+from tests.support.graphs import on_a_graph
 from tests.support.metrics import Scrape
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
@@ -201,14 +200,10 @@ def test_background_policy_evaluation_is_timed(
         assert made.status_code == 201, made.text
     settings, metrics = make_settings(), Metrics()
 
-    async def evaluate() -> None:
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "", metrics)
-        try:
-            await PolicyEvaluator(graph, settings.policies, 5, metrics).evaluate_all()
-        finally:
-            await graph.close()
+    async def evaluate(graph: Graph) -> None:
+        await PolicyEvaluator(graph, settings.policies, 5, metrics).evaluate_all()
 
-    asyncio.run(evaluate())
+    on_a_graph(settings, evaluate, metrics)
     found = Scrape(generate_latest(metrics.registry).decode())
     assert found.value("governance_policy_evaluation_duration_seconds_count") == 2
     assert found.value("governance_policy_evaluation_duration_seconds_sum") > 0

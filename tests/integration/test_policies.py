@@ -14,7 +14,7 @@ from service import cypher
 from service.app import create_app
 from service.settings import Settings
 from tests.conftest import EVALUATING, Tokens, client_for
-from tests.integration.test_lineage_traversal import _lattice, _operators
+from tests.support import plans
 from tests.support.progress import POLICY_EVALUATOR, caught_up
 from tests.support.server import LiveServer
 from tests.support.waiting import eventually
@@ -343,7 +343,7 @@ def test_violations_page_by_asset_id(writer: httpx.Client) -> None:
 
 
 def test_lineage_policies_stay_linear_on_2_to_the_40_paths(writer: httpx.Client) -> None:
-    _edges(writer, _lattice(40))
+    _edges(writer, plans.lattice(40))
     _asset(writer, "top", tags=["pii"])
     _asset(writer, "r40", type="dashboard")
     tags = _policy(writer, kind="tag_propagation", params={"tag": "pii"})
@@ -364,7 +364,7 @@ def test_the_impact_walk_plans_a_pruning_breadth_first_expand(driver: neo4j.Driv
     """Guards the linear-cost design of a failing rule's impact walk."""
     statement = cypher.load()["quality.impact"].statement({"depth": 50})
     summary = driver.execute_query("EXPLAIN " + statement, {"asset_ids": ["x"]}).summary
-    assert any(op.startswith("VarLengthExpand(Pruning") for op in _operators(summary.plan))
+    assert any(op.startswith("VarLengthExpand(Pruning") for op in plans.operators(summary.plan))
 
 
 def test_a_restricted_asset_that_is_governed_flows_into_another(writer: httpx.Client) -> None:

@@ -9,95 +9,38 @@ can read; a global admin sees everything, and every count is the admin's."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
 import pytest
 
-from service.settings import Settings
-from tests.integration.test_impact_manifest import ORDERS, WAREHOUSE, _send
-from tests.integration.test_redacted_reads import edge, project, put_asset
+from tests.support.corner_shop import ORDERS, WAREHOUSE, project, send
 from tests.support.dashboard import make_user, sign_in
 from tests.support.server import LiveServer
-from tests.support.tokens import token_of
+from tests.support.vault_ledger import (
+    PRIVATE,
+    PRIVATE_NAME,
+    Readers,
+    readers,
+    tagged,
+    unleaked,
+)
+from tests.support.writes import edge, put_asset
 
-__all__ = ["project"]  # the dbt project fixture, shared with the redacted reads
-
-# `vaultdom` is private (team `vaultkeepers`) and holds every asset whose id starts with
-# `vaultasset`. Its ledger has the tagged column `sealedcol` and the owner `ghost@...`.
-PRIVATE = "vaultasset.ledger"
-PRIVATE_NAME = "Ledger of sealed balances"
-SECRETS = ("vaultasset", "vaultdom", PRIVATE_NAME, "sealedcol", "ghost@vault.example")
-
-
-@dataclass
-class Readers:
-    outsider: httpx.Client  # a global viewer with no team
-    username: str  # the outsider's, for the dashboard
-
-
-@pytest.fixture
-def readers(
-    admin: httpx.Client,
-    make_settings: Callable[..., Settings],
-    client_of: Callable[[str], httpx.Client],
-) -> Readers:
-    assert admin.put("/teams/vaultkeepers", json={"display_name": "Keepers"}).status_code == 201
-    rules = [{"kind": "namespace", "value": "vaultasset"}]
-    domain = {"owner_team": "vaultkeepers", "private": True, "rules": rules}
-    answer = admin.put("/domains/vaultdom", json=domain)
-    assert answer.status_code == 201, answer.text
-    outsider = make_user(admin, "outsider", "viewer")
-    token = token_of(make_settings(), outsider["id"], "read")
-    return Readers(client_of(token), "outsider")
-
-
-def _asset(admin: httpx.Client, asset_id: str, name: str, **fields: Any) -> None:
-    answer = admin.put(f"/assets/{asset_id}", json={"name": name, "type": "table", **fields})
-    assert answer.status_code in (200, 201), answer.text
-
-
-def _map(admin: httpx.Client, source: str, target: str, column: str, into: str) -> None:
-    row = {"source": source, "target": target, "columns": [{"source": column, "target": into}]}
-    answer = admin.post("/lineage/bulk", json=[row])
-    assert answer.status_code == 200, answer.text
-
-
-def unleaked(answer: httpx.Response) -> Any:
-    """The answer's body, asserted to hold nothing of the hidden assets."""
-    assert answer.status_code == 200, answer.text
-    for secret in SECRETS:
-        assert secret not in answer.text, secret
-    return answer.json() if answer.headers["content-type"].endswith("json") else answer.text
+__all__ = ["project", "readers", "tagged"]  # fixtures, used by name
 
 
 def _events(client: httpx.Client, types: str) -> httpx.Response:
     return client.get("/events", params={"after": 0, "types": types, "limit": 500})
 
 
-@pytest.fixture
-def tagged(admin: httpx.Client, readers: Readers) -> None:
-    """The private ledger's `sealedcol` holds `pii`; the public `open.stage.email` inherits
-    it along one identity mapping, `open.stage` is marked public, and `open.feed` flows
-    into the ledger, which is marked restricted."""
-    columns = [{"name": "sealedcol", "tags": ["pii"]}]
-    _asset(admin, PRIVATE, PRIVATE_NAME, tags=["pii", "restricted"], columns=columns)
-    _asset(admin, "open.stage", "Stage", tags=["public"], columns=[{"name": "email"}])
-    _asset(admin, "open.feed", "Feed")
-    assert admin.get(f"/assets/{PRIVATE}").json()["domain"] == "vaultdom"
-    _map(admin, PRIVATE, "open.stage", "sealedcol", "email")
-    edge(admin, "open.feed", PRIVATE)
-
-
 def test_a_failing_rules_alert_names_no_owner_or_sort_place_of_a_hidden_asset(
     admin: httpx.Client, readers: Readers, live: LiveServer
 ) -> None:
-    _asset(admin, "open.raw", "Raw")
-    _asset(admin, "open.bbb", "Board", owners=["bi@example.com"])
-    _asset(admin, "zpublic.board", "Last board", owners=["ops@example.com"])
-    _asset(admin, PRIVATE, PRIVATE_NAME, owners=["ghost@vault.example"])
+    put_asset(admin, "open.raw", "Raw")
+    put_asset(admin, "open.bbb", "Board", owners=["bi@example.com"])
+    put_asset(admin, "zpublic.board", "Last board", owners=["ops@example.com"])
+    put_asset(admin, PRIVATE, PRIVATE_NAME, owners=["ghost@vault.example"])
     for target in ("open.bbb", PRIVATE, "zpublic.board"):
         edge(admin, "open.raw", target)
     rule = {"asset_id": "open.raw", "column": "id", "name": "ids", "type": "not_null"}
@@ -135,7 +78,7 @@ def test_a_tag_inherited_from_a_private_column_names_stand_ins_in_its_event(
         {"column": "email", "from": {"asset": PRIVATE, "column": "sealedcol"}}
     ]
     # the ledger's column untagged, the tag is lost: the event names its source alike
-    _asset(admin, PRIVATE, PRIVATE_NAME, columns=[{"name": "sealedcol", "tags": []}])
+    put_asset(admin, PRIVATE, PRIVATE_NAME, columns=[{"name": "sealedcol", "tags": []}])
     body = unleaked(_events(readers.outsider, "column.tag.lost"))
     (lost,) = [e for e in body["items"] if e["data"]["asset_id"] == "open.stage"]
     assert lost["data"]["columns"] == [
@@ -256,12 +199,12 @@ def test_impact_stand_ins_are_numbered_by_what_the_caller_reads_not_by_hidden_id
     candidate["nodes"] = {
         k: n for k, n in candidate["nodes"].items() if n.get("attached_node") != ORDERS
     }
-    answer = _send(reader, "/impact/manifest", candidate, namespace=WAREHOUSE)
+    answer = send(reader, "/impact/manifest", candidate, namespace=WAREHOUSE)
     assert answer.status_code == 200, answer.text
     for secret in ("aa.hidden", "zz.hidden", "zteam@example.com", "ateam@example.com"):
         assert secret not in answer.text, secret
     body = answer.json()
-    seen = _send(admin, "/impact/manifest", candidate, namespace=WAREHOUSE).json()
+    seen = send(admin, "/impact/manifest", candidate, namespace=WAREHOUSE).json()
     assert len(body["impacted"]) == len(seen["impacted"]) and body["redacted"] == 2
     nearest = [i for i in body["impacted"] if i["distance"] == 1]
     # readable first, then the stand-ins by team: `ateam`'s asset sorts last by id

@@ -13,6 +13,14 @@ import pytest
 
 from service.domain.query import Bounds, compile_query
 from service.models.query import Query
+from tests.support import plans
+from tests.support.query_examples import (
+    EXAMPLE_DASHBOARDS,
+    EXAMPLE_HOW_MANY_FED,
+    EXAMPLE_ORPHANS,
+    EXAMPLE_PII_FEEDING_LOOKER,
+    EXAMPLE_SHORTEST_PATH,
+)
 
 # (id, type, platform, tags, owners, properties); every other id an edge names is a
 # placeholder.
@@ -42,35 +50,6 @@ EDGES = [
     ("mart.finance", "report.quarterly"),
     ("dash.finance", "export.sheet"),
 ]
-
-# The five examples of docs/api/query.md, verbatim: each is run below.
-EXAMPLE_DASHBOARDS = {
-    "start": {"ids": ["warehouse.orders"]},
-    "traverse": {"direction": "downstream", "max_depth": 10, "where": {"type": "dashboard"}},
-    "return": "nodes",
-}
-EXAMPLE_PII_FEEDING_LOOKER = {
-    "start": {"where": {"platform": "looker"}},
-    "traverse": {
-        "direction": "upstream",
-        "max_depth": 50,
-        "where": {"type": "table", "tags_any": ["pii"]},
-    },
-    "return": "nodes",
-}
-EXAMPLE_SHORTEST_PATH = {
-    "path": {"from": "warehouse.orders", "to": "dash.finance", "max_depth": 10},
-    "return": "paths",
-}
-EXAMPLE_HOW_MANY_FED = {
-    "start": {"ids": ["src.orders"]},
-    "traverse": {"direction": "downstream", "max_depth": 50},
-    "return": "count",
-}
-EXAMPLE_ORPHANS = {
-    "start": {"where": {"has_upstream": False, "has_downstream": False}},
-    "return": "nodes",
-}
 
 
 def _load(writer: httpx.Client) -> None:
@@ -503,15 +482,8 @@ def test_the_body_must_be_json(reader: httpx.Client) -> None:
 # Cost
 
 
-def _lattice(levels: int) -> list[tuple[str, str]]:
-    pairs = [("top", "l0"), ("top", "r0")]
-    for i in range(levels):
-        pairs += [(f"{x}{i}", f"{y}{i + 1}") for x in "lr" for y in "lr"]
-    return pairs
-
-
 def test_a_lattice_of_2_to_the_40_paths_answers_at_once(writer: httpx.Client) -> None:
-    writer.post("/lineage/bulk", json=[{"source": s, "target": t} for s, t in _lattice(40)])
+    writer.post("/lineage/bulk", json=[{"source": s, "target": t} for s, t in plans.lattice(40)])
     for blocked in ("l17", "r17"):
         writer.put("/assets/" + blocked, json={"name": blocked, "type": "model"})
     deep = {"direction": "downstream", "max_depth": 50}
@@ -558,7 +530,7 @@ def test_traversals_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) ->
         for body in _battery():
             compiled = compile_query(Query.model_validate(body, strict=True), bounds)
             plan = session.run("EXPLAIN " + compiled.text, compiled.params).consume().plan
-            operators = _operators(plan)
+            operators = plans.operators(plan)
             pruning = [op for op in operators if op.startswith("VarLengthExpand(Pruning,BFS")]
             sides = 2 if body["traverse"]["direction"] == "both" else 1
             assert len(pruning) == sides, (body, operators)
@@ -574,17 +546,10 @@ def test_paths_plan_a_shortest_path_search(driver: neo4j.Driver) -> None:
                 body = {"path": {**path, "through": through}, "return": "graph"}
                 compiled = compile_query(Query.model_validate(body, strict=True), bounds)
                 plan = session.run("EXPLAIN " + compiled.text, compiled.params).consume().plan
-                operators = _operators(plan)
+                operators = plans.operators(plan)
                 assert any("ShortestPath" in op for op in operators), operators
                 assert not [op for op in operators if _enumerates(op)], (body, operators)
 
 
 def _enumerates(operator: str) -> bool:
     return operator.startswith(("VarLengthExpand(All", "VarLengthExpand(Into", "Repeat", "Trail"))
-
-
-def _operators(plan: Any) -> list[str]:
-    found = [str(plan["operatorType"])]
-    for child in plan.get("children", []):
-        found += _operators(child)
-    return found

@@ -91,7 +91,8 @@ def test_schema_introspection_procedures_are_allowed(graph: None, admin: httpx.C
 
 
 def test_a_huge_range_is_cut_at_the_row_cap(admin: httpx.Client) -> None:
-    started = time.monotonic()
+    """Rows past the cap are never computed: a trillion would meet the query deadline
+    and answer 422 `query_timeout`, not 200."""
     response = _cypher(admin, "UNWIND range(1, 1000000000000) AS i RETURN i", limit=10)
     assert response.status_code == 200, response.text
     assert response.json() == {
@@ -103,7 +104,6 @@ def test_a_huge_range_is_cut_at_the_row_cap(admin: httpx.Client) -> None:
     assert len(default["rows"]) == 1_000 and default["truncated"] is True
     exact = _cypher(admin, "UNWIND range(1, 10) AS i RETURN i", limit=10).json()
     assert exact["truncated"] is False
-    assert time.monotonic() - started < 5, "the rest of the range was never computed"
 
 
 FORBIDDEN = [

@@ -10,53 +10,15 @@ import json
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.integration.test_impact_manifest import (
-    ANALYSIS,
-    BOARD,
-    ORDERS,
-    WAREHOUSE,
-    _send,
-)
-from tests.integration.test_lineage_history import moment
+from tests.support.corner_shop import ANALYSIS, BOARD, ORDERS, WAREHOUSE, project, send
 from tests.support.dashboard import make_user, page_csrf, sign_in
-from tests.support.dbt_fixtures import manifest
+from tests.support.finance import SECRETS, finance, unleaked
+from tests.support.history import moment
 from tests.support.server import LiveServer
+from tests.support.writes import edge, put_asset
 
-# `fin.` assets belong to the private domain `finance`, owned by team `fin`.
-SECRETS = ("fin.secret", "fin.report", "Secret ledger", "Report ledger", "salary", "bonus")
-
-
-@pytest.fixture
-def finance(admin: httpx.Client) -> None:
-    assert admin.put("/teams/fin", json={"display_name": "Finance"}).status_code == 201
-    domain = {
-        "owner_team": "fin",
-        "private": True,
-        "rules": [{"kind": "namespace", "value": "fin."}],
-    }
-    answer = admin.put("/domains/finance", json=domain)
-    assert answer.status_code == 201, answer.text
-
-
-def put_asset(admin: httpx.Client, asset_id: str, name: str, **fields: Any) -> None:
-    answer = admin.put(f"/assets/{asset_id}", json={"name": name, "type": "table", **fields})
-    assert answer.status_code in (200, 201), answer.text
-
-
-def edge(admin: httpx.Client, source: str, target: str, **fields: Any) -> None:
-    answer = admin.post("/lineage", json={"source": source, "target": target, **fields})
-    assert answer.status_code in (200, 201), answer.text
-
-
-def unleaked(answer: httpx.Response) -> dict[str, Any]:
-    """The answer's body, asserted to hold nothing of the hidden assets."""
-    assert answer.status_code == 200, answer.text
-    for secret in SECRETS:
-        assert secret not in answer.text, secret
-    body: dict[str, Any] = answer.json()
-    return body
+__all__ = ["finance", "project"]  # fixtures, used by name
 
 
 def test_the_diff_shows_hidden_changes_as_stand_ins_one_per_asset(
@@ -187,16 +149,6 @@ def test_a_filter_never_tells_whether_a_hidden_asset_matches(
     assert "fin.secret" in {c["id"] for c in walk(admin, tag="pii", fanout=1)["capped"]}
 
 
-@pytest.fixture
-def project(admin: httpx.Client) -> dict[str, Any]:
-    """The dbt project uploaded, and a board reading its orders model."""
-    stored = manifest("v12")
-    assert _send(admin, "/lineage/manifest", stored, namespace=WAREHOUSE).status_code == 200
-    put_asset(admin, BOARD, "Orders board", owners=["bi@example.com"])
-    edge(admin, ORDERS, BOARD)
-    return stored
-
-
 def test_change_impact_shows_hidden_changed_and_impacted_assets_as_stand_ins(
     project: dict[str, Any], live: LiveServer, admin: httpx.Client, reader: httpx.Client
 ) -> None:
@@ -218,7 +170,7 @@ def test_change_impact_shows_hidden_changed_and_impacted_assets_as_stand_ins(
     }
 
     def check(client: httpx.Client) -> httpx.Response:
-        return _send(client, "/impact/manifest", candidate, namespace=WAREHOUSE)
+        return send(client, "/impact/manifest", candidate, namespace=WAREHOUSE)
 
     answer = check(reader)
     assert answer.status_code == 200, answer.text

@@ -4,14 +4,12 @@ sessions end (sign-out, new password, disabled user). The cookie never opens /ap
 from __future__ import annotations
 
 import hashlib
-import os
-import subprocess
-import sys
 
 import httpx
 import neo4j
 
 from service.dashboard.guard import CSRF_HEADER
+from tests.support.cli import governance
 from tests.support.dashboard import (
     PASSWORD,
     browser,
@@ -316,29 +314,10 @@ def test_admins_manage_users_in_the_dashboard(live: LiveServer, admin: httpx.Cli
     assert admin.get(f"/users/{me['id']}").json()["disabled"] is False
 
 
-def _cli(target: Neo4jTarget, *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "NEO4J_URI": target.uri,
-        "NEO4J_USERNAME": target.username,
-        "NEO4J_PASSWORD": target.password,
-        "NEO4J_DATABASE": target.database,
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "service", *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_the_cli_creates_users_and_recovers_passwords(
     neo4j_target: Neo4jTarget, live: LiveServer, clean: None
 ) -> None:
-    made = _cli(
+    made = governance(
         neo4j_target,
         "user",
         "create",
@@ -351,7 +330,7 @@ def test_the_cli_creates_users_and_recovers_passwords(
     )
     assert made.returncode == 0, made.stderr
     with sign_in(live, "ops") as client:
-        reset = _cli(
+        reset = governance(
             neo4j_target,
             "user",
             "set-password",
@@ -364,7 +343,7 @@ def test_the_cli_creates_users_and_recovers_passwords(
         assert client.get("/").status_code == 303
     with browser(live) as client:
         assert submit_login(client, "ops", "recovered-password-1").status_code == 303
-    short = _cli(
+    short = governance(
         neo4j_target,
         "user",
         "set-password",

@@ -15,8 +15,10 @@ import pytest
 
 from service import cypher
 from service.domain.lineage_pages import page_params
-from tests.integration.test_lineage_history import moment
-from tests.integration.test_redacted_reads import edge, finance, put_asset, unleaked
+from tests.support import plans
+from tests.support.finance import finance, unleaked
+from tests.support.history import moment
+from tests.support.writes import edge, put_asset
 
 __all__ = ["finance"]  # the fixture, used by name
 
@@ -137,16 +139,9 @@ def test_ordering_stand_ins_last_keeps_the_linear_walk(driver: neo4j.Driver, nam
         **page_params(10, readable=("mine",)),
     }
     plan = driver.execute_query("EXPLAIN " + statement, params).summary.plan
-    operators = _operators(plan)
+    operators = plans.operators(plan)
     walks = [op for op in operators if op.startswith("VarLengthExpand")]
     assert len(walks) == 2 and all(op.startswith("VarLengthExpand(Pruning,BFS") for op in walks)
     assert not [op for op in operators if op.startswith(("AllNodesScan", "CartesianProduct"))], (
         operators
     )
-
-
-def _operators(plan: Any) -> list[str]:
-    found = [str(plan["operatorType"])]
-    for child in plan.get("children", []):
-        found += _operators(child)
-    return found

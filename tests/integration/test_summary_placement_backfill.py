@@ -7,40 +7,27 @@ nothing is placed."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 import httpx
 import neo4j
 import pytest
 
-from service import cypher
 from service.app import create_app
 from service.graph import Graph
 from service.settings import Settings
 from service.store import event_placement
 from tests.conftest import client_for
+from tests.support.graphs import on_a_graph
 from tests.support.private_domain import PrivateDomain, make_private_domain
 from tests.support.server import LiveServer
+from tests.support.start_up import await_start_up_backfills
 from tests.support.waiting import eventually
 
 PRIVATE = "vaultasset.ledger"
 PUBLIC = "open.raw"
 OTHER = "open.board"
 SUMMARY = "lineage.bulk.ingested"
-# The last migration a start runs: once it is marked, the start's backfills are over.
-LAST = "column_flow_findings"
-
-
-def await_start_up_backfills(driver: neo4j.Driver) -> None:
-    """Until the test service's own start-up backfills are over: they would otherwise
-    race a test's."""
-
-    def over() -> bool:
-        found = driver.execute_query("MATCH (m:Migration {name: $name}) RETURN m", name=LAST)
-        return bool(found.records)
-
-    eventually(over, timeout=60, what="the start-up backfills to finish")
 
 
 @pytest.fixture
@@ -81,16 +68,11 @@ def mark_placement_done(driver: neo4j.Driver) -> None:
 
 
 def place_twice(make_settings: Callable[..., Settings]) -> tuple[int, int]:
-    async def run() -> tuple[int, int]:
-        settings = make_settings()
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            first = await event_placement.place_old_summaries(graph)
-            return first, await event_placement.place_old_summaries(graph)
-        finally:
-            await graph.close()
+    async def twice(graph: Graph) -> tuple[int, int]:
+        first = await event_placement.place_old_summaries(graph)
+        return first, await event_placement.place_old_summaries(graph)
 
-    return asyncio.run(run())
+    return on_a_graph(make_settings(), twice)
 
 
 def test_an_old_summary_reaches_only_readers_of_every_private_domain(

@@ -19,7 +19,8 @@ from standardwebhooks import Webhook
 from service.app import create_app
 from service.domain import webhook_signing as signing
 from service.settings import Settings
-from tests.conftest import TEST_SECRET_KEY, WEBHOOKS_FOR_TESTS, Tokens, client_for
+from tests.conftest import WEBHOOKS_FOR_TESTS, Tokens, client_for
+from tests.support.keys import TEST_SECRET_KEY
 from tests.support.neo4j_server import Neo4jTarget
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer

@@ -9,22 +9,10 @@ provisioning the database; every test server then finds the schema in place
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
-
-from service import cypher
 from service.graph import Graph
 from service.settings import Settings
+from tests.support.graphs import on_a_graph
 
 
 def apply_schema(settings: Settings) -> None:
-    async def apply() -> None:
-        graph = Graph.connect(settings, cypher.load(), settings.neo4j_uri or "")
-        try:
-            await graph.apply_schema()
-        finally:
-            await graph.close()
-
-    # In a worker thread: Playwright's sync API keeps an event loop running in this one.
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        worker.submit(asyncio.run, apply()).result()
+    on_a_graph(settings, Graph.apply_schema)

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.integration.test_query_api import (
+from tests.support.query_examples import (
     EXAMPLE_DASHBOARDS,
     EXAMPLE_HOW_MANY_FED,
     EXAMPLE_ORPHANS,
