@@ -99,6 +99,25 @@ ELSEWHERE = (
         "Bolt port of that instance; worker `gwN` takes the port `N + 1` above it.",
     ),
     Elsewhere(
+        "GOVERNANCE_FUZZ_EXAMPLES",
+        "`150` (parsers), `10` (API)",
+        "the test suite",
+        "Examples per parser the unit tests fuzz, and per operation `make fuzz-api` "
+        "tries; a larger number runs a longer hunt.",
+    ),
+    Elsewhere(
+        "GOVERNANCE_FUZZ_SEED",
+        "`20261124`",
+        "the test suite",
+        "The seed of `make fuzz-api`'s run, for a different one.",
+    ),
+    Elsewhere(
+        "GOVERNANCE_FUZZ_STALL_S",
+        "`300`",
+        "the test suite",
+        "Seconds `make fuzz-api` waits for its report to grow before it fails as stalled.",
+    ),
+    Elsewhere(
         "GOVERNANCE_KEEP_TEST_NEO4J",
         "—",
         "the test suite, the benchmarks",

@@ -16,25 +16,14 @@ from playwright.sync_api import Browser, expect
 
 from tests.conftest import client_for
 from tests.e2e.conftest import Visitor
+from tests.e2e.shared import MANIFEST, REVENUE_SQL, lineage_rows, upload_manifest
 from tests.support.dashboard import make_user
 from tests.support.dbt_fixtures import manifest_path
 from tests.support.server import LiveServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality"
-MANIFEST = FIXTURES / "manifest.json"
 FAILING_RUN = FIXTURES / "run_results_failing.json"
 ORDERS = "model.quality_shop.orders"
-
-
-def upload_manifest(api: httpx.Client) -> dict[str, object]:
-    answer = api.post(
-        "/lineage/manifest",
-        content=MANIFEST.read_bytes(),
-        headers={"Content-Type": "application/json"},
-    )
-    assert answer.status_code == 200, answer.text
-    summary: dict[str, object] = answer.json()
-    return summary
 
 
 def break_things(api: httpx.Client) -> None:
@@ -83,17 +72,6 @@ def expected_lineage(root: str, depth: int) -> dict[str, tuple[str, int]]:
                     found.setdefault(nxt, (direction, distance + 1))
                     queue.append((nxt, distance + 1))
     return found
-
-
-def lineage_rows(visitor: Visitor) -> dict[str, tuple[str, int]]:
-    visitor.page.wait_for_selector("[data-lineage][data-lineage-ready='true']")
-    rows = visitor.page.locator("[data-testid='lineage-nodes'] tbody tr")
-    table = {}
-    for i in range(rows.count()):
-        cells = rows.nth(i).locator("td")
-        asset_id = cells.nth(0).locator("code").inner_text()
-        table[asset_id] = (cells.nth(4).inner_text(), int(cells.nth(5).inner_text()))
-    return table
 
 
 def test_a_signed_out_visitor_is_sent_to_sign_in(visitor: Visitor, clean: None) -> None:
@@ -365,11 +343,6 @@ WAREHOUSE = "duckdb://warehouse"
 CORNER_ORDERS = "model.corner_shop.orders"
 REVENUE = "corner_shop.reporting.revenue"
 REVENUE_PLACEHOLDER = f"{WAREHOUSE}/{REVENUE}"  # the id of the asset made for the dataset
-REVENUE_SQL = (
-    "insert into reporting.revenue\n"
-    "select customer_id, sum(amount) as revenue from corner_shop.main_marts.orders group by 1;\n"
-    "insert into reporting.broken select from where (;\n"
-)
 
 
 def ingest_corner_shop_and_sql(visitor: Visitor, sql_file: Path) -> None:

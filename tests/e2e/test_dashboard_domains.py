@@ -9,31 +9,8 @@ import httpx
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Visitor
-from tests.e2e.test_dashboard import MANIFEST, lineage_rows
+from tests.e2e.shared import HIDDEN, MANIFEST, lineage_rows, private_finance
 from tests.support.dashboard import make_user
-
-HIDDEN = ("fin.ledger", "General ledger")
-
-
-def private_finance(api: httpx.Client) -> None:
-    """shop.raw -> fin.ledger -> shop.dash, fin.ledger in the private `finance` domain
-    (every id under `fin.`), owned by a team nobody here belongs to."""
-    for asset_id, name in (("shop.raw", "Raw orders"), (HIDDEN[0], HIDDEN[1])):
-        body = {"id": asset_id, "name": name, "type": "table"}
-        assert api.post("/assets", json=body).status_code == 201
-    dash = {"id": "shop.dash", "name": "Dash", "type": "dashboard"}
-    assert api.post("/assets", json=dash).status_code == 201
-    for source, target in (("shop.raw", "fin.ledger"), ("fin.ledger", "shop.dash")):
-        answer = api.post("/lineage", json={"source": source, "target": target})
-        assert answer.status_code == 201, answer.text
-    assert api.put("/teams/finance-team", json={}).status_code == 201
-    domain = {
-        "owner_team": "finance-team",
-        "private": True,
-        "rules": [{"kind": "namespace", "value": "fin."}],
-    }
-    assert api.put("/domains/finance", json=domain).status_code == 201, "domain"
-    assert api.get("/assets/fin.ledger").json()["domain"] == "finance"
 
 
 def test_a_private_asset_is_a_stand_in_in_the_graph_and_the_path_stays_whole(

@@ -15,39 +15,26 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from service import clock
 from tests.e2e.conftest import Visitor
-from tests.e2e.test_dashboard import MANIFEST, lineage_rows, upload_manifest
+from tests.e2e.shared import (
+    MANIFEST,
+    MINUS,
+    asset,
+    edge,
+    graph_state,
+    lineage_rows,
+    upload_manifest,
+)
 from tests.support.dashboard import make_user
+from tests.support.history import moment
 
 REVENUE = "model.quality_shop.customer_revenue"
 REPORT = "bi.revenue_report"
-MINUS = "\u2212"  # the mark of a removed node or edge
-
-
-def asset(api: httpx.Client, asset_id: str, **fields: Any) -> None:
-    body = {"id": asset_id, "name": asset_id.split(".")[-1], "type": "table", **fields}
-    answer = api.post("/assets", json=body)
-    assert answer.status_code == 201, answer.text
-
-
-def edge(api: httpx.Client, source: str, target: str, **fields: Any) -> None:
-    answer = api.post("/lineage", json={"source": source, "target": target, **fields})
-    assert answer.status_code == 201, answer.text
 
 
 def unlink(api: httpx.Client, source: str, target: str) -> None:
     answer = api.delete("/lineage/edges", params={"source": source, "target": target})
     assert answer.status_code == 204, answer.text
-
-
-def moment_between() -> str:
-    """An instant after everything written so far and before anything written next: the
-    clock read, then passed (instants are to the millisecond)."""
-    instant = clock.now_iso()
-    while clock.now_iso() <= instant:
-        pass
-    return instant
 
 
 def as_local(instant: str) -> str:
@@ -60,32 +47,13 @@ def as_local(instant: str) -> str:
     return whole.removesuffix(":00") if whole.count(":") == 2 else whole
 
 
-def graph_state(visitor: Visitor, element: str) -> dict[str, Any]:
-    """A drawn element's change classes and the style cytoscape drew it with (the graph
-    is a canvas: cytoscape keeps its instance on the container)."""
-    found: dict[str, Any] = visitor.page.evaluate(
-        """(id) => {
-            const cy = document.querySelector("[data-lineage-canvas]")._cyreg.cy;
-            const e = cy.getElementById(id);
-            const style = e.isEdge()
-              ? { line: e.style("line-style"), color: e.style("line-color") }
-              : { line: e.style("border-style"), color: e.style("border-color"),
-                  label: e.style("label") };
-            return { drawn: e.length === 1, added: e.hasClass("added"),
-                     removed: e.hasClass("removed"), ...style };
-        }""",
-        element,
-    )
-    return found
-
-
 def chain(api: httpx.Client) -> str:
     """raw -> stg -> mart, then stg -> mart deleted: the instant between the two."""
     for asset_id in ("raw.orders", "stg.orders", "mart.orders"):
         asset(api, asset_id)
     edge(api, "raw.orders", "stg.orders")
     edge(api, "stg.orders", "mart.orders")
-    before = moment_between()
+    before = moment()
     unlink(api, "stg.orders", "mart.orders")
     return before
 
@@ -136,7 +104,7 @@ def test_as_of_a_moment_before_an_edge_was_deleted_the_graph_still_shows_it(
 def test_as_of_a_moment_before_the_asset_existed_says_so(
     visitor: Visitor, api: httpx.Client
 ) -> None:
-    long_ago = moment_between()
+    long_ago = moment()
     chain(api)
     make_user(api, "too-early", "viewer")
     visitor.sign_in("too-early")

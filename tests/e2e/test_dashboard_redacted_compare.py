@@ -8,17 +8,16 @@ import httpx
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Visitor
-from tests.e2e.test_dashboard import lineage_rows
-from tests.e2e.test_dashboard_domains import HIDDEN, private_finance
-from tests.e2e.test_dashboard_history import MINUS, asset, edge, graph_state, moment_between
+from tests.e2e.shared import HIDDEN, MINUS, asset, edge, graph_state, lineage_rows, private_finance
 from tests.support.dashboard import make_user
+from tests.support.history import moment
 
 
 def test_a_hidden_asset_added_between_two_moments_is_a_marked_stand_in(
     visitor: Visitor, api: httpx.Client
 ) -> None:
     private_finance(api)  # shop.raw -> fin.ledger -> shop.dash
-    before = moment_between()
+    before = moment()
     asset(api, "fin.payroll", name="Payroll run")
     edge(api, "shop.raw", "fin.payroll")
     answer = api.delete("/lineage/edges", params={"source": "fin.ledger", "target": "shop.dash"})

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from service.dashboard.routes import MODULES
 from tests.e2e.conftest import Visitor, Watch
-from tests.e2e.test_dashboard import REVENUE_SQL
+from tests.e2e.shared import REVENUE_SQL
 from tests.support.dashboard import PASSWORD, make_user
 from tests.support.server import LiveServer
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import cache
 from typing import Any
 
 import pytest
 
-from service.domain.dbt_manifest import DbtAsset, ManifestContents, read_manifest
+from service.domain.dbt_manifest import read_manifest
 from tests.support.dbt_fixtures import (
     LINEAGE_TYPES,
     NEWEST,
@@ -23,21 +22,24 @@ from tests.support.dbt_fixtures import (
     RELEASES,
     SCHEMAS,
     lineage_pairs,
-    load,
-    manifest,
     prefix,
-    public,
     public_manifests,
-    shared_manifest,
+)
+from tests.support.dbt_read import (
+    JAFFLE_NEW,
+    JAFFLE_V4,
+    JAFFLE_V7,
+    JAFFLE_V12,
+    MATTERMOST,
+    OURS,
+    PUBLIC_NAMES,
+    assets,
+    contents,
+    document,
+    fresh,
+    rule,
 )
 
-JAFFLE_V4 = "gen_jaffle_shop_v4_dbt1.0.9_duckdb.json"
-JAFFLE_V7 = "gen_jaffle_shop_v7_dbt1.3.8_duckdb.json"
-JAFFLE_V12 = "gen_jaffle_shop_v12_dbt1.8.10_duckdb.json"
-JAFFLE_NEW = "gen_jaffle_shop_new_v12_dbt1.11.16_duckdb.json"
-MATTERMOST = "gen_mattermost_analytics_v12_dbt1.11.16_snowflake.json.gz"
-PUBLIC_NAMES = (JAFFLE_V4, JAFFLE_V7, JAFFLE_V12, JAFFLE_NEW, MATTERMOST)
-OURS = (*SCHEMAS, PARSE_ONLY)
 UNTESTABLE = (
     f"test test.{PROJECT}.assert_arithmetic_still_works: cannot tell which asset it tests; skipped"
 )
@@ -46,29 +48,6 @@ UNTESTABLE = (
 def with_public(*ours: str, names: tuple[str, ...] = PUBLIC_NAMES) -> list[Any]:
     """Our manifests, then public ones, which are skipped when they are not there."""
     return [*ours, *(pytest.param(name, marks=public_manifests) for name in names)]
-
-
-def fresh(name: str) -> Any:
-    """A fresh parse, for tests that change the document."""
-    return manifest(name) if name in OURS else load(public(name))
-
-
-@cache
-def document(name: str) -> Any:
-    return shared_manifest(name) if name in OURS else fresh(name)
-
-
-@cache
-def contents(name: str) -> ManifestContents:
-    return read_manifest(document(name))
-
-
-def assets(name: str) -> dict[str, DbtAsset]:
-    return {a.id: a for a in contents(name).assets}
-
-
-def rule(name: str, rule_id: str) -> Any:
-    return next(r for r in contents(name).rules if r.id == rule_id)
 
 
 # The fixture READMEs: assets by type, expected edges, tests turned into rules, entries

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tests.support.dbt_fixtures import prefix, public_manifests
-from tests.unit.test_dbt_manifest import (
+from tests.support.dbt_read import (
     JAFFLE_NEW,
     JAFFLE_V4,
     JAFFLE_V12,

@@ -13,16 +13,13 @@ whole file takes a few seconds; a failing example is pinned with `@example`.
 from __future__ import annotations
 
 import contextlib
-import gzip
-import os
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
@@ -39,112 +36,18 @@ from service.domain.webhook_targets import TargetRefused, check_url, normalise_u
 from service.errors import ServiceError, Unprocessable
 from service.ids import id_problem, normalise
 from service.models.query import Query
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-# GOVERNANCE_FUZZ_EXAMPLES=5000 runs a longer hunt locally; CI keeps the default.
-EXAMPLES = int(os.environ.get("GOVERNANCE_FUZZ_EXAMPLES", "150"))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+from tests.support.fuzzing import (
+    FIXTURES,
+    FUZZ,
+    HEAVY,
+    MANIFESTS,
+    json_objects,
+    json_values,
+    load,
+    mutations,
+    nest,
+    replaced,
 )
-HEAVY = settings(FUZZ, max_examples=max(EXAMPLES * 2 // 5, 1))
-
-# ---------------------------------------------------------------- strategies
-
-scalars = (
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**63), max_value=2**63 - 1)  # what orjson reads
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=20)
-)
-json_values = st.recursive(
-    scalars,
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=25,
-)
-# Uploads are read by orjson, which takes nesting up to 1024 levels (deeper than
-# Python's recursion limit): such a value may sit anywhere in a manifest.
-deep_values = st.builds(
-    lambda depth, kinds, leaf: _nest(depth, kinds, leaf),
-    st.sampled_from([2, 50, 500, 1000]),
-    st.sampled_from(["list", "dict", "mixed"]),
-    scalars,
-)
-
-
-def _nest(depth: int, kinds: str, leaf: Any) -> Any:
-    value = leaf
-    for level in range(depth):
-        as_list = kinds == "list" or (kinds == "mixed" and level % 2 == 0)
-        value = [value] if as_list else {"name": value}
-    return value
-
-
-json_objects = st.dictionaries(st.text(max_size=12), json_values, max_size=6)
-
-
-def _load(path: Path) -> Any:
-    raw = path.read_bytes()
-    return orjson.loads(gzip.decompress(raw) if path.suffix == ".gz" else raw)
-
-
-def _paths(document: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every key path in the document (a fixture's structure, where mutations land)."""
-    found = [prefix] if prefix else []
-    if isinstance(document, dict):
-        for key, value in document.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(document, list):
-        for index, value in enumerate(document):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
-_DELETE = object()
-
-
-def _replaced(document: Any, path: tuple[Any, ...], value: Any) -> Any:
-    """A copy with the value at `path` replaced (or deleted); only the containers on
-    the path are copied, so the fixture itself is never changed."""
-    if not path:
-        return document if value is _DELETE else value
-    head, rest = path[0], path[1:]
-    if isinstance(document, dict) and (head in document or not rest):
-        copy = dict(document)
-        if not rest and value is _DELETE:
-            copy.pop(head, None)
-        else:
-            copy[head] = _replaced(copy.get(head), rest, value)
-        return copy
-    if isinstance(document, list) and isinstance(head, int) and head < len(document):
-        items = list(document)
-        if not rest and value is _DELETE:
-            del items[head]
-        else:
-            items[head] = _replaced(items[head], rest, value)
-        return items
-    return document
-
-
-def mutations(document: Any, most: int = 4) -> st.SearchStrategy[Any]:
-    """The document with 1 to `most` keys deleted or given another (random) value;
-    paths through fixed structural keys are listed first so that shrinking heads there."""
-    paths = sorted(_paths(document), key=len)
-    edit = st.tuples(st.sampled_from(paths), st.just(_DELETE) | json_values | deep_values)
-
-    def build(edits: list[tuple[tuple[Any, ...], Any]]) -> Any:
-        mutated = document
-        for path, value in edits:
-            mutated = _replaced(mutated, path, value)
-        return mutated
-
-    return st.lists(edit, min_size=1, max_size=most).map(build)
 
 
 def only(errors: tuple[type[BaseException], ...], call: Callable[[], Any]) -> None:
@@ -154,12 +57,6 @@ def only(errors: tuple[type[BaseException], ...], call: Callable[[], Any]) -> No
 
 
 # ---------------------------------------------------------------- dbt manifest
-
-MANIFESTS = [
-    _load(FIXTURES / "dbt_quality" / "manifest.json"),
-    _load(FIXTURES / "dbt_versions" / "manifest_v4_dbt1.0.9.json.gz"),
-    _load(FIXTURES / "dbt_versions" / "manifest_v12_dbt1.11.16.json.gz"),
-]
 
 
 @FUZZ
@@ -196,7 +93,7 @@ def _first_test_kwargs(document: Any) -> tuple[Any, ...]:
 
 @HEAVY
 @given(document=mutations(MANIFESTS[0], most=3))
-@example(document=_replaced(MANIFESTS[0], _first_test_kwargs(MANIFESTS[0]), _nest(300, "list", 1)))
+@example(document=replaced(MANIFESTS[0], _first_test_kwargs(MANIFESTS[0]), nest(300, "list", 1)))
 def test_mutated_manifests_read_and_plan_or_give_a_manifest_error(document: Any) -> None:
     only((ManifestError,), lambda: _read_and_plan(document))
 
@@ -204,17 +101,17 @@ def test_mutated_manifests_read_and_plan_or_give_a_manifest_error(document: Any)
 def test_test_kwargs_nested_too_deeply_to_be_stored_are_refused_with_their_loc() -> None:
     where = _first_test_kwargs(MANIFESTS[0])
     with pytest.raises(ManifestError, match="nested deeper than 200") as caught:
-        read_manifest(_replaced(MANIFESTS[0], where, _nest(300, "mixed", 1)))
+        read_manifest(replaced(MANIFESTS[0], where, nest(300, "mixed", 1)))
     assert caught.value.loc == where[:-1]
-    assert read_manifest(_replaced(MANIFESTS[0], where, _nest(150, "mixed", 1))).rules
+    assert read_manifest(replaced(MANIFESTS[0], where, nest(150, "mixed", 1))).rules
 
 
 # ---------------------------------------------------------------- run_results
 
 RUN_RESULTS = [
-    _load(FIXTURES / "dbt_quality" / "run_results_failing.json"),
-    _load(FIXTURES / "dbt_quality" / "run_results_passing_v4.json"),
-    _load(FIXTURES / "dbt_versions" / "run_results_dbt1.11.16.json.gz"),
+    load(FIXTURES / "dbt_quality" / "run_results_failing.json"),
+    load(FIXTURES / "dbt_quality" / "run_results_passing_v4.json"),
+    load(FIXTURES / "dbt_versions" / "run_results_dbt1.11.16.json.gz"),
 ]
 times = st.datetimes().map(lambda t: t.isoformat()) | st.sampled_from(
     ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00", "2026-01-01T00:00:00Z"]

@@ -27,7 +27,7 @@ from service.errors import PayloadTooLarge, Unprocessable
 from service.store import manifest_upload
 from service.store.manifest_upload import read_contents, read_document
 from service.store.spool import Spooled, spooled_file
-from tests.unit.test_fuzz_parsers import EXAMPLES, FUZZ, MANIFESTS, json_objects, mutations
+from tests.support.fuzzing import EXAMPLES, FUZZ, MANIFESTS, json_objects, mutations
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 PUBLIC = Path("/work/shared/fixtures/dbt")

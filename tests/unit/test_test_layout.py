@@ -7,8 +7,6 @@ import ast
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-# The suites held to it so far; the unit and browser suites still borrow from each other.
-HELD = ("integration", "support")
 
 
 def _imported_test_modules(path: Path) -> list[str]:
@@ -28,8 +26,7 @@ def _imported_test_modules(path: Path) -> list[str]:
 def test_no_test_module_imports_another() -> None:
     borrowed = {
         str(path.relative_to(TESTS)): modules
-        for suite in HELD
-        for path in sorted((TESTS / suite).rglob("*.py"))
+        for path in sorted(TESTS.rglob("*.py"))
         if (modules := _imported_test_modules(path))
     }
     assert borrowed == {}
