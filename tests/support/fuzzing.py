@@ -4,14 +4,14 @@ mutations of real documents (keys deleted or given another value at random depth
 
 from __future__ import annotations
 
-import gzip
 import os
 from pathlib import Path
 from typing import Any
 
-import orjson
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+
+from tests.support.dbt_fixtures import load
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 # GOVERNANCE_FUZZ_EXAMPLES=5000 runs a longer hunt locally; CI keeps the default.
@@ -58,11 +58,6 @@ def nest(depth: int, kinds: str, leaf: Any) -> Any:
 
 
 json_objects = st.dictionaries(st.text(max_size=12), json_values, max_size=6)
-
-
-def load(path: Path) -> Any:
-    raw = path.read_bytes()
-    return orjson.loads(gzip.decompress(raw) if path.suffix == ".gz" else raw)
 
 
 def _paths(document: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

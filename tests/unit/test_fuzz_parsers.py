@@ -36,6 +36,7 @@ from service.domain.webhook_targets import TargetRefused, check_url, normalise_u
 from service.errors import ServiceError, Unprocessable
 from service.ids import id_problem, normalise
 from service.models.query import Query
+from tests.support.dbt_fixtures import load
 from tests.support.fuzzing import (
     FIXTURES,
     FUZZ,
@@ -43,7 +44,6 @@ from tests.support.fuzzing import (
     MANIFESTS,
     json_objects,
     json_values,
-    load,
     mutations,
     nest,
     replaced,
