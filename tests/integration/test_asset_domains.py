@@ -12,6 +12,7 @@ import neo4j
 import pytest
 
 from tests.support.dbt_fixtures import NEWEST, manifest
+from tests.support.writes import put_asset
 
 PG = "postgres://db:5432"
 
@@ -26,13 +27,6 @@ def domain(admin: httpx.Client, domain_id: str, *rules: tuple[str, str], **extra
     body = {"owner_team": "finance", "rules": [{"kind": k, "value": v} for k, v in rules], **extra}
     answer = admin.put(f"/domains/{domain_id}", json=body)
     assert answer.status_code in (200, 201), answer.text
-
-
-def put_asset(client: httpx.Client, asset_id: str, **fields: Any) -> dict[str, Any]:
-    answer = client.put(f"/assets/{asset_id}", json={"name": asset_id, "type": "table", **fields})
-    assert answer.status_code in (200, 201), answer.text
-    body: dict[str, Any] = answer.json()
-    return body
 
 
 def domain_of(client: httpx.Client, asset_id: str) -> str | None:
@@ -77,7 +71,7 @@ def test_precedence_explicit_then_project_then_namespace_then_tag(admin: httpx.C
     domain(admin, "b-namespace", ("namespace", "ns."))
     domain(admin, "c-project", ("dbt_project", "shop"))
     domain(admin, "d-explicit", ("asset", "ns.one"))
-    both = {"tags": ["gold"], "properties": {"dbt_project": "shop"}}
+    both: dict[str, Any] = {"tags": ["gold"], "properties": {"dbt_project": "shop"}}
     assert put_asset(admin, "ns.one", **both)["domain"] == "d-explicit"
     assert put_asset(admin, "ns.two", **both)["domain"] == "c-project"
     assert put_asset(admin, "ns.three", tags=["gold"])["domain"] == "b-namespace"

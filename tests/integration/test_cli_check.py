@@ -21,14 +21,12 @@ import pytest
 
 from tests.conftest import Tokens
 from tests.support.cli import cli_env, run_cli
+from tests.support.corner_shop import BOARD, ORDERS, SLOW
 from tests.support.dbt_fixtures import manifest
 from tests.support.server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 STG_ORDERS = "model.corner_shop.stg_orders"
-ORDERS = "model.corner_shop.orders"
-BOARD = "bi.orders_dashboard"
-SLOW = 180  # an upload derives column lineage with sqlglot: slow on a busy machine
 
 
 def _check(

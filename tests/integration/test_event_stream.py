@@ -18,13 +18,7 @@ from tests.support.progress import newest_event
 from tests.support.server import LiveServer
 from tests.support.sse import SseReader
 from tests.support.waiting import eventually
-
-
-def _asset(client: httpx.Client, asset_id: str, **extra: object) -> None:
-    response = client.post(
-        "/assets", json={"id": asset_id, "name": asset_id, "type": "table", **extra}
-    )
-    assert response.status_code == 201, response.text
+from tests.support.writes import post_asset
 
 
 def test_live_events_arrive_as_server_sent_events(
@@ -32,7 +26,7 @@ def test_live_events_arrive_as_server_sent_events(
 ) -> None:
     with SseReader(live.url + "/api/v1/events/stream", tokens.read) as stream:
         assert stream.status == 200
-        _asset(writer, "a")
+        post_asset(writer, "a")
         frame = stream.next_event()
     assert frame.event == "asset.created"
     assert frame.data["type"] == "asset.created" and frame.data["data"]["id"] == "a"
@@ -44,16 +38,16 @@ def test_resume_after_a_dropped_connection_loses_and_doubles_nothing(
 ) -> None:
     url = live.url + "/api/v1/events/stream"
     with SseReader(url, tokens.read, params={"types": "asset.*"}) as stream:
-        _asset(writer, "a0")
-        _asset(writer, "a1")
+        post_asset(writer, "a0")
+        post_asset(writer, "a1")
         seen = stream.events(2)
     for i in range(2, 6):  # written while nobody listens
-        _asset(writer, f"a{i}")
+        post_asset(writer, f"a{i}")
     with SseReader(
         url, tokens.read, headers={"Last-Event-ID": seen[-1].id or ""}, params={"types": "asset.*"}
     ) as stream:
         missed = stream.events(4)
-        _asset(writer, "a6")
+        post_asset(writer, "a6")
         live_one = stream.next_event()
     ids = [f.data["data"]["id"] for f in [*seen, *missed, live_one]]
     assert ids == [f"a{i}" for i in range(7)]
@@ -65,7 +59,7 @@ def test_types_filter_the_stream(live: LiveServer, tokens: Tokens, writer: httpx
     with SseReader(
         live.url + "/api/v1/events/stream", tokens.read, params={"types": "lineage.edge.created"}
     ) as stream:
-        _asset(writer, "x")
+        post_asset(writer, "x")
         writer.post("/lineage", json={"source": "x", "target": "y"})
         frame = stream.next_event()
     assert frame.event == "lineage.edge.created"
@@ -135,7 +129,7 @@ def test_a_reader_that_falls_behind_is_disconnected(
         headers = {"Authorization": f"Bearer {made['slow']}"}
         with httpx.Client(base_url=server.url + "/api/v1", headers=headers) as client:
             for i in range(EVENTS):
-                _asset(client, f"big{i}", description="x" * 60_000)
+                post_asset(client, f"big{i}", description="x" * 60_000)
         follower: Broker = server.app_state.broker
         newest = newest_event(driver)
         eventually(lambda: follower.last_seq >= newest, what="the follower passed the last events")
@@ -163,7 +157,7 @@ def test_an_event_written_through_one_process_reaches_a_stream_on_another(
     other = LiveServer(create_app(make_settings())).start()
     try:
         with SseReader(other.url + "/api/v1/events/stream", tokens.read) as stream:
-            _asset(writer, "cross")
+            post_asset(writer, "cross")
             frame = stream.next_event()
         assert frame.data["data"]["id"] == "cross"
     finally:

@@ -12,6 +12,7 @@ import pytest
 
 from service import clock
 from service.models.lineage import LineageGraph
+from tests.support.writes import put_asset
 
 # Cycles (r -> a -> c -> d -> r, u2 -> u1 -> r), diamonds (r -> a|b -> c, u3 -> u1|u2)
 # and both directions around r, an edge joining the two sides (c -> d, d upstream).
@@ -25,12 +26,6 @@ GRAPH = [
 def _edges(client: httpx.Client, pairs: list[tuple[str, str]]) -> None:
     response = client.post("/lineage/bulk", json=[{"source": s, "target": t} for s, t in pairs])
     assert response.status_code == 200, response.text
-
-
-def _asset(client: httpx.Client, asset_id: str, **fields: Any) -> None:
-    body = {"id": asset_id, "name": asset_id, "type": "table", **fields}
-    response = client.put(f"/assets/{asset_id}", json=body)
-    assert response.status_code in (200, 201), response.text
 
 
 def _pages(client: httpx.Client, path: str, **params: Any) -> Iterator[dict[str, Any]]:
@@ -148,10 +143,10 @@ def test_a_cursor_that_does_not_decode_is_400(writer: httpx.Client, cursor: str)
 def test_filters_walk_through_the_assets_they_hide(writer: httpx.Client) -> None:
     """r -> mid (a view, hidden) -> far (a table, shown at its true distance)."""
     _edges(writer, [("r", "mid"), ("mid", "far"), ("r", "near"), ("up", "r")])
-    _asset(writer, "mid", type="view", tags=["pii"])
-    _asset(writer, "far", platform="snowflake", owners=["ann"])
-    _asset(writer, "near", platform="postgres", tags=["pii"], owners=["bob"])
-    _asset(writer, "up", type="view", owners=["ann"])
+    put_asset(writer, "mid", type="view", tags=["pii"])
+    put_asset(writer, "far", platform="snowflake", owners=["ann"])
+    put_asset(writer, "near", platform="postgres", tags=["pii"], owners=["bob"])
+    put_asset(writer, "up", type="view", owners=["ann"])
     tables = writer.get("/lineage/r", params={"type": "table"}).json()
     assert [(n["id"], n["distance"]) for n in tables["nodes"]] == [
         ("r", 0),

@@ -34,6 +34,7 @@ from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
 from tests.support.sse import SseReader
 from tests.support.waiting import eventually
+from tests.support.writes import post_asset
 
 DBT = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality"
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -73,11 +74,6 @@ def admin(observed: LiveServer, tokens: Tokens) -> Iterator[httpx.Client]:
         yield client
 
 
-def _asset(client: httpx.Client, asset_id: str) -> None:
-    made = client.post("/assets", json={"id": asset_id, "name": "n", "type": "table"})
-    assert made.status_code == 201, made.text
-
-
 def test_process_and_garbage_collector_series_are_exported(observed: LiveServer) -> None:
     found = scrape(observed)
     for family in ("process_cpu_seconds", "process_resident_memory_bytes", "python_gc_collections"):
@@ -101,7 +97,7 @@ def test_requests_are_counted_by_route_template_never_by_raw_path(
 def test_every_named_statement_is_timed(observed: LiveServer, writer: httpx.Client) -> None:
     name = "governance_neo4j_statement_duration_seconds_count"
     before = scrape(observed).value(name, statement="events.append_many")
-    _asset(writer, "timed.asset")
+    post_asset(writer, "timed.asset")
     after = scrape(observed)
     assert after.value(name, statement="events.append_many") == before + 1
     statements = after.label_values(name, "statement")
@@ -138,7 +134,7 @@ def test_outbox_lag_falls_to_zero_once_each_consumer_catches_up(
     observed: LiveServer, writer: httpx.Client
 ) -> None:
     newest = scrape(observed).value("governance_outbox_newest_seq")
-    _asset(writer, "outbox.asset")
+    post_asset(writer, "outbox.asset")
     eventually(grows(observed, "governance_outbox_newest_seq", newest), what="newest seq moves")
 
     def caught_up() -> bool:
@@ -170,7 +166,7 @@ def test_webhook_deliveries_by_outcome_with_their_lag(
     with Receiver([(500, {})]) as receiver:
         hook = admin.post("/webhooks", json={"url": receiver.url, "types": ["asset.*"]})
         assert hook.status_code == 201, hook.text
-        _asset(writer, "hooked.asset")
+        post_asset(writer, "hooked.asset")
         eventually(lambda: len(receiver.received) == 2, timeout=20, what="a retry delivered")
 
     def counted() -> bool:

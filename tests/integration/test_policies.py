@@ -18,12 +18,7 @@ from tests.support import plans
 from tests.support.progress import POLICY_EVALUATOR, caught_up
 from tests.support.server import LiveServer
 from tests.support.waiting import eventually
-
-
-def _asset(client: httpx.Client, asset_id: str, **fields: Any) -> None:
-    body = {"name": asset_id, "type": "table", **fields}
-    response = client.put(f"/assets/{asset_id}", json=body)
-    assert response.status_code in (200, 201), response.text
+from tests.support.writes import put_asset
 
 
 def _edges(client: httpx.Client, pairs: list[tuple[str, str]]) -> None:
@@ -56,9 +51,9 @@ def _alerts(client: httpx.Client) -> list[tuple[str, str]]:
 
 
 def test_require_owner_holds_breaks_and_resolves_once(writer: httpx.Client) -> None:
-    _asset(writer, "owned", owners=["a@example.com"])
-    _asset(writer, "orphan")
-    _asset(writer, "dash", type="dashboard")  # not governed: the selector asks for tables
+    put_asset(writer, "owned", owners=["a@example.com"])
+    put_asset(writer, "orphan")
+    put_asset(writer, "dash", type="dashboard")  # not governed: the selector asks for tables
     _edges(writer, [("owned", "ghost")])  # `ghost` is a placeholder: never governed
     policy = _policy(writer, kind="require_owner", selector={"type": "table"}, severity="high")
     summary = _evaluate(writer)
@@ -68,7 +63,7 @@ def test_require_owner_holds_breaks_and_resolves_once(writer: httpx.Client) -> N
     found = _violations(writer, policy["id"])
     assert list(found) == ["orphan"] and found["orphan"]["reason"] == "has no owner"
     _evaluate(writer)  # nothing changed: nothing announced again
-    _asset(writer, "orphan", owners=["b@example.com"])
+    put_asset(writer, "orphan", owners=["b@example.com"])
     _evaluate(writer)
     assert _violations(writer, policy["id"]) == {}
     assert _alerts(writer) == [("opened", "orphan"), ("resolved", "orphan")]
@@ -82,10 +77,10 @@ def test_require_owner_holds_breaks_and_resolves_once(writer: httpx.Client) -> N
 
 
 def test_require_description_treats_blank_as_missing(writer: httpx.Client) -> None:
-    _asset(writer, "described", description="One row per order")
-    _asset(writer, "blank", description="   ")
-    _asset(writer, "bare")
-    _asset(writer, "other.bare", platform="duckdb")
+    put_asset(writer, "described", description="One row per order")
+    put_asset(writer, "blank", description="   ")
+    put_asset(writer, "bare")
+    put_asset(writer, "other.bare", platform="duckdb")
     policy = _policy(writer, kind="require_description", selector={"platform": "snow"})
     _evaluate(writer)
     assert _violations(writer, policy["id"]) == {}  # nothing on platform snow
@@ -99,7 +94,7 @@ def test_require_description_treats_blank_as_missing(writer: httpx.Client) -> No
 
 def test_require_quality_rule_counts_enabled_rules_of_the_types(writer: httpx.Client) -> None:
     for asset_id in ("checked", "unchecked", "disabled_only"):
-        _asset(writer, asset_id)
+        put_asset(writer, asset_id)
     rule = {"name": "r", "type": "not_null"}
     assert writer.post("/quality/rules", json={**rule, "asset_id": "checked"}).status_code == 201
     disabled = {**rule, "asset_id": "disabled_only", "enabled": False}
@@ -116,10 +111,10 @@ def test_require_quality_rule_counts_enabled_rules_of_the_types(writer: httpx.Cl
 
 def test_tag_propagation_through_several_hops_and_a_cycle(writer: httpx.Client) -> None:
     """src[pii] -> a[pii] -> b -> c -> d, and d -> b closes a cycle."""
-    _asset(writer, "src", tags=["pii"])
-    _asset(writer, "a", tags=["PII"])
+    put_asset(writer, "src", tags=["pii"])
+    put_asset(writer, "a", tags=["PII"])
     for asset_id in ("b", "c", "d", "unrelated"):
-        _asset(writer, asset_id)
+        put_asset(writer, asset_id)
     _edges(writer, [("src", "a"), ("a", "b"), ("b", "c"), ("c", "d"), ("d", "b")])
     policy = _policy(writer, kind="tag_propagation", params={"tag": "PII"}, severity="critical")
     assert policy["params"] == {"tag": "pii"}  # walks as deep as the service does
@@ -130,7 +125,7 @@ def test_tag_propagation_through_several_hops_and_a_cycle(writer: httpx.Client) 
     assert found["d"]["path"] == ["a", "b", "c", "d"]
     assert found["d"]["reason"] == "lacks tag pii, carried 3 hop(s) upstream by a"
     for asset_id in ("b", "c", "d"):
-        _asset(writer, asset_id, tags=["pii"])
+        put_asset(writer, asset_id, tags=["pii"])
     _evaluate(writer)
     assert _violations(writer, policy["id"]) == {}
     assert sorted(_alerts(writer)) == sorted(
@@ -139,9 +134,9 @@ def test_tag_propagation_through_several_hops_and_a_cycle(writer: httpx.Client) 
 
 
 def test_tag_propagation_respects_max_depth(writer: httpx.Client) -> None:
-    _asset(writer, "src", tags=["pii"])
+    put_asset(writer, "src", tags=["pii"])
     for asset_id in ("x1", "x2", "x3"):
-        _asset(writer, asset_id)
+        put_asset(writer, asset_id)
     _edges(writer, [("src", "x1"), ("x1", "x2"), ("x2", "x3")])
     policy = _policy(writer, kind="tag_propagation", params={"tag": "pii", "max_depth": 2})
     _evaluate(writer)
@@ -150,11 +145,11 @@ def test_tag_propagation_respects_max_depth(writer: httpx.Client) -> None:
 
 def test_restricted_flow_finds_the_path_within_max_depth(writer: httpx.Client) -> None:
     """pii.users -> stage -> wide -> public.export (3 hops), public.export -> stage (cycle)."""
-    _asset(writer, "pii.users", tags=["pii"])
-    _asset(writer, "stage")
-    _asset(writer, "wide")
-    _asset(writer, "public.export", platform="s3-public")
-    _asset(writer, "safe.users", tags=["pii"])
+    put_asset(writer, "pii.users", tags=["pii"])
+    put_asset(writer, "stage")
+    put_asset(writer, "wide")
+    put_asset(writer, "public.export", platform="s3-public")
+    put_asset(writer, "safe.users", tags=["pii"])
     _edges(
         writer,
         [
@@ -198,14 +193,14 @@ def test_background_evaluation_follows_changes_and_announces_once(
     evaluating: httpx.Client, driver: neo4j.Driver
 ) -> None:
     writer = evaluating
-    _asset(writer, "t1")
+    put_asset(writer, "t1")
     policy = _policy(writer, kind="require_owner")
     _wait(lambda: list(_violations(writer, policy["id"])) == ["t1"])
     assert writer.get(f"/policies/{policy['id']}").json()["evaluated_at"] is not None
     for i in range(5):  # a burst: debounced, each violation still announced once
-        _asset(writer, f"t{i + 2}")
+        put_asset(writer, f"t{i + 2}")
     _wait(lambda: len(_violations(writer, policy["id"])) == 6)
-    _asset(writer, "t1", owners=["x@example.com"])
+    put_asset(writer, "t1", owners=["x@example.com"])
     _wait(lambda: "t1" not in _violations(writer, policy["id"]))
     # every event so far acted on, the evaluator's own alerts too: nothing new to announce
     _wait(lambda: caught_up(driver, POLICY_EVALUATOR))
@@ -220,8 +215,8 @@ def _wait(condition: Callable[[], bool]) -> None:
 
 
 def test_disabling_or_deleting_a_policy_resolves_its_violations(writer: httpx.Client) -> None:
-    _asset(writer, "a")
-    _asset(writer, "b")
+    put_asset(writer, "a")
+    put_asset(writer, "b")
     first = _policy(writer, kind="require_owner", selector={"id_prefix": "a"})
     second = _policy(writer, kind="require_owner", selector={"id_prefix": "b"})
     _evaluate(writer)
@@ -325,7 +320,7 @@ def test_a_patch_is_validated_for_the_resulting_kind(writer: httpx.Client) -> No
 
 def test_violations_page_by_asset_id(writer: httpx.Client) -> None:
     for i in range(7):
-        _asset(writer, f"v{i}")
+        put_asset(writer, f"v{i}")
     policy = _policy(writer, kind="require_owner")
     _evaluate(writer)
     seen: list[str] = []
@@ -344,8 +339,8 @@ def test_violations_page_by_asset_id(writer: httpx.Client) -> None:
 
 def test_lineage_policies_stay_linear_on_2_to_the_40_paths(writer: httpx.Client) -> None:
     _edges(writer, plans.lattice(40))
-    _asset(writer, "top", tags=["pii"])
-    _asset(writer, "r40", type="dashboard")
+    put_asset(writer, "top", tags=["pii"])
+    put_asset(writer, "r40", type="dashboard")
     tags = _policy(writer, kind="tag_propagation", params={"tag": "pii"})
     flow = _policy(
         writer,
@@ -368,9 +363,9 @@ def test_the_impact_walk_plans_a_pruning_breadth_first_expand(driver: neo4j.Driv
 
 
 def test_a_restricted_asset_that_is_governed_flows_into_another(writer: httpx.Client) -> None:
-    _asset(writer, "pii.dash", type="dashboard", tags=["pii"])
-    _asset(writer, "other.dash", type="dashboard")
-    _asset(writer, "lonely.dash", type="dashboard", tags=["pii"])
+    put_asset(writer, "pii.dash", type="dashboard", tags=["pii"])
+    put_asset(writer, "other.dash", type="dashboard")
+    put_asset(writer, "lonely.dash", type="dashboard", tags=["pii"])
     _edges(writer, [("pii.dash", "mid"), ("mid", "other.dash"), ("other.dash", "pii.dash")])
     params = {"to": {"type": "dashboard"}, "max_depth": 5}
     policy = _policy(writer, kind="restricted_flow", selector={"tags": ["pii"]}, params=params)

@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import client_for
 from tests.support.server import LiveServer
+from tests.support.writes import put_asset
 
 RULE: dict[str, Any] = {
     "asset_id": "raw.orders",
@@ -22,18 +23,13 @@ RULE: dict[str, Any] = {
 }
 
 
-def _asset(client: httpx.Client, asset_id: str, **fields: Any) -> None:
-    body = {"name": asset_id, "type": "table", **fields}
-    assert client.put(f"/assets/{asset_id}", json=body).status_code in (200, 201)
-
-
 def _chain(client: httpx.Client) -> None:
     """raw.orders -> stg.orders -> mart.orders -> dash.sales, mart.orders -> mart.customers."""
-    _asset(client, "raw.orders", owners=["ingest@example.com"])
-    _asset(client, "stg.orders", owners=["analytics@example.com"])
-    _asset(client, "mart.orders", owners=["analytics@example.com", "finance@example.com"])
-    _asset(client, "mart.customers")
-    _asset(client, "dash.sales", type="dashboard", owners=["bi@example.com"])
+    put_asset(client, "raw.orders", owners=["ingest@example.com"])
+    put_asset(client, "stg.orders", owners=["analytics@example.com"])
+    put_asset(client, "mart.orders", owners=["analytics@example.com", "finance@example.com"])
+    put_asset(client, "mart.customers")
+    put_asset(client, "dash.sales", type="dashboard", owners=["bi@example.com"])
     edges = [
         ("raw.orders", "stg.orders"),
         ("stg.orders", "mart.orders"),
@@ -64,7 +60,7 @@ def _result(client: httpx.Client, rule_id: str, status: str, **extra: Any) -> di
 
 
 def test_create_answers_201_with_location_etag_and_event(writer: httpx.Client) -> None:
-    _asset(writer, "raw.orders")
+    put_asset(writer, "raw.orders")
     response = writer.post("/quality/rules", json=RULE)
     assert response.status_code == 201, response.text
     rule = response.json()
@@ -109,7 +105,7 @@ def test_create_answers_201_with_location_etag_and_event(writer: httpx.Client) -
 def test_invalid_rules_are_422_naming_the_field_and_write_nothing(
     writer: httpx.Client, driver: neo4j.Driver, body: dict[str, Any], loc: list[Any]
 ) -> None:
-    _asset(writer, "raw.orders")
+    put_asset(writer, "raw.orders")
     response = writer.post("/quality/rules", json=body)
     assert response.status_code == 422, response.text
     assert response.headers["content-type"] == "application/problem+json"
@@ -120,8 +116,8 @@ def test_invalid_rules_are_422_naming_the_field_and_write_nothing(
 
 
 def test_put_patch_delete_with_versions(writer: httpx.Client) -> None:
-    _asset(writer, "raw.orders")
-    _asset(writer, "stg.orders")
+    put_asset(writer, "raw.orders")
+    put_asset(writer, "stg.orders")
     rule = _create(writer)
     url = f"/quality/rules/{rule['id']}"
     replaced = writer.put(url, json={**rule, "severity": "warn"})
@@ -190,7 +186,7 @@ def test_status_follows_newest_result_and_alerts_fire_once_per_transition(
 
 
 def test_an_older_result_is_history_and_does_not_move_the_status(writer: httpx.Client) -> None:
-    _asset(writer, "raw.orders")
+    put_asset(writer, "raw.orders")
     rid = _create(writer)["id"]
     _result(writer, rid, "pass", run_at="2026-02-02T00:00:00Z")
     _result(writer, rid, "fail", run_at="2026-02-01T00:00:00Z")  # late arrival
@@ -201,7 +197,7 @@ def test_an_older_result_is_history_and_does_not_move_the_status(writer: httpx.C
 
 
 def test_history_pages_newest_first(writer: httpx.Client) -> None:
-    _asset(writer, "raw.orders")
+    put_asset(writer, "raw.orders")
     rid = _create(writer)["id"]
     for day in range(1, 8):
         _result(writer, rid, "pass", run_at=f"2026-03-0{day}T00:00:00Z", observed_value=day)
@@ -226,7 +222,7 @@ def test_history_is_capped_per_rule(make_settings: Any, tokens: Any) -> None:
     server = LiveServer(create_app(make_settings(limits=Limits(quality_history=3)))).start()
     try:
         with client_for(server, tokens.write) as client:
-            _asset(client, "raw.orders")
+            put_asset(client, "raw.orders")
             rid = _create(client)["id"]
             for day in range(1, 6):
                 _result(client, rid, "pass", run_at=f"2026-04-0{day}T00:00:00Z", observed_value=day)
@@ -249,7 +245,7 @@ def test_history_is_capped_per_rule(make_settings: Any, tokens: Any) -> None:
 def test_invalid_results_are_422_and_record_nothing(
     writer: httpx.Client, body: dict[str, Any], loc: list[Any]
 ) -> None:
-    _asset(writer, "raw.orders")
+    put_asset(writer, "raw.orders")
     rid = _create(writer)["id"]
     response = writer.post(f"/quality/rules/{rid}/results", json=body)
     assert response.status_code == 422, response.text
@@ -264,7 +260,7 @@ def test_result_for_an_unknown_rule_is_404(writer: httpx.Client) -> None:
 
 
 def test_a_disabled_rule_records_results_without_alerts(writer: httpx.Client) -> None:
-    _asset(writer, "raw.orders")
+    put_asset(writer, "raw.orders")
     rid = _create(writer, enabled=False)["id"]
     _result(writer, rid, "fail")
     assert writer.get(f"/quality/rules/{rid}").json()["status"] == "failing"
@@ -272,7 +268,7 @@ def test_a_disabled_rule_records_results_without_alerts(writer: httpx.Client) ->
 
 
 def test_concurrent_failures_alert_once(writer: httpx.Client) -> None:
-    _asset(writer, "raw.orders")
+    put_asset(writer, "raw.orders")
     rid = _create(writer)["id"]
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         codes = list(
@@ -289,7 +285,7 @@ def test_concurrent_failures_alert_once(writer: httpx.Client) -> None:
 def test_deleting_an_asset_deletes_its_rules_and_says_so(
     writer: httpx.Client, driver: neo4j.Driver
 ) -> None:
-    _asset(writer, "raw.orders")
+    put_asset(writer, "raw.orders")
     first = _create(writer)
     second = _create(writer, column=None, name="has rows", type="row_count", params={"min": 1})
     _result(writer, first["id"], "fail")

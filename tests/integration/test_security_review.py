@@ -27,13 +27,9 @@ from tests.support.dashboard import (
 )
 from tests.support.server import LiveServer
 from tests.support.sse import Frame, SseReader
+from tests.support.writes import post_asset
 
 STREAM = "/api/v1/events/stream"
-
-
-def _asset(client: httpx.Client, asset_id: str) -> None:
-    answer = client.post("/assets", json={"id": asset_id, "name": asset_id, "type": "table"})
-    assert answer.status_code == 201, answer.text
 
 
 def _user_token(live: LiveServer, username: str, scope: str, name: str = "mine") -> str:
@@ -82,7 +78,7 @@ def test_a_demoted_admins_api_stream_sends_no_audit_event_after_the_demotion(
     token = _user_token(live, "ops", "admin")
     with SseReader(live.url + STREAM, token) as stream:
         make_user(admin, "before", "viewer")
-        _asset(writer, "a.before")
+        post_asset(writer, "a.before")
         assert "audit.user.created" in _types(_frames_until(stream, "a.before"))
         demoted = admin.patch(
             f"/users/{ops['id']}",
@@ -91,7 +87,7 @@ def test_a_demoted_admins_api_stream_sends_no_audit_event_after_the_demotion(
         )
         assert demoted.status_code == 200, demoted.text
         make_user(admin, "after", "viewer")  # audit.user.created, after the demotion
-        _asset(writer, "a.after")
+        post_asset(writer, "a.after")
         after = _frames_until(stream, "a.after")
     assert _types(after) == ["asset.created"]
 
@@ -105,7 +101,7 @@ def test_a_demoted_admins_dashboard_stream_sends_no_audit_event_after_the_demoti
         with SseReader(live.url + "/ui/events/stream", None, headers=cookie) as stream:
             assert stream.status == 200
             make_user(admin, "before", "viewer")
-            _asset(writer, "a.before")
+            post_asset(writer, "a.before")
             assert "audit.user.created" in _types(_frames_until(stream, "a.before"))
             demoted = admin.patch(
                 f"/users/{ops['id']}",
@@ -114,7 +110,7 @@ def test_a_demoted_admins_dashboard_stream_sends_no_audit_event_after_the_demoti
             )
             assert demoted.status_code == 200, demoted.text
             make_user(admin, "after", "viewer")
-            _asset(writer, "a.after")
+            post_asset(writer, "a.after")
             after = _frames_until(stream, "a.after")
     assert _types(after) == ["asset.created"]
 
@@ -175,7 +171,7 @@ def test_the_stream_shows_token_events_to_their_own_user_only(
     with SseReader(live.url + STREAM, alice_token) as stream:
         _user_token(live, "bob", "read", "bobs")
         _user_token(live, "alice", "read", "second")
-        _asset(writer, "sync")
+        post_asset(writer, "sync")
         seen = _frames_until(stream, "sync")
     names = [f.data["data"]["name"] for f in seen if f.event == "token.created"]
     assert names == ["second"]

@@ -20,6 +20,7 @@ from tests.support.misbehaving import BlackHole, ClockedReceiver
 from tests.support.receiver import Receiver, reserved_port
 from tests.support.server import LiveServer
 from tests.support.waiting import eventually
+from tests.support.writes import post_asset
 
 TIMEOUT_S = 20.0  # an attempt to a black hole lasts this long
 MAX_IN_FLIGHT = 2
@@ -61,11 +62,6 @@ def _hook(admin: httpx.Client, url: str) -> str:
     return str(response.json()["id"])
 
 
-def _asset(admin: httpx.Client, asset_id: str) -> None:
-    response = admin.post("/assets", json={"id": asset_id, "name": "n", "type": "table"})
-    assert response.status_code == 201, response.text
-
-
 def _pending(driver: neo4j.Driver, hook_ids: list[str]) -> int:
     records = driver.execute_query(
         "MATCH (d:Delivery {state: 'pending'}) WHERE d.webhook_id IN $ids RETURN count(d) AS n",
@@ -88,7 +84,7 @@ def test_a_healthy_receiver_is_served_promptly_while_black_holes_hold_300_delive
         stuck = [_hook(admin, hole.url) for hole in holes]
         _hook(admin, f"http://127.0.0.1:{refusing.getsockname()[1]}/hook")
         with ThreadPoolExecutor(4) as writers:
-            list(writers.map(lambda i: _asset(admin, f"backlog-{i}"), range(BACKLOG)))
+            list(writers.map(lambda i: post_asset(admin, f"backlog-{i}"), range(BACKLOG)))
         eventually(
             lambda: _pending(driver, stuck) >= 3 * BACKLOG,
             timeout=30,
@@ -100,7 +96,7 @@ def test_a_healthy_receiver_is_served_promptly_while_black_holes_hold_300_delive
         lags = []
         for i in range(10):
             written = time.monotonic()
-            _asset(admin, f"fresh-{i}")
+            post_asset(admin, f"fresh-{i}")
             healthy.wait_for(i + 1, timeout=PROMPTLY_S)
             lags.append(time.monotonic() - written)
         still_pending = _pending(driver, stuck)
@@ -117,7 +113,7 @@ def test_a_failing_receiver_is_left_alone_for_the_cooldown_then_probed_once(
     with ClockedReceiver(status=500) as receiver:
         hook_id = _hook(admin, receiver.url)
         for i in range(10):
-            _asset(admin, f"failing-{i}")
+            post_asset(admin, f"failing-{i}")
         arrivals = receiver.wait_for(first_probe + 2, timeout=4 * COOLDOWN_S + 15)
         receiver.status = 200
 

@@ -23,6 +23,7 @@ from tests.support.progress import WEBHOOK_DISPATCHER, caught_up
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
 from tests.support.waiting import eventually
+from tests.support.writes import post_asset
 
 
 @pytest.fixture(scope="module")
@@ -50,13 +51,6 @@ def _hook(admin: httpx.Client, url: str, types: list[str] | None = None) -> dict
     response = admin.post("/webhooks", json={"url": url, **({"types": types} if types else {})})
     assert response.status_code == 201, response.text
     return dict(response.json())
-
-
-def _asset(client: httpx.Client, asset_id: str) -> None:
-    assert (
-        client.post("/assets", json={"id": asset_id, "name": "n", "type": "table"}).status_code
-        == 201
-    )
 
 
 def _wait(predicate: Callable[[], bool], timeout: float = 15) -> None:
@@ -99,7 +93,7 @@ def test_events_are_delivered_signed_with_the_event_id(
 ) -> None:
     with Receiver() as receiver:
         made = _hook(admin, receiver.url, ["asset.*"])
-        _asset(writer, "hooked")
+        post_asset(writer, "hooked")
         writer.post("/lineage", json={"source": "hooked", "target": "other"})  # not subscribed
         delivery = receiver.wait_for(1)[0]
     envelope = Webhook(made["secret"]).verify(delivery.body, delivery.headers)
@@ -123,7 +117,7 @@ def test_a_failing_receiver_is_retried_with_the_same_id_until_it_recovers(
     with Receiver(answers) as receiver:
         made = _hook(admin, receiver.url, ["asset.created"])
         started = time.monotonic()
-        _asset(writer, "flaky")
+        post_asset(writer, "flaky")
         attempts = receiver.wait_for(3)
         elapsed = time.monotonic() - started
     assert len({a.headers["webhook-id"] for a in attempts}) == 1
@@ -144,7 +138,7 @@ def test_a_failing_receiver_is_retried_with_the_same_id_until_it_recovers(
 def test_410_disables_at_once_with_an_event(admin: httpx.Client, writer: httpx.Client) -> None:
     with Receiver([(410, {})]) as receiver:
         made = _hook(admin, receiver.url, ["asset.*"])
-        _asset(writer, "gone")
+        post_asset(writer, "gone")
         receiver.wait_for(1)
         _wait(lambda: admin.get(f"/webhooks/{made['id']}").json()["enabled"] is False)
     hook = admin.get(f"/webhooks/{made['id']}").json()
@@ -176,7 +170,7 @@ def test_a_webhook_failing_for_a_day_is_disabled_with_an_event(
     with Receiver() as receiver:
         receiver.default = (500, {})
         made = _hook(admin, receiver.url, ["asset.*"])
-        _asset(writer, "never")
+        post_asset(writer, "never")
         _wait(lambda: admin.get(f"/webhooks/{made['id']}").json()["failing_since"] is not None)
         driver.execute_query(
             "MATCH (w:Webhook {id: $id}) SET w.failing_since = '2000-01-01T00:00:00.000Z'",
@@ -204,7 +198,7 @@ def test_every_event_is_delivered_once_with_two_processes(
         with Receiver() as receiver:
             made = _hook(admin, receiver.url, ["asset.created"])
             for i in range(20):
-                _asset(writer, f"twice-{i}")
+                post_asset(writer, f"twice-{i}")
             received = receiver.wait_for(20)
             # Every event fanned out and every delivery recorded as done: a second
             # delivery of any of them would have been sent before its record.

@@ -7,10 +7,28 @@ from typing import Any
 import httpx
 
 
-def put_asset(client: httpx.Client, asset_id: str, name: str, **fields: Any) -> None:
-    """PUT the table `asset_id` named `name`, with any other fields."""
-    answer = client.put(f"/assets/{asset_id}", json={"name": name, "type": "table", **fields})
+def put_asset(
+    client: httpx.Client, asset_id: str, name: str | None = None, **fields: Any
+) -> dict[str, Any]:
+    """PUT the table `asset_id` (named `name`, else after its id), with any other
+    fields; the asset as answered, created or replaced."""
+    body = {"name": name or asset_id, "type": "table", **fields}
+    answer = client.put(f"/assets/{asset_id}", json=body)
     assert answer.status_code in (200, 201), answer.text
+    made: dict[str, Any] = answer.json()
+    return made
+
+
+def post_asset(
+    client: httpx.Client, asset_id: str, name: str | None = None, **fields: Any
+) -> dict[str, Any]:
+    """POST the new table `asset_id` (named `name`, else after its id), with any other
+    fields; the asset as answered, asserted created (201)."""
+    body = {"id": asset_id, "name": name or asset_id, "type": "table", **fields}
+    answer = client.post("/assets", json=body)
+    assert answer.status_code == 201, answer.text
+    made: dict[str, Any] = answer.json()
+    return made
 
 
 def edge(client: httpx.Client, source: str, target: str, **fields: Any) -> None:
