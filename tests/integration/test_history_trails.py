@@ -17,7 +17,8 @@ from service.domain.history import instant_ms
 from service.settings import Settings
 from service.store import history
 from tests.support.graphs import on_a_graph
-from tests.support.history import edge, moment, read
+from tests.support.history import moment, read
+from tests.support.writes import edge
 
 SHOWN = ("name", "type", "platform", "tags", "placeholder")
 TRAILS = "MATCH (t:AssetTrail) RETURN t.id AS id, properties(t) AS shown ORDER BY id"
@@ -93,8 +94,8 @@ def test_every_asset_write_keeps_the_trail_showing_the_asset_as_it_is_now(
         "/assets/orders", json={"name": "Orders", "type": "table", "platform": "pg", "tags": ["a"]}
     )
     assert made.status_code == 201, made.text
-    edge(writer, {"source": "orders", "target": "report"})
-    edge(writer, {"source": "report", "target": "mart"})
+    edge(writer, "orders", "report")
+    edge(writer, "report", "mart")
     assert_trails_show_the_live_assets(driver, gone=set())
     named = moment()
     # a change to nothing a lineage answer shows leaves the trail as it was
@@ -131,7 +132,7 @@ def test_every_asset_write_keeps_the_trail_showing_the_asset_as_it_is_now(
     assert shown(writer, "report", as_of=moment()) == shown(writer, "report") == today
 
     # named again by lineage alone: a placeholder, which records no version
-    edge(writer, {"source": "report", "target": "mart"})
+    edge(writer, "report", "mart")
     assert_trails_show_the_live_assets(driver, gone=set())
 
 
@@ -139,22 +140,22 @@ def test_an_edge_changed_once_since_the_instant_shows_its_transformation_then(
     writer: httpx.Client, driver: neo4j.Driver
 ) -> None:
     # b stays reachable through c, so the edge a>b is decided at every instant
-    edge(writer, {"source": "a", "target": "c"})
-    edge(writer, {"source": "c", "target": "b"})
+    edge(writer, "a", "c")
+    edge(writer, "c", "b")
     around = {"a>c": None, "c>b": None}
     instants = []
     for transformation in ("v1", "v2"):
-        edge(writer, {"source": "a", "target": "b", "transformation": transformation})
+        edge(writer, "a", "b", transformation=transformation)
         assert_previous_follows_the_arrays(driver)
         instants.append(moment())
     gone = writer.delete("/lineage/edges", params={"source": "a", "target": "b"})
     assert gone.status_code == 204
     instants.append(moment())
-    edge(writer, {"source": "a", "target": "b"})
+    edge(writer, "a", "b")
     # gone between the interval before the last and the last: decided by the scalars
     assert transformations(writer, "a", instants[2]) == around
     instants.append(moment())
-    edge(writer, {"source": "a", "target": "b", "transformation": "v4"})
+    edge(writer, "a", "b", transformation="v4")
     assert_previous_follows_the_arrays(driver)
 
     # the last two intervals (and the gap between them) read the scalars, further back
@@ -173,10 +174,10 @@ def test_the_migrations_fill_trails_and_previous_intervals_written_before_them(
     for asset_id, name in (("m", "M"), ("o", "O")):
         made = writer.put(f"/assets/{asset_id}", json={"name": name, "type": "table"})
         assert made.status_code == 201, made.text
-    edge(writer, {"source": "m", "target": "n", "transformation": "v1"})
-    edge(writer, {"source": "n", "target": "o"})
+    edge(writer, "m", "n", transformation="v1")
+    edge(writer, "n", "o")
     first = moment()
-    edge(writer, {"source": "m", "target": "n", "transformation": "v2"})
+    edge(writer, "m", "n", transformation="v2")
     writer.patch("/assets/m", json={"name": "Em"}, headers=MERGE_PATCH)
     assert writer.delete("/assets/o").status_code == 204
     now = moment()
@@ -215,7 +216,7 @@ def test_the_migrations_fill_trails_and_previous_intervals_written_before_them(
 
 def test_a_domain_change_keeps_the_trails_domain(admin: httpx.Client, driver: neo4j.Driver) -> None:
     admin.put("/teams/finance", json={}).raise_for_status()
-    edge(admin, {"source": "orders", "target": "report"})
+    edge(admin, "orders", "report")
     body = {
         "owner_team": "finance",
         "private": True,

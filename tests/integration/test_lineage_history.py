@@ -21,7 +21,8 @@ from service.store import history
 from tests.support import plans
 from tests.support.dbt_fixtures import NEWEST, manifest
 from tests.support.graphs import on_a_graph
-from tests.support.history import EDGE_FROM_BEFORE_HISTORY, edge, moment, read
+from tests.support.history import EDGE_FROM_BEFORE_HISTORY, moment, read
+from tests.support.writes import edge
 
 PG = "postgres://db:5432"
 
@@ -47,8 +48,8 @@ def intervals(driver: neo4j.Driver) -> int:
 
 
 def test_a_deleted_edge_is_there_as_of_before_its_deletion(writer: httpx.Client) -> None:
-    edge(writer, {"source": "raw", "target": "stg", "transformation": "t1"})
-    edge(writer, {"source": "stg", "target": "mart"})
+    edge(writer, "raw", "stg", transformation="t1")
+    edge(writer, "stg", "mart")
     before = moment()
     deleted = writer.delete("/lineage/edges", params={"source": "stg", "target": "mart"})
     assert deleted.status_code == 204
@@ -67,7 +68,7 @@ def test_a_deleted_edge_is_there_as_of_before_its_deletion(writer: httpx.Client)
 
 def test_as_of_answers_in_the_shape_of_today_s_traversal(writer: httpx.Client) -> None:
     writer.post("/assets", json={"id": "orders", "name": "Orders", "type": "table"})
-    edge(writer, {"source": "orders", "target": "report"})
+    edge(writer, "orders", "report")
     at = moment()
     today = read(writer, "/lineage/orders")
     assert read(writer, "/lineage/orders", as_of=at) == today
@@ -79,7 +80,7 @@ def test_as_of_answers_in_the_shape_of_today_s_traversal(writer: httpx.Client) -
 
 def test_a_renamed_asset_shows_as_it_was_named_then(writer: httpx.Client) -> None:
     writer.post("/assets", json={"id": "orders", "name": "Orders", "type": "table"})
-    edge(writer, {"source": "src", "target": "orders"})
+    edge(writer, "src", "orders")
     before = moment()
     renamed = writer.patch(
         "/assets/orders",
@@ -104,7 +105,7 @@ def test_as_of_before_the_root_existed_is_404(writer: httpx.Client) -> None:
 
 
 def test_an_as_of_that_is_no_instant_is_422_naming_it(writer: httpx.Client) -> None:
-    edge(writer, {"source": "a", "target": "b"})
+    edge(writer, "a", "b")
     for bad in ("yesterday", "2026-01-01", "2026-01-01T00:00:00", "2026-13-01T00:00:00Z", ""):
         answer = writer.get("/lineage/a", params={"as_of": bad})
         assert answer.status_code == 422, (bad, answer.text)
@@ -116,8 +117,8 @@ def test_an_as_of_that_is_no_instant_is_422_naming_it(writer: httpx.Client) -> N
 
 def test_a_deleted_asset_and_its_edges_stay_in_the_past(writer: httpx.Client) -> None:
     writer.post("/assets", json={"id": "stg", "name": "Staging", "type": "view"})
-    edge(writer, {"source": "raw", "target": "stg"})
-    edge(writer, {"source": "stg", "target": "mart"})
+    edge(writer, "raw", "stg")
+    edge(writer, "stg", "mart")
     before = moment()
     assert writer.delete("/assets/stg").status_code == 204
 
@@ -153,7 +154,7 @@ def test_an_identity_merge_moves_edges_and_the_past_keeps_the_former_asset(
     writer: httpx.Client,
 ) -> None:
     dataset = {"namespace": PG, "name": "shop.public.orders"}
-    edge(writer, {"source": dataset, "target": "report"})
+    edge(writer, dataset, "report")
     (placeholder,) = [n for n in ids(read(writer, "/lineage/report")) if n != "report"]
     before = moment()
     created = writer.post(
@@ -172,7 +173,7 @@ def test_an_identity_merge_moves_edges_and_the_past_keeps_the_former_asset(
 def test_placeholders_read_as_placeholders_then_though_they_have_no_version(
     writer: httpx.Client,
 ) -> None:
-    edge(writer, {"source": "raw", "target": "mart"})
+    edge(writer, "raw", "mart")
     before = moment()
     made = writer.put("/assets/raw", json={"name": "Raw", "type": "table"})
     assert made.status_code == 201, made.text
@@ -190,9 +191,9 @@ def test_placeholders_read_as_placeholders_then_though_they_have_no_version(
 def test_a_changed_transformation_reads_as_it_was_and_shows_in_the_diff(
     writer: httpx.Client,
 ) -> None:
-    edge(writer, {"source": "a", "target": "b", "transformation": "v1"})
+    edge(writer, "a", "b", transformation="v1")
     before = moment()
-    edge(writer, {"source": "a", "target": "b", "transformation": "v2"})
+    edge(writer, "a", "b", transformation="v2")
 
     assert pairs(read(writer, "/lineage/a", as_of=before)) == [("a", "b", "v1")]
     assert pairs(read(writer, "/lineage/a")) == [("a", "b", "v2")]
@@ -205,13 +206,13 @@ def test_a_changed_transformation_reads_as_it_was_and_shows_in_the_diff(
 
 
 def test_the_diff_lists_added_and_removed_nodes_and_edges(writer: httpx.Client) -> None:
-    edge(writer, {"source": "a", "target": "b"})
-    edge(writer, {"source": "b", "target": "old"})
+    edge(writer, "a", "b")
+    edge(writer, "b", "old")
     start = moment()
     writer.delete("/lineage/edges", params={"source": "b", "target": "old"})
-    edge(writer, {"source": "b", "target": "new", "transformation": "x"})
+    edge(writer, "b", "new", transformation="x")
     end = moment()
-    edge(writer, {"source": "b", "target": "later"})
+    edge(writer, "b", "later")
 
     changes = read(writer, "/lineage/a/diff", **{"from": start, "to": end}, direction="downstream")
     assert (changes["root"], changes["from"], changes["to"]) == ("a", start, end)
@@ -228,7 +229,7 @@ def test_the_diff_lists_added_and_removed_nodes_and_edges(writer: httpx.Client) 
 
 def test_diff_refuses_bad_instants_and_a_root_that_never_was(writer: httpx.Client) -> None:
     before = moment()
-    edge(writer, {"source": "a", "target": "b"})
+    edge(writer, "a", "b")
     after = moment()
     cases: list[tuple[dict[str, str], str]] = [
         ({}, "from"),
@@ -248,18 +249,18 @@ def test_diff_refuses_bad_instants_and_a_root_that_never_was(writer: httpx.Clien
 
 
 def test_repeating_a_write_adds_no_history(writer: httpx.Client, driver: neo4j.Driver) -> None:
-    body = {
+    body: dict[str, Any] = {
         "source": "a",
         "target": "b",
         "transformation": "t",
         "columns": [{"source": "id", "target": "id"}],
     }
-    edge(writer, body)
+    edge(writer, **body)
     writer.post("/lineage/bulk", json=[body, {"source": "b", "target": "c"}])
     recorded = intervals(driver)
     assert recorded > 0
     for _ in range(2):
-        edge(writer, body)
+        edge(writer, **body)
         writer.post("/lineage/bulk", json=[body, {"source": "b", "target": "c"}])
     assert intervals(driver) == recorded
 
@@ -291,9 +292,9 @@ def test_column_lineage_reads_as_of(writer: httpx.Client) -> None:
 def test_retention_forgets_what_ended_long_ago_and_keeps_what_stands(
     writer: httpx.Client, driver: neo4j.Driver, make_settings: Callable[..., Settings]
 ) -> None:
-    edge(writer, {"source": "a", "target": "gone"})
-    edge(writer, {"source": "a", "target": "kept", "transformation": "v1"})
-    edge(writer, {"source": "a", "target": "kept", "transformation": "v2"})
+    edge(writer, "a", "gone")
+    edge(writer, "a", "kept", transformation="v1")
+    edge(writer, "a", "kept", transformation="v2")
     writer.delete("/lineage/edges", params={"source": "a", "target": "gone"})
     for name in ("A", "Asset A"):  # a placeholder has no version: made real, two
         writer.patch(

@@ -1,5 +1,5 @@
 """What the tests of lineage through time share: a moment between two writes, an edge
-written as the service wrote edges before it kept their history, and the requests."""
+written as the service wrote edges before it kept their history, and a read."""
 
 from __future__ import annotations
 
@@ -30,11 +30,6 @@ def moment() -> str:
     while clock.now_iso() == now:
         pass
     return now
-
-
-def edge(client: httpx.Client, body: dict[str, Any]) -> None:
-    answer = client.post("/lineage", json=body)
-    assert answer.status_code in (200, 201), answer.text
 
 
 def read(client: httpx.Client, path: str, **params: Any) -> dict[str, Any]:

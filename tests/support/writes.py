@@ -31,7 +31,10 @@ def post_asset(
     return made
 
 
-def edge(client: httpx.Client, source: str, target: str, **fields: Any) -> None:
+Endpoint = str | dict[str, str]  # an asset id, or a dataset as {namespace, name}
+
+
+def edge(client: httpx.Client, source: Endpoint, target: Endpoint, **fields: Any) -> None:
     """POST the edge `source` -> `target`, with any other fields."""
     answer = client.post("/lineage", json={"source": source, "target": target, **fields})
     assert answer.status_code in (200, 201), answer.text
