@@ -14,6 +14,7 @@ from service.app import create_app
 from service.events.broker import Broker
 from service.settings import EventSettings, Settings
 from tests.conftest import Tokens, make_tokens
+from tests.support.metrics import Scrape
 from tests.support.progress import newest_event
 from tests.support.server import LiveServer
 from tests.support.sse import SseReader
@@ -108,6 +109,30 @@ def test_heartbeats_keep_an_idle_stream_open(tuned_server: tuple[LiveServer, Set
     with SseReader(server.url + "/api/v1/events/stream", token) as stream:
         assert stream.next_comment(timeout=5) == "connected"
         assert stream.next_comment(timeout=5) == "keepalive"
+
+
+def test_a_reader_that_hangs_up_is_let_go_at_once(
+    make_settings: Callable[..., Settings], clean: None
+) -> None:
+    """Hanging up ends the stream then, not at the service's next heartbeat (a minute
+    here): `governance serve` waits for open streams at SIGTERM, and a test whose
+    reader had not really hung up met the end of that wait (tests/support/sse.py)."""
+    settings = make_settings(events=EventSettings(poll_interval_s=0.25, heartbeat_s=60))
+    server = LiveServer(create_app(settings)).start()
+
+    def streams() -> float:
+        answer = httpx.get(server.url + "/metrics", timeout=10)
+        assert answer.status_code == 200, answer.text
+        return Scrape(answer.text).value("governance_sse_subscribers")
+
+    try:
+        token = make_tokens(settings, leaving=["read"])["leaving"]
+        with SseReader(server.url + "/api/v1/events/stream", token) as stream:
+            assert stream.next_comment(timeout=10) == "connected"
+            assert streams() == 1
+        eventually(lambda: streams() == 0, timeout=10, what="the stream ended at the hang-up")
+    finally:
+        server.stop()
 
 
 EVENTS = 200

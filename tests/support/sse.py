@@ -3,7 +3,9 @@ hands frames over a queue, so a test can wait for one with a timeout."""
 
 from __future__ import annotations
 
+import contextlib
 import queue
+import socket
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -63,6 +65,7 @@ class SseReader:
         )
         self.frames: queue.Queue[Frame | None] = queue.Queue()  # None: the stream ended
         self.status: int | None = None
+        self._socket: socket.socket | None = None
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
 
@@ -72,6 +75,14 @@ class SseReader:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        """Hang up, as a browser leaving the page does. Closing the client alone would
+        not: the socket stays open while the reading thread is blocked in `recv` on it
+        (Linux releases it when that call returns), so the service would see the reader
+        only at its next heartbeat. Shutting the socket down ends the call and sends
+        the FIN at once."""
+        if self._socket is not None:
+            with contextlib.suppress(OSError):  # the service closed it first
+                self._socket.shutdown(socket.SHUT_RDWR)
         self._client.close()
         self._thread.join(5)
 
@@ -79,6 +90,7 @@ class SseReader:
         response = None
         try:
             response = self._client.send(self._request, stream=True)
+            self._socket = response.extensions["network_stream"].get_extra_info("socket")
             self.status = response.status_code
             self._ready.set()
             for frame in frames_of(response.iter_lines()):
