@@ -29,7 +29,7 @@ from service.settings import Observability, Settings
 from tests.conftest import EVALUATING, WEBHOOKS_FOR_TESTS, Tokens, client_for
 from tests.support.dashboard import browser, submit_login
 from tests.support.graphs import on_a_graph
-from tests.support.metrics import Scrape
+from tests.support.metrics import Scrape, scrape
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
 from tests.support.sse import SseReader
@@ -38,14 +38,6 @@ from tests.support.writes import post_asset
 
 DBT = Path(__file__).resolve().parents[1] / "fixtures" / "dbt_quality"
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-
-
-def scrape(server: LiveServer, token: str | None = None) -> Scrape:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    answer = httpx.get(server.url + "/metrics", headers=headers, timeout=10)
-    assert answer.status_code == 200, answer.text
-    assert answer.headers["content-type"].startswith("text/plain")
-    return Scrape(answer.text)
 
 
 def grows(server: LiveServer, name: str, before: float, **labels: str) -> Callable[[], bool]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import httpx
 from prometheus_client.parser import text_string_to_metric_families
+
+from tests.support.server import LiveServer
 
 Labels = frozenset[tuple[str, str]]
 
@@ -26,3 +29,12 @@ class Scrape:
 
     def label_values(self, name: str, label: str) -> set[str]:
         return {dict(ls)[label] for (n, ls), _ in self.samples.items() if n == name}
+
+
+def scrape(server: LiveServer, token: str | None = None) -> Scrape:
+    """`server`'s /metrics now (with `token` when the endpoint asks for one)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answer = httpx.get(server.url + "/metrics", headers=headers, timeout=10)
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"].startswith("text/plain")
+    return Scrape(answer.text)
