@@ -473,8 +473,8 @@ def _serve(args: argparse.Namespace) -> int:
         "server_header": False,
         # httptools, except that an `Upgrade` offer no longer costs a request its body.
         "http": UVICORN_HTTP,
-        # Event streams never end by themselves: on SIGTERM they get this long, then
-        # are cancelled (their clients resume with Last-Event-ID elsewhere).
+        # On SIGTERM, requests in flight get this long, then are cancelled. Event
+        # streams, which never end by themselves, end at once (`server_protocol`).
         "timeout_graceful_shutdown": SHUTDOWN_GRACE_S,
     }
     with _shared_metrics(args.workers):

@@ -1,5 +1,6 @@
 """The HTTP/1.1 protocol `governance serve` runs: uvicorn's httptools protocol, with
-every `Upgrade` header taken out of a request's head before the parser reads it.
+every `Upgrade` header taken out of a request's head before the parser reads it, and
+the app's event streams ended when the server begins to stop.
 
 The service upgrades to nothing (it has no WebSocket or HTTP/2 endpoint), and a
 server may ignore an upgrade offer and answer the request as it is (RFC 9110 §7.8).
@@ -13,11 +14,21 @@ keeps the fast parser and costs one substring search per request head.
 One case is left as it was: a request pipelined behind another in the same read
 (its head arrives while the parser is inside the first) reaches the parser as sent.
 Clients do not pipeline POSTs; the JDK, browsers and curl do not pipeline at all.
+
+On SIGTERM uvicorn stops accepting, asks each connection to finish its response, and
+waits for them up to its graceful-shutdown timeout before it cancels what is left.
+An event stream never finishes by itself, so each open one held the stop for the whole
+timeout and was then cancelled, logged as an error with its traceback. The app hears
+of the stop only after that (its lifespan ends last), so the protocol tells it: the
+first connection asked to finish closes the broker's streams, which end as finished
+responses and whose readers reconnect with Last-Event-ID.
 """
 
 from __future__ import annotations
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from service import state
 
 # A request head longer than this is handed to the parser as it is (uvicorn's own
 # limit for a head under h11 is 16 KiB; httptools has none).
@@ -66,6 +77,12 @@ class UpgradeIgnoringProtocol(HttpToolsProtocol):
     def on_message_complete(self) -> None:
         super().on_message_complete()
         self._between_messages = True
+
+    def shutdown(self) -> None:
+        made = self.app_state.get(state.KEY)  # absent if the lifespan never started
+        if isinstance(made, state.AppState):
+            made.broker.close()
+        super().shutdown()
 
 
 # What uvicorn's `http` option takes: `governance serve` and the tests' servers alike.

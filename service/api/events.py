@@ -164,7 +164,7 @@ async def event_stream(request: Request, reader: Reader) -> Response:
         settings.heartbeat_s,
     )
     return EventStreamResponse(  # type: ignore[return-value]
-        frames, subscription.overflowed, lambda: broker.unsubscribe(subscription)
+        frames, subscription.overflowed, broker.closing, lambda: broker.unsubscribe(subscription)
     )
 
 

@@ -53,6 +53,7 @@ class Broker:
         self._subscribers: set[Subscription] = set()
         self._on_count = on_count
         self._started = asyncio.Event()
+        self.closing = asyncio.Event()
 
     async def run(self) -> None:
         """Poll forever; start from the newest event, live streams replay older ones."""
@@ -88,6 +89,12 @@ class Broker:
     def unsubscribe(self, subscription: Subscription) -> None:
         self._subscribers.discard(subscription)
         self._on_count(len(self._subscribers))
+
+    def close(self) -> None:
+        """The process is stopping: every live stream ends now, as a finished response,
+        rather than holding the shutdown until the server gives up and cancels it.
+        Its reader reconnects (to another process) and resumes with Last-Event-ID."""
+        self.closing.set()
 
     @property
     def started(self) -> bool:

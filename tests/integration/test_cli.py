@@ -509,6 +509,19 @@ def test_serve_on_a_taken_port_is_one_line(neo4j_target: Neo4jTarget) -> None:
     )
 
 
+def _serve_two_workers(neo4j_target: Neo4jTarget, log: Path) -> subprocess.Popen[bytes]:
+    """`governance serve --workers 2` on a port of uvicorn's choosing, its output in `log`."""
+    env = cli_env(neo4j_target, GOVERNANCE_WEBHOOK_DISPATCH="false", GOVERNANCE_LOG_FORMAT="text")
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [*COMMAND, "serve", "--workers", "2", "--port", "0"],
+            env=env,
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
 def _announced_port(log: Path) -> int:
     """The port uvicorn bound for `--port 0`, from its start-up line (0 until then)."""
     found = re.search(rb"Uvicorn running on http://127\.0\.0\.1:(\d+)", log.read_bytes())
@@ -552,15 +565,7 @@ def test_serve_workers_are_processes_sharing_one_port(
     means their schema step ran); a write through either reaches a live stream held
     by one of them, through the event log in Neo4j. Stopped with SIGTERM, all end."""
     log = tmp_path / "serve.log"
-    env = cli_env(neo4j_target, GOVERNANCE_WEBHOOK_DISPATCH="false", GOVERNANCE_LOG_FORMAT="text")
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [*COMMAND, "serve", "--workers", "2", "--port", "0"],
-            env=env,
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    server = _serve_two_workers(neo4j_target, log)
     opened: list[http.client.HTTPConnection] = []
     try:
         port = eventually(lambda: _announced_port(log), timeout=60, what="uvicorn's port")
@@ -590,6 +595,30 @@ def test_serve_workers_are_processes_sharing_one_port(
     assert status == 0, log.read_text()
     assert not any(Path(f"/proc/{pid}").exists() for pid in by_pid)
     assert b"Traceback" not in log.read_bytes()
+
+
+def test_serve_ends_open_event_streams_when_stopped(
+    neo4j_target: Neo4jTarget, tokens: Tokens, tmp_path: Path
+) -> None:
+    """SIGTERM while a reader holds an event stream: the stream ends as a finished
+    response (its reader reconnects to another process and resumes), instead of being
+    cut off after the shutdown's grace period with an error in the log."""
+    log = tmp_path / "serve.log"
+    server = _serve_two_workers(neo4j_target, log)
+    try:
+        port = eventually(lambda: _announced_port(log), timeout=60, what="uvicorn's port")
+        url = f"http://127.0.0.1:{port}"
+        eventually(lambda: _ready(url), timeout=60, retry_on=(httpx.TransportError,))
+        with SseReader(url + "/api/v1/events/stream", tokens.read) as stream:
+            assert stream.next_comment() == "connected"
+            server.send_signal(signal.SIGTERM)
+            stream.wait_closed(timeout=60)
+            assert stream.failure is None, f"the stream broke off: {stream.failure!r}"
+    finally:
+        server.send_signal(signal.SIGTERM)
+        status = server.wait(60)
+    assert status == 0, log.read_text()
+    assert not re.search(rb"ERROR|Traceback|Cancel", log.read_bytes()), log.read_text()
 
 
 def test_ingest_sql_sends_a_script_and_prints_what_it_did(

@@ -115,8 +115,8 @@ def test_a_reader_that_hangs_up_is_let_go_at_once(
     make_settings: Callable[..., Settings], clean: None
 ) -> None:
     """Hanging up ends the stream then, not at the service's next heartbeat (a minute
-    here): `governance serve` waits for open streams at SIGTERM, and a test whose
-    reader had not really hung up met the end of that wait (tests/support/sse.py)."""
+    here), so the subscription is freed at once (a test reader that had not really
+    hung up once kept its stream open into `governance serve`'s shutdown)."""
     settings = make_settings(events=EventSettings(poll_interval_s=0.25, heartbeat_s=60))
     server = LiveServer(create_app(settings)).start()
 

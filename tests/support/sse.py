@@ -65,6 +65,7 @@ class SseReader:
         )
         self.frames: queue.Queue[Frame | None] = queue.Queue()  # None: the stream ended
         self.status: int | None = None
+        self.failure: Exception | None = None  # why the stream broke off, if it did
         self._socket: socket.socket | None = None
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
@@ -95,8 +96,8 @@ class SseReader:
             self._ready.set()
             for frame in frames_of(response.iter_lines()):
                 self.frames.put(frame)
-        except (httpx.HTTPError, RuntimeError):
-            pass
+        except (httpx.HTTPError, RuntimeError) as failure:
+            self.failure = failure
         finally:
             if response is not None:
                 response.close()
