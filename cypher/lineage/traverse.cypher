@@ -18,8 +18,8 @@
 // the nodes and edges reached, never with the number of paths, and cycles end. Both
 // walks feed one aggregation that keeps a node reached both ways once, at its fewer
 // hops (downstream on a tie: rank = 2 * distance, + 1 upstream). Every page walks the
-// whole neighbourhood and filters `(distance, hidden, id) > ` its side's position
-// ($after_down, $after_up: [distance, hidden, id] or null) after the aggregation, so
+// whole neighbourhood and filters `(distance, hidden, key) > ` its side's position
+// ($after_down, $after_up: [distance, hidden, key] or null) after the aggregation, so
 // page 20 costs what page 1 does, and the counts ($take nodes of the pending ones are
 // returned; the service subtracts) come from the same rows. The rows are sorted
 // before they are collected and the page is a slice: a Top over the unwound list
@@ -37,7 +37,14 @@
 // distance the stand-ins come after the readable nodes: in (distance, id) order where a
 // stand-in sat among the readable nodes would tell how its hidden id sorts against
 // theirs; it reads `domain` only for a private asset, and nothing when nothing is hidden
-// from the caller (a CASE is evaluated lazily, an AND need not be). Edges are direct
+// from the caller (a CASE is evaluated lazily, an AND need not be). A readable node's
+// `key` is its id; a stand-in's is its internal node id under the walk's keyed
+// permutation, (id * multiplier + offset) mod a prime, drawn by the service from its
+// secret for this walk ($shuffle: the multiplier's two 20-bit halves, the offset, the
+// prime; the halves keep every product within 64 bits). `id` is deprecated in Neo4j 5
+// but is what a node carries at no property read. So the stand-ins' order among
+// themselves tells nothing of their ids either; each node returns its key as
+// `standin_key`. Edges are direct
 // LINEAGE edges on one side (or touching
 // the root) between a node of this page and a shown node of this or an earlier page
 // (`seen`), so across pages each comes once; an edge between two nodes of this page
@@ -93,11 +100,12 @@ CALL (root) {
        AND ($tags IS NULL OR any(tag IN coalesce(n.tags, []) WHERE tag IN $tags))
        AND ($owners IS NULL OR any(owner IN coalesce(n.owners, []) WHERE owner IN $owners))
        AND (NOT hidden OR ($types IS NULL AND $platforms IS NULL AND $tags IS NULL AND $owners IS NULL)) AS shown,
-       CASE side WHEN 'downstream' THEN $after_down ELSE $after_up END AS after
-  WITH n, distance, side, shown, hidden,
+       CASE side WHEN 'downstream' THEN $after_down ELSE $after_up END AS after,
+       CASE WHEN hidden THEN ((id(n) * $shuffle[0] % $shuffle[3]) * 1048576 % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3] ELSE n.id END AS key
+  WITH n, distance, side, shown, hidden, key,
        after IS NULL OR distance > after[0]
-       OR (distance = after[0] AND (hidden > after[1] OR (hidden = after[1] AND n.id > after[2]))) AS pending
-  ORDER BY distance, hidden, n.id
+       OR (distance = after[0] AND (hidden > after[1] OR (hidden = after[1] AND key > after[2]))) AS pending
+  ORDER BY distance, hidden, key
   RETURN collect(CASE WHEN shown AND pending THEN {n: n, distance: distance, side: side} END) AS pending,
          collect(CASE WHEN shown AND NOT pending AND side = 'downstream' THEN n END) AS seen_down,
          collect(CASE WHEN shown AND NOT pending AND side = 'upstream' THEN n END) AS seen_up,
@@ -129,7 +137,8 @@ RETURN authorised,
                      platform: p.n.platform, tags: coalesce(p.n.tags, []),
                      placeholder: coalesce(p.n.placeholder, false),
                      distance: p.distance, direction: p.side,
-                     domain: p.n.domain, private: coalesce(p.n.domain_private, false)}] AS nodes,
+                     domain: p.n.domain, private: coalesce(p.n.domain_private, false),
+                     standin_key: ((id(p.n) * $shuffle[0] % $shuffle[3]) * 1048576 % $shuffle[3] + id(p.n) * $shuffle[1] + $shuffle[2]) % $shuffle[3]}] AS nodes,
        size([p IN pending WHERE p.side = 'downstream']) AS pending_down,
        size([p IN pending WHERE p.side = 'upstream']) AS pending_up,
        hidden_down,

@@ -80,8 +80,9 @@ CALL (authorised, aliased) {
 OPTIONAL MATCH (root:AssetTrail {id: found.id})
 // The walks are one page, as lineage.traverse's: both feed one aggregation keeping a
 // node reached both ways once at its fewer hops (downstream on a tie), and each side
-// keeps the nodes after its position ($after_down, $after_up: [distance, hidden, id] or
-// null; at each distance the stand-ins after the readable nodes, as lineage.traverse),
+// keeps the nodes after its position ($after_down, $after_up: [distance, hidden, key] or
+// null; at each distance the stand-ins after the readable nodes, among themselves in
+// the order $shuffle gives their trails, as lineage.traverse),
 // the first $take of them (nearest first) on this page, how many in all (`pending_*`)
 // and the ones earlier pages returned (`*_seen`, for this page's edges).
 CALL (root) {
@@ -115,10 +116,12 @@ CALL (root) {
   WITH n, distance, down, after,
        $readable IS NOT NULL AND coalesce(place[1], false) AND place[0] IS NOT NULL
        AND NOT place[0] IN $readable AS hidden
+  WITH n, distance, down, hidden, after,
+       CASE WHEN hidden THEN ((id(n) * $shuffle[0] % $shuffle[3]) * 1048576 % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3] ELSE n.id END AS key
   WITH n, distance, down, hidden,
        after IS NULL OR distance > after[0]
-       OR (distance = after[0] AND (hidden > after[1] OR (hidden = after[1] AND n.id > after[2]))) AS pending
-  ORDER BY distance, hidden, n.id
+       OR (distance = after[0] AND (hidden > after[1] OR (hidden = after[1] AND key > after[2]))) AS pending
+  ORDER BY distance, hidden, key
   WITH collect(CASE WHEN pending THEN [n, distance, down] END) AS rows,
        collect(CASE WHEN NOT pending AND down THEN n END) AS down_seen,
        collect(CASE WHEN NOT pending AND NOT down THEN n END) AS up_seen
@@ -157,7 +160,8 @@ CALL (down_nodes, down_distances, up_nodes, up_distances) {
                    private: coalesce(CASE WHEN n.shown_since IS NULL
                                           THEN head(COLLECT { MATCH (live:Asset {id: n.id})
                                                               RETURN live.domain_private })
-                                          ELSE n.domain_private END, false)} AS node
+                                          ELSE n.domain_private END, false),
+                   standin_key: ((id(n) * $shuffle[0] % $shuffle[3]) * 1048576 % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3]} AS node
   RETURN collect(CASE WHEN direction = 'downstream' THEN node END) AS down,
          collect(CASE WHEN direction = 'upstream' THEN node END) AS up
 }

@@ -431,7 +431,9 @@ _TRAVERSAL = (
     "page walks the whole neighbourhood again (one statement, no path enumeration), so "
     "a late page costs what the first does.\n\n"
     "**Between pages** nothing is held: each page reads the graph as it is then. The "
-    "positions are (distance, hidden, id), so a node that moved to a position the reader "
+    "positions are (distance, hidden, key), the key an id (a stand-in's: its shuffled "
+    "key), "
+    "so a node that moved to a position the reader "
     "already passed (it came closer, or its side changed) is skipped (an edge on a later "
     "page may still name it); one that moved "
     "further, past the position, comes again; a node added past the position comes, one "
@@ -459,8 +461,8 @@ _TRAVERSAL = (
     "distance the stand-ins come after the readable nodes, and edges and `capped` are "
     "sorted by the ids shown: in (distance, id) order a stand-in's place would tell how its "
     "hidden id sorts against the readable ones. Among themselves the stand-ins of one "
-    "distance follow their hidden ids. A caller who reads everything sees (distance, id) "
-    "order."
+    "distance follow a shuffle drawn for the walk from the service's secret, so neither "
+    "does their order. A caller who reads everything sees (distance, id) order."
 )
 _COLUMN_TRAVERSAL = (
     "The column's lineage: each reached column (`asset`, `column`) once, at its fewest-hop "

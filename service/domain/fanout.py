@@ -3,7 +3,7 @@
 
 The store runs one statement per hop; each node reached is expanded once, at most
 `fanout` neighbours (first by id), so the walk is linear in the nodes and edges it
-reaches. Pages follow the same (distance, hidden, id) order and cursor as the
+reaches. Pages follow the same (distance, hidden, key) order and cursor as the
 one-statement walk; the edges are those the walk followed, each on the page of its later end.
 """
 
@@ -68,7 +68,7 @@ def fanout_page(
 ) -> Page:
     """One page of the capped neighbourhood, cut as the one-statement walk cuts its
     own: a node reached both ways once at its fewer hops (downstream on a tie), the
-    shown ones after each side's position in (distance, hidden, id) order. `readable`:
+    shown ones after each side's position in (distance, hidden, key) order. `readable`:
     the private domains the caller may read (None: all), for the filters
     (`Filters.shows`) and the order (`lineage_pages.position`)."""
     best: dict[str, Node] = {}

@@ -2,12 +2,15 @@
 fan-out), the cursor that continues it, and one page assembled from the rows a walk
 statement returns.
 
-A page is the next nodes in (distance, hidden, id) order after each side's position, so
-every node of the neighbourhood comes once across pages. `hidden` says the caller may
+A page is the next nodes in (distance, hidden, key) order after each side's position,
+so every node of the neighbourhood comes once across pages. `hidden` says the caller may
 not read the node (it comes back as a stand-in): at each distance the stand-ins follow
 the readable nodes, since where a hidden id sorted among readable ones would tell of
-it. The cursor holds each side's last (distance, hidden, id) with the walk it was made
-for, so a cursor used with other parameters is refused naming the first that differs.
+it. A readable node's key is its id; a stand-in's is its node's internal id under a
+keyed permutation drawn for the walk (`Shuffle`), so the stand-ins' order among
+themselves tells nothing of their ids either. The cursor holds each side's last
+(distance, hidden, key) with the walk it was made for, so a cursor used with other
+parameters is refused naming the first that differs.
 """
 
 from __future__ import annotations
@@ -26,7 +29,16 @@ from service.errors import BadRequest, NotFound, invalid_token
 
 SIDES = ("downstream", "upstream")
 FILTERS = ("type", "platform", "tag", "owner")
-Position = tuple[int, bool, str]  # (distance, hidden, id)
+Position = tuple[int, bool, str | int]  # (distance, hidden, key): an id, a stand-in's int
+STANDIN = "k:"  # marks a stand-in's key in a cursor (one from before keys held its id)
+# A stand-in's key is (node id * multiplier + offset) mod SHUFFLE_MODULUS, which the walk
+# statement computes from the node itself: no property to store or read. The modulus, the
+# least prime above 2**40, exceeds every node id Neo4j 5 hands out (below 2**35), so
+# distinct nodes get distinct keys. The multiplier is any number below the modulus (a
+# small one would keep ids in order); the statement multiplies in two 20-bit halves of
+# it, so no product leaves Cypher's 64-bit integers.
+SHUFFLE_MODULUS = 1_099_511_627_791
+HALF_BITS = 20
 Node = dict[str, Any]
 _BY_ENDS = itemgetter("source", "target")
 
@@ -101,6 +113,27 @@ class Walk:
 NO_FILTERS = Filters()
 
 
+@dataclass(frozen=True)
+class Shuffle:
+    """The keyed permutation that orders a walk's stand-ins among themselves."""
+
+    multiplier: int = 1
+    offset: int = 0
+
+    def params(self) -> list[int]:
+        """[high half, low half of the multiplier, offset, modulus]: the statements' key is
+        ((id * high % modulus) * 2**20 % modulus + id * low + offset) % modulus."""
+        high, low = divmod(self.multiplier, 1 << HALF_BITS)
+        return [high, low, self.offset, SHUFFLE_MODULUS]
+
+    def key(self, node_id: int) -> int:
+        """A node's key as the walk statements compute it (`id(n)` is `node_id`)."""
+        return (node_id * self.multiplier + self.offset) % SHUFFLE_MODULUS
+
+
+UNSHUFFLED = Shuffle()  # internal id order: for walks from which nothing is hidden
+
+
 def unreadable_in(node: Mapping[str, Any], readable: Container[str] | None) -> bool:
     """Whether `node` (with its `domain` and `private`) lies in a private domain outside
     `readable`, the private domains the caller may read (None: all): the walk
@@ -116,9 +149,12 @@ def unreadable_in(node: Mapping[str, Any], readable: Container[str] | None) -> b
 
 def position(node: Mapping[str, Any], readable: Container[str] | None) -> Position:
     """A node's place in a page's order (`lineage.traverse`'s ORDER BY): nearest first,
-    at each distance the readable nodes, then the stand-ins, each by id (code point
-    here; the positions a cursor holds come from the walk's own order)."""
-    return node["distance"], unreadable_in(node, readable), node["id"]
+    at each distance the readable nodes by id, then the stand-ins by their shuffled key
+    (`standin_key`, which the walk statements return for each node); code point order
+    here, the positions a cursor holds come from the walk's own order."""
+    hidden = unreadable_in(node, readable)
+    key = node.get("standin_key") if hidden else None
+    return node["distance"], hidden, node["id"] if key is None else key
 
 
 _IDENTITY = ("root", "direction", "depth", "as_of", "filters", "fanout")
@@ -128,7 +164,7 @@ _PARAMETER = {"root": "asset_id"}
 
 @dataclass(frozen=True)
 class After:
-    """Each side's last returned (distance, hidden, id); None before its first node.
+    """Each side's last returned (distance, hidden, key); None before its first node.
     `started` says the root was already returned (every page after the first)."""
 
     downstream: Position | None = None
@@ -146,20 +182,36 @@ class After:
 
 
 class Seal(Protocol):
-    """Encrypts a position's id that must not be readable (`service.domain.cursor_seal`)."""
+    """Encrypts a stand-in's position, which would otherwise let two cursors be told to
+    stop at the same hidden asset, and draws each walk's shuffle from the same secret
+    (`service.domain.cursor_seal`)."""
 
     def seal(self, asset_id: str) -> str: ...
 
     def open(self, value: str) -> str | None: ...
 
+    def shuffle(self, walk: bytes, modulus: int) -> tuple[int, int]: ...
 
-def encode(walk: Walk, after: After, seal: Seal | None = None, hidden: Container[str] = ()) -> str:
-    """The cursor; a position whose id is among `hidden` (a stand-in's) is sealed."""
+
+def shuffle_for(walk: Walk, seal: Seal | None) -> Shuffle:
+    """The walk's shuffle of its stand-ins, the same on each of its pages; the identity
+    without a seal (the service's own walks, from which nothing is hidden)."""
+    if seal is None:
+        return UNSHUFFLED
+    identity = orjson.dumps(walk.identity(), option=orjson.OPT_SORT_KEYS)
+    return Shuffle(*seal.shuffle(identity, SHUFFLE_MODULUS))
+
+
+def encode(walk: Walk, after: After, seal: Seal | None = None) -> str:
+    """The cursor; a stand-in's position (its key, marked) is sealed."""
 
     def written(p: Position | None) -> list[Any] | None:
         if p is None:
             return None
-        return [p[0], p[1], seal.seal(p[2]) if seal is not None and p[2] in hidden else p[2]]
+        if not p[1]:
+            return [p[0], p[1], p[2]]
+        marked = f"{STANDIN}{p[2]}"
+        return [p[0], p[1], seal.seal(marked) if seal is not None else marked]
 
     position = {side: written(after.of(side)) for side in SIDES}
     return encode_cursor({"walk": walk.identity(), "after": position})
@@ -168,9 +220,10 @@ def encode(walk: Walk, after: After, seal: Seal | None = None, hidden: Container
 def decode(cursor: str | None, walk: Walk, seal: Seal | None = None) -> After:
     """The positions a cursor holds for `walk`; none: the first page. 400
     `invalid_cursor` when it does not decode, was made for another walk (the detail
-    names the parameter that differs) or by a version that ordered pages by (distance,
-    id) alone (its positions are [distance, id]: where it stopped among this order's
-    stand-ins cannot be told, so the walk starts again from the first page)."""
+    names the parameter that differs) or by a version that ordered pages otherwise:
+    by (distance, id) alone (its positions are [distance, id]), or its stand-ins by their
+    hidden ids (a stand-in's position holds no key): where it stopped among this order's
+    stand-ins cannot be told, so the walk starts again from the first page."""
     if cursor is None:
         return After()
     state = decode_cursor(cursor, ("walk", "after"))
@@ -203,11 +256,7 @@ def _position(raw: Any, seal: Seal | None) -> Position | None:
     if raw is None:
         return None
     if isinstance(raw, list) and len(raw) == 2:
-        raise BadRequest(
-            "The cursor was made by an earlier version of the service, which ordered "
-            "pages otherwise: start again from the first page.",
-            code="invalid_cursor",
-        )
+        raise _earlier_order()
     if (
         isinstance(raw, list)
         and len(raw) == 3
@@ -217,9 +266,23 @@ def _position(raw: Any, seal: Seal | None) -> Position | None:
         and isinstance(raw[2], str)
     ):
         opened = seal.open(raw[2]) if seal is not None else raw[2]
-        if opened is not None:
+        if opened is not None and not raw[1]:
             return raw[0], raw[1], opened
+        if opened is not None:
+            if not opened.startswith(STANDIN):
+                raise _earlier_order()
+            key = opened[len(STANDIN) :]
+            if key.isdigit():
+                return raw[0], raw[1], int(key)
     raise _undecodable()
+
+
+def _earlier_order() -> BadRequest:
+    return BadRequest(
+        "The cursor was made by an earlier version of the service, which ordered "
+        "pages otherwise: start again from the first page.",
+        code="invalid_cursor",
+    )
 
 
 def _undecodable() -> BadRequest:
@@ -236,15 +299,17 @@ def page_params(
     after: After = After(),
     filters: Filters = NO_FILTERS,
     readable: Iterable[str] | None = None,
+    shuffle: Shuffle = UNSHUFFLED,
 ) -> dict[str, Any]:
     """The walk statements' page parameters (`lineage.traverse`; `_as_of` takes no
-    filters): how many to take, each side's position, the filters, and the private
-    domains the caller may read (None: all; `Filters.shows`)."""
+    filters): how many to take, each side's position, the filters, the private domains
+    the caller may read (None: all; `Filters.shows`) and the stand-ins' shuffle."""
     return {
         "take": take(limit, after),
         **after.params(),
         **filters.params(),
         "readable": None if readable is None else sorted(readable),
+        "shuffle": shuffle.params(),
     }
 
 

@@ -19,6 +19,9 @@ from service.models.lineage import ColumnEdge, ColumnNode, ColumnRef, RedactedCo
 
 Node = dict[str, Any]
 PLACE_KEYS = ("domain", "private")  # what the statements return beside a node's shape
+# ... with the shuffled key that orders a stand-in (`lineage_pages.position`): none of
+# them part of the answer
+NOT_SHOWN = (*PLACE_KEYS, "standin_key")
 
 
 def unreadable(principal: Principal | None, node: Mapping[str, Any]) -> bool:
@@ -50,8 +53,8 @@ def redact(
     elsewhere: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Redacted:
     """The nodes with each hidden one replaced by a stand-in (numbered in the order
-    given) and the edges renamed to match; `domain` and `private` dropped from every
-    node, as they are no part of the answer. `elsewhere` places the edge ends that are
+    given) and the edges renamed to match; `domain`, `private` and `standin_key` dropped
+    from every node, as they are no part of the answer. `elsewhere` places the edge ends that are
     no node of this page (an earlier page's): a hidden one gets a stand-in id too."""
     renamed: dict[str, str] = {}
     shown: list[Node] = []
@@ -61,7 +64,7 @@ def redact(
             renamed[str(node["id"])] = stand_in
             shown.append(_stand_in(stand_in, node, teams.get(str(node["domain"]))))
         else:
-            shown.append({k: v for k, v in node.items() if k not in PLACE_KEYS})
+            shown.append({k: v for k, v in node.items() if k not in NOT_SHOWN})
     count = len(renamed)
     for end, place in sorted((elsewhere or {}).items()):
         if end not in renamed and unreadable(principal, place):

@@ -26,16 +26,19 @@ from service.domain.lineage import (
 )
 from service.domain.lineage_pages import (
     NO_FILTERS,
+    UNSHUFFLED,
     After,
     Filters,
     Page,
     Seal,
+    Shuffle,
     Walk,
     assemble_page,
     check_root,
     decode,
     encode,
     page_params,
+    shuffle_for,
 )
 from service.domain.redaction import (
     Redacted,
@@ -419,10 +422,15 @@ async def traverse(
     after = decode(cursor, walk, seal)
     readable = domain_rules.readable_private(viewer) if viewer is not None else None
     access = _access(token_hash, viewer)
+    shuffle = shuffle_for(walk, seal)
     if fanout is not None:
-        page = await lineage_fanout.page(graph, walk, after, limit, token_hash, readable, access)
+        page = await lineage_fanout.page(
+            graph, walk, after, limit, token_hash, readable, access, shuffle
+        )
     else:
-        page = await _walk_page(graph, walk, after, limit, token_hash, viewer, readable, access)
+        page = await _walk_page(
+            graph, walk, after, limit, token_hash, viewer, readable, access, shuffle
+        )
     shown = await _redacted(graph, viewer, page)
     return LineageView(
         page.root,
@@ -431,7 +439,7 @@ async def traverse(
         shown.nodes,
         sorted_as_shown(shown.edges) if shown.renamed else shown.edges,
         page.more,
-        next_cursor=encode(walk, page.after, seal, shown.renamed) if page.more else None,
+        next_cursor=encode(walk, page.after, seal) if page.more else None,
         remaining=page.remaining,
         hidden=page.hidden,
         capped=renamed_caps(page.capped, shown.renamed),
@@ -485,10 +493,12 @@ async def _walk_page(
     viewer: Principal | None = None,
     readable: tuple[str, ...] | None = None,
     access: list[str] | None = None,
+    shuffle: Shuffle = UNSHUFFLED,
 ) -> Page:
     """`readable`: the private domains `viewer` may read (None: all), for the filters
     (an asset of another is never shown by one: `Filters.shows`) and the order (its
-    stand-ins after the readable nodes of each distance). `access`: see `_access`."""
+    stand-ins after the readable nodes of each distance, in `shuffle`'s order).
+    `access`: see `_access`."""
     at = as_of_params(walk.as_of, clock.now_iso()) if walk.as_of else {}
     rows = await graph.read(
         "lineage.traverse_as_of" if walk.as_of else "lineage.traverse",
@@ -499,7 +509,7 @@ async def _walk_page(
         token_hash=token_hash,
         access=access,
         now=clock.now_iso(),
-        **page_params(limit, after, walk.filters, readable),
+        **page_params(limit, after, walk.filters, readable, shuffle),
         **at,
     )
     row = rows[0]

@@ -1,7 +1,9 @@
 """Where stand-ins sit on traversal pages: at each distance after the readable nodes, so
-an outsider cannot tell how a hidden id sorts against the ids it reads, on any page of
-the live walk, the walk through time and the capped walk; a caller who reads everything
-keeps the (distance, id) order. Pages of any size concatenate to the one-page answer."""
+an outsider cannot tell how a hidden id sorts against the ids it reads, and among
+themselves in an order the walk's keyed shuffle gives them, so not against each other
+either; on any page of the live walk, the walk through time and the capped walk. A caller who reads
+everything keeps the (distance, id) order. Pages of any size concatenate to the
+one-page answer."""
 
 from __future__ import annotations
 
@@ -14,10 +16,12 @@ import neo4j
 import pytest
 
 from service import cypher
-from service.domain.lineage_pages import page_params
+from service.domain.cursor_seal import CursorSeal
+from service.domain.lineage_pages import Walk, page_params, shuffle_for
 from tests.support import plans
 from tests.support.finance import finance, unleaked
 from tests.support.history import moment
+from tests.support.keys import TEST_SECRET_KEY
 from tests.support.writes import edge, put_asset
 
 __all__ = ["finance"]  # the fixture, used by name
@@ -94,6 +98,44 @@ def test_a_caller_who_reads_everything_keeps_distance_then_id_order(
     for limit in (2, 3, 100):
         pages = _pages(admin, {**params, "limit": limit})
         assert [n["id"] for page in pages for n in page["nodes"]] == SEEN_BY_ADMIN
+
+
+# Six hidden assets at distance 1 (three more than the neighbourhood above), each
+# leading to a readable node of its own, which tells the test which stand-in is which.
+SHUFFLED = ("fin.b", "fin.c", "fin.d", "fin.e", "fin.f", "fin.g")
+
+
+@pytest.fixture
+def leads(graph: str, admin: httpx.Client) -> str:
+    for hidden in SHUFFLED:
+        if hidden not in NEAR:
+            edge(admin, "root", hidden)
+        put_asset(admin, f"next-{hidden[-1]}")
+        edge(admin, hidden, f"next-{hidden[-1]}")
+    return moment()
+
+
+@pytest.mark.parametrize("extra", WALKS, ids=["live", "fanout", "as_of"])
+def test_an_outsiders_stand_ins_follow_the_walks_shuffle_not_their_ids(
+    leads: str, reader: httpx.Client, driver: neo4j.Driver, extra: dict[str, Any]
+) -> None:
+    """On one page, so that each stand-in's number names it in the edges (the pages of
+    any size concatenate to it: the test above). The order is their nodes' internal ids
+    (the trails' through time) under the shuffle the service draws for this walk from
+    its secret: with six of them, id order comes out once in 720 walks."""
+    params = _walk(extra, leads)
+    (page,) = _pages(reader, {**params, "limit": 100})
+    stand_ins = [n["id"] for n in page["nodes"] if n.get("redacted") and n["distance"] == 1]
+    led_to = {e["source"]: e["target"] for e in page["edges"]}
+
+    label = "AssetTrail" if "as_of" in extra else "Asset"
+    records, _, _ = driver.execute_query(
+        f"MATCH (n:{label}) WHERE n.id IN $ids RETURN n.id AS id, id(n) AS node", ids=SHUFFLED
+    )
+    walk = Walk("root", "downstream", 3, params.get("as_of"), fanout=params.get("fanout"))
+    shuffle = shuffle_for(walk, CursorSeal([TEST_SECRET_KEY]))
+    expected = sorted(records, key=lambda r: shuffle.key(r["node"]))
+    assert [led_to[s] for s in stand_ins] == [f"next-{r['id'][-1]}" for r in expected]
 
 
 def test_every_edge_comes_once_across_an_outsiders_pages(graph: str, reader: httpx.Client) -> None:
