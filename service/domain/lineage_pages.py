@@ -25,6 +25,7 @@ import orjson
 
 from service.domain.access.principal import StaleAccess
 from service.domain.cursor import decode_cursor, encode_cursor
+from service.domain.cursor_seal import CursorSeal
 from service.errors import BadRequest, NotFound, invalid_token
 
 SIDES = ("downstream", "upstream")
@@ -131,7 +132,7 @@ class Shuffle:
         return (node_id * self.multiplier + self.offset) % SHUFFLE_MODULUS
 
 
-UNSHUFFLED = Shuffle()  # internal id order: for walks from which nothing is hidden
+UNSHUFFLED = Shuffle()  # internal id order: for statements run where nothing is hidden
 
 
 def unreadable_in(node: Mapping[str, Any], readable: Container[str] | None) -> bool:
@@ -193,13 +194,15 @@ class Seal(Protocol):
     def shuffle(self, walk: bytes, modulus: int) -> tuple[int, int]: ...
 
 
+_PROCESS_SEAL = CursorSeal(())
+
+
 def shuffle_for(walk: Walk, seal: Seal | None) -> Shuffle:
-    """The walk's shuffle of its stand-ins, the same on each of its pages; the identity
-    without a seal (the service's own walks, from which nothing is hidden)."""
-    if seal is None:
-        return UNSHUFFLED
+    """The walk's shuffle of its stand-ins, the same on each of its pages. Without a
+    seal (a one-page answer: an export, the asset page's neighbourhood), one drawn
+    from this process's own key."""
     identity = orjson.dumps(walk.identity(), option=orjson.OPT_SORT_KEYS)
-    return Shuffle(*seal.shuffle(identity, SHUFFLE_MODULUS))
+    return Shuffle(*(seal or _PROCESS_SEAL).shuffle(identity, SHUFFLE_MODULUS))
 
 
 def encode(walk: Walk, after: After, seal: Seal | None = None) -> str:

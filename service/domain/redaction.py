@@ -4,20 +4,33 @@ over what a walk statement returned (each node's `domain` and `private` beside i
 A stand-in keeps its place in the path (its distance, its side, its edges under the
 stand-in's id), so no path is cut and every count stays complete, but tells nothing of
 the asset beyond the team owning its domain: its id is `redacted:<n>`, numbering the
-stand-ins of one answer, and its name is that id.
+stand-ins of one answer, and its name is that id. Stand-ins numbered outside a page's
+own order (a diff's, the ends of edges reaching back to earlier pages) are numbered in
+a fresh random order per answer: by id, their numbers would tell how the hidden ids
+sort against each other.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from service.domain.access import domain_rules
 from service.domain.access.principal import Principal
 from service.models.lineage import ColumnEdge, ColumnNode, ColumnRef, RedactedColumnNode
 
 Node = dict[str, Any]
+T = TypeVar("T")
+_RANDOM = random.SystemRandom()
+
+
+def shuffled(items: Sequence[T]) -> list[T]:
+    """`items` in a random order, a new one each call (the default `arrange`)."""
+    return _RANDOM.sample(list(items), len(items))
+
+
 PLACE_KEYS = ("domain", "private")  # what the statements return beside a node's shape
 # ... with the shuffled key that orders a stand-in (`lineage_pages.position`): none of
 # them part of the answer
@@ -51,11 +64,13 @@ def redact(
     edges: Iterable[Mapping[str, Any]],
     teams: Mapping[str, str],
     elsewhere: Mapping[str, Mapping[str, Any]] | None = None,
+    arrange: Callable[[Sequence[str]], list[str]] = shuffled,
 ) -> Redacted:
     """The nodes with each hidden one replaced by a stand-in (numbered in the order
     given) and the edges renamed to match; `domain`, `private` and `standin_key` dropped
     from every node, as they are no part of the answer. `elsewhere` places the edge ends that are
-    no node of this page (an earlier page's): a hidden one gets a stand-in id too."""
+    no node of this page (an earlier page's): a hidden one gets a stand-in id too, in
+    the order `arrange` gives them."""
     renamed: dict[str, str] = {}
     shown: list[Node] = []
     for node in nodes:
@@ -66,9 +81,10 @@ def redact(
         else:
             shown.append({k: v for k, v in node.items() if k not in NOT_SHOWN})
     count = len(renamed)
-    for end, place in sorted((elsewhere or {}).items()):
-        if end not in renamed and unreadable(principal, place):
-            renamed[end] = f"redacted:{len(renamed) + 1}"
+    ends = (elsewhere or {}).items()
+    hidden = [end for end, place in ends if end not in renamed and unreadable(principal, place)]
+    for end in arrange(sorted(hidden)):
+        renamed[end] = f"redacted:{len(renamed) + 1}"
     return Redacted(shown, rename_edges(edges, renamed.get), count, renamed)
 
 
@@ -143,24 +159,23 @@ def redact_diff(
     changes: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]],
     places: Mapping[str, Mapping[str, Any]],
     teams: Mapping[str, str],
+    arrange: Callable[[Sequence[str]], list[str]] = shuffled,
 ) -> tuple[dict[str, dict[str, list[dict[str, Any]]]], int]:
     """A lineage diff (`added`, `removed`: nodes and edges; `changed`: edges) with what
     the caller may not read as stand-ins, numbered once across the whole answer (added
-    nodes, then removed ones, then edge ends that are neither, by id), so one asset is
-    one stand-in wherever it appears. `places` holds the domain of every node of both
-    walks (each edge's ends among them). An edge touching a stand-in loses both its
-    transformations. (the diff, how many stand-ins)"""
+    nodes, then removed ones, then edge ends that are neither; within each, in the
+    order `arrange` gives them), so one asset is one stand-in wherever it appears.
+    `places` holds the domain of every node of both walks (each edge's ends among
+    them). An edge touching a stand-in loses both its transformations. (the diff, how
+    many stand-ins)"""
     parts = ("added", "removed")
-    nodes = [n for part in parts for n in changes[part]["nodes"]]
+    sizes = [len(changes[part]["nodes"]) for part in parts]
+    nodes = [n for part in parts for n in _arranged(principal, changes[part]["nodes"], arrange)]
     lists = [list(changes[part]["edges"]) for part in parts] + [list(changes["changed"]["edges"])]
     every = [e for edges in lists for e in edges]
     ends = {i: places[i] for i in foreign_ends(nodes, every) if i in places}
-    shown = redact(principal, nodes, every, teams, ends)
-    split, edges, stand_ins = (
-        len(changes["added"]["nodes"]),
-        iter(shown.edges),
-        set(shown.renamed.values()),
-    )
+    shown = redact(principal, nodes, every, teams, ends, arrange)
+    split, edges, stand_ins = sizes[0], iter(shown.edges), set(shown.renamed.values())
     renamed = [
         sorted((_without_previous(next(edges), stand_ins) for _ in part), key=_ends)
         for part in lists
@@ -171,6 +186,18 @@ def redact_diff(
         "removed": {"nodes": sorted(removed, key=_stand_in_last), "edges": renamed[1]},
         "changed": {"edges": renamed[2]},
     }, len(shown.renamed)
+
+
+def _arranged(
+    principal: Principal | None,
+    nodes: Sequence[Mapping[str, Any]],
+    arrange: Callable[[Sequence[str]], list[str]],
+) -> list[Mapping[str, Any]]:
+    """`nodes` (sorted by id) with the hidden ones among themselves as `arrange` puts
+    their ids: the order `redact` numbers them in."""
+    hidden = {str(n["id"]): n for n in nodes if unreadable(principal, n)}
+    order = iter(arrange(sorted(hidden)))
+    return [hidden[next(order)] if str(n["id"]) in hidden else n for n in nodes]
 
 
 def _stand_in_last(node: Mapping[str, Any]) -> bool:

@@ -74,6 +74,32 @@ def test_a_diff_numbers_each_hidden_asset_once_across_its_lists() -> None:
     assert "fin." not in orjson.dumps(shown).decode()
 
 
+def test_a_diffs_hidden_nodes_are_numbered_in_a_fresh_order_per_answer() -> None:
+    """Within a list, not by id (which would tell how the hidden ids sort)."""
+    hidden = ("fin.a", "fin.b", "fin.c")  # told apart after redaction by their distances
+    places = {**PLACES, **dict.fromkeys(hidden, PRIVATE)}
+    diff: dict[str, dict[str, list[dict[str, Any]]]] = {
+        "added": {
+            "nodes": [{**node("fin.report", d), "id": i} for d, i in enumerate(hidden, start=1)],
+            "edges": [],
+        },
+        "removed": {"nodes": [], "edges": []},
+        "changed": {"edges": []},
+    }
+
+    def numbered(shown: dict[str, Any]) -> list[tuple[str, int]]:
+        return [(n["id"], n["distance"]) for n in shown["added"]["nodes"]]
+
+    reverse, count = redact_diff(OUTSIDER, diff, places, TEAMS, lambda ids: list(reversed(ids)))
+    assert count == 3
+    assert numbered(reverse) == [("redacted:1", 3), ("redacted:2", 2), ("redacted:3", 1)]
+    orders = {tuple(numbered(redact_diff(OUTSIDER, diff, places, TEAMS)[0])) for _ in range(200)}
+    assert len(orders) > 1
+    assert all(
+        [i for i, _ in order] == ["redacted:1", "redacted:2", "redacted:3"] for order in orders
+    )
+
+
 def test_a_diff_redacts_nothing_for_a_member_of_the_domain() -> None:
     shown, count = redact_diff(MEMBER, DIFF, PLACES, TEAMS)
     assert count == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -141,6 +142,23 @@ def test_an_edge_to_a_hidden_node_of_an_earlier_page_names_a_stand_in() -> None:
         {"source": "redacted:2", "target": "redacted:1", "transformation": None},
         {"source": "sales.orders", "target": "sales.x", "transformation": "t"},
     ]
+
+
+def test_hidden_ends_of_earlier_pages_are_numbered_in_a_fresh_order_per_answer() -> None:
+    """Not by id, which would tell how the hidden ids sort: in `arrange`'s order, by
+    default a new random one for each answer."""
+    page = [node("sales.x", 2, "sales")]
+    ends = ("fin.a", "fin.b", "fin.c")
+    edges = [{"source": e, "target": "sales.x", "transformation": None} for e in ends]
+    earlier = {e: {"domain": "finance", "private": True} for e in ends}
+
+    def reverse(ids: Sequence[str]) -> list[str]:
+        return list(reversed(ids))
+
+    shown = redact(OUTSIDER, page, edges, {"finance": "fin"}, earlier, reverse)
+    assert shown.renamed == {"fin.c": "redacted:1", "fin.b": "redacted:2", "fin.a": "redacted:3"}
+    numbered = {tuple(redact(OUTSIDER, page, edges, {}, earlier).renamed) for _ in range(200)}
+    assert len(numbered) > 1 and all(sorted(order) == list(ends) for order in numbered)
 
 
 def test_a_stand_in_is_a_documented_node() -> None:

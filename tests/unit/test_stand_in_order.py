@@ -17,6 +17,7 @@ from service.domain.cursor_seal import CursorSeal
 from service.domain.fanout import Reach, fanout_page
 from service.domain.lineage_pages import (
     SHUFFLE_MODULUS,
+    UNSHUFFLED,
     After,
     Page,
     Walk,
@@ -124,7 +125,7 @@ def test_the_statements_key_is_the_shuffles_within_64_bit_integers() -> None:
             (node_id * high % modulus) * 2**20 % modulus + node_id * low + offset
         ) % modulus
         assert as_cypher == shuffle.key(node_id)
-    assert shuffle_for(WALK, None).key(7) == 7  # nothing hidden: no shuffle needed
+    assert shuffle_for(WALK, None) == shuffle_for(WALK, None) != UNSHUFFLED  # the process's
 
 
 def test_hidden_is_what_redaction_hides() -> None:
