@@ -22,7 +22,7 @@ CALL (a) {
                          .platform, tags: coalesce(b.tags, []),
                          placeholder: coalesce(b.placeholder, false),
                          .domain, private: coalesce(b.domain_private, false),
-                         standin_key: ((id(b) * $shuffle[0] % $shuffle[3]) * 1048576 % $shuffle[3] + id(b) * $shuffle[1] + $shuffle[2]) % $shuffle[3]},
+                         standin_key: ((id(b) * $shuffle[0] % $shuffle[3]) * $shuffle[4] % $shuffle[3] + id(b) * $shuffle[1] + $shuffle[2]) % $shuffle[3]},
                 owners: coalesce(b.owners, []), transformation: e.transformation}) AS neighbours
   RETURN neighbours[..$fanout] AS kept, size(neighbours) AS total
 }

@@ -40,11 +40,11 @@
 // from the caller (a CASE is evaluated lazily, an AND need not be). A readable node's
 // `key` is its id; a stand-in's is its internal node id under the walk's keyed
 // permutation, (id * multiplier + offset) mod a prime, drawn by the service from its
-// secret for this walk ($shuffle: the multiplier's two 20-bit halves, the offset, the
-// prime; the halves keep every product within 64 bits). `id` is deprecated in Neo4j 5
+// secret for this walk ($shuffle: the multiplier's high and low halves, the offset, the
+// prime, and 2^20, the low half's bound; the halves keep every product within 64 bits). `id` is deprecated in Neo4j 5
 // but is what a node carries at no property read. So the stand-ins' order among
 // themselves tells nothing of their ids either; each node returns its key as
-// `standin_key`. Edges are direct
+// `standin_key` (a readable node's is its id). Edges are direct
 // LINEAGE edges on one side (or touching
 // the root) between a node of this page and a shown node of this or an earlier page
 // (`seen`), so across pages each comes once; an edge between two nodes of this page
@@ -101,12 +101,12 @@ CALL (root) {
        AND ($owners IS NULL OR any(owner IN coalesce(n.owners, []) WHERE owner IN $owners))
        AND (NOT hidden OR ($types IS NULL AND $platforms IS NULL AND $tags IS NULL AND $owners IS NULL)) AS shown,
        CASE side WHEN 'downstream' THEN $after_down ELSE $after_up END AS after,
-       CASE WHEN hidden THEN ((id(n) * $shuffle[0] % $shuffle[3]) * 1048576 % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3] ELSE n.id END AS key
+       CASE WHEN hidden THEN ((id(n) * $shuffle[0] % $shuffle[3]) * $shuffle[4] % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3] ELSE n.id END AS key
   WITH n, distance, side, shown, hidden, key,
        after IS NULL OR distance > after[0]
        OR (distance = after[0] AND (hidden > after[1] OR (hidden = after[1] AND key > after[2]))) AS pending
   ORDER BY distance, hidden, key
-  RETURN collect(CASE WHEN shown AND pending THEN {n: n, distance: distance, side: side} END) AS pending,
+  RETURN collect(CASE WHEN shown AND pending THEN {n: n, distance: distance, side: side, key: key} END) AS pending,
          collect(CASE WHEN shown AND NOT pending AND side = 'downstream' THEN n END) AS seen_down,
          collect(CASE WHEN shown AND NOT pending AND side = 'upstream' THEN n END) AS seen_up,
          count(CASE WHEN NOT shown AND side = 'downstream' THEN 1 END) AS hidden_down,
@@ -138,7 +138,7 @@ RETURN authorised,
                      placeholder: coalesce(p.n.placeholder, false),
                      distance: p.distance, direction: p.side,
                      domain: p.n.domain, private: coalesce(p.n.domain_private, false),
-                     standin_key: ((id(p.n) * $shuffle[0] % $shuffle[3]) * 1048576 % $shuffle[3] + id(p.n) * $shuffle[1] + $shuffle[2]) % $shuffle[3]}] AS nodes,
+                     standin_key: p.key}] AS nodes,
        size([p IN pending WHERE p.side = 'downstream']) AS pending_down,
        size([p IN pending WHERE p.side = 'upstream']) AS pending_up,
        hidden_down,

@@ -117,7 +117,7 @@ CALL (root) {
        $readable IS NOT NULL AND coalesce(place[1], false) AND place[0] IS NOT NULL
        AND NOT place[0] IN $readable AS hidden
   WITH n, distance, down, hidden, after,
-       CASE WHEN hidden THEN ((id(n) * $shuffle[0] % $shuffle[3]) * 1048576 % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3] ELSE n.id END AS key
+       CASE WHEN hidden THEN ((id(n) * $shuffle[0] % $shuffle[3]) * $shuffle[4] % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3] ELSE n.id END AS key
   WITH n, distance, down, hidden,
        after IS NULL OR distance > after[0]
        OR (distance = after[0] AND (hidden > after[1] OR (hidden = after[1] AND key > after[2]))) AS pending
@@ -161,7 +161,7 @@ CALL (down_nodes, down_distances, up_nodes, up_distances) {
                                           THEN head(COLLECT { MATCH (live:Asset {id: n.id})
                                                               RETURN live.domain_private })
                                           ELSE n.domain_private END, false),
-                   standin_key: ((id(n) * $shuffle[0] % $shuffle[3]) * 1048576 % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3]} AS node
+                   standin_key: ((id(n) * $shuffle[0] % $shuffle[3]) * $shuffle[4] % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3]} AS node
   RETURN collect(CASE WHEN direction = 'downstream' THEN node END) AS down,
          collect(CASE WHEN direction = 'upstream' THEN node END) AS up
 }

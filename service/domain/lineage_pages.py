@@ -122,10 +122,12 @@ class Shuffle:
     offset: int = 0
 
     def params(self) -> list[int]:
-        """[high half, low half of the multiplier, offset, modulus]: the statements' key is
-        ((id * high % modulus) * 2**20 % modulus + id * low + offset) % modulus."""
-        high, low = divmod(self.multiplier, 1 << HALF_BITS)
-        return [high, low, self.offset, SHUFFLE_MODULUS]
+        """[high half, low half of the multiplier, offset, modulus, the low half's bound]:
+        the statements' key is ((id * high % modulus) * bound % modulus + id * low +
+        offset) % modulus."""
+        bound = 1 << HALF_BITS
+        high, low = divmod(self.multiplier, bound)
+        return [high, low, self.offset, SHUFFLE_MODULUS, bound]
 
     def key(self, node_id: int) -> int:
         """A node's key as the walk statements compute it (`id(n)` is `node_id`)."""

@@ -117,12 +117,12 @@ def test_the_statements_key_is_the_shuffles_within_64_bit_integers() -> None:
     """The walk statements multiply by the multiplier's two halves (Cypher has no wider
     integer): the same key, each product below 2**63 for any id below 2**40."""
     shuffle = shuffle_for(WALK, CursorSeal([FIXED_KEY]))
-    high, low, offset, modulus = shuffle.params()
+    high, low, offset, modulus, bound = shuffle.params()
     for node_id in (0, 1, 12_345, 2**35 - 1, 2**40 - 1):
-        products = (node_id * high, (node_id * high % modulus) * 2**20, node_id * low)
+        products = (node_id * high, (node_id * high % modulus) * bound, node_id * low)
         assert max(products) + modulus < 2**63
         as_cypher = (
-            (node_id * high % modulus) * 2**20 % modulus + node_id * low + offset
+            (node_id * high % modulus) * bound % modulus + node_id * low + offset
         ) % modulus
         assert as_cypher == shuffle.key(node_id)
     assert shuffle_for(WALK, None) == shuffle_for(WALK, None) != UNSHUFFLED  # the process's
@@ -167,6 +167,15 @@ def test_a_cursor_position_of_another_shape_is_refused(position_: list[Any]) -> 
     with pytest.raises(BadRequest) as caught:
         decode(cursor, WALK)
     assert caught.value.code == "invalid_cursor"
+
+
+def test_a_stand_in_position_whose_key_is_no_number_is_refused() -> None:
+    cursor = encode_cursor(
+        {"walk": WALK.identity(), "after": {"downstream": [1, True, "k:b"], "upstream": None}}
+    )
+    with pytest.raises(BadRequest) as caught:
+        decode(cursor, WALK)
+    assert caught.value.code == "invalid_cursor" and "cannot be decoded" in caught.value.detail
 
 
 def test_a_cursor_from_the_version_ordering_by_distance_and_id_says_to_start_again() -> None:
