@@ -15,7 +15,15 @@ from tests.support.waiting import eventually
 
 ENV = {
     "GOVERNANCE_WEBHOOK_ALLOW_PRIVATE": "true",
-    "GOVERNANCE_WEBHOOK_RETRY_SCHEDULE": ",".join(["0.5"] * 40),
+    # The first process makes one attempt at each delivery, all refused: the fifth
+    # failure in a row opens the receiver's breaker, and no attempt is under way (and
+    # so none claimed) at the kill. That takes each delivery's first attempt to come
+    # before any second one: the first retry waits 10 s (at least 8 with the jitter),
+    # far longer than five POSTs take; the retries after it are quick, for the second
+    # process, which starts with its breakers closed.
+    "GOVERNANCE_WEBHOOK_RETRY_SCHEDULE": ",".join(["10"] + ["0.5"] * 10),
+    "GOVERNANCE_WEBHOOK_BREAKER_FAILURES": "5",
+    "GOVERNANCE_WEBHOOK_BREAKER_COOLDOWN": "3600",
     "GOVERNANCE_WEBHOOK_POLL_INTERVAL": "0.1",
     # The killed process's lease is what the second one waits out before it dispatches:
     # 3 s rather than the deployed 15 s, still 30 looks for work per lease.
@@ -44,7 +52,7 @@ def test_deliveries_pending_at_a_kill_are_delivered_after_restart(
                 return log
 
             log = eventually(every_one_attempted, timeout=20)
-        assert all(d["state"] == "pending" for d in log)
+        assert all(d["state"] == "pending" and d["attempts"] == 1 for d in log), log
     finally:
         first.kill()
     with Receiver(on=down) as receiver:
