@@ -56,11 +56,13 @@ class LocalNeo4j:
         heap: str | None = None,
         pagecache: str | None = None,
         stable_plans: bool = False,
+        lean_inlining: bool = False,
     ) -> None:
         """``heap`` and ``pagecache`` left None are sized from the machine's RAM
         (see :mod:`.sizing`); ``stable_plans`` keeps Cypher plans however the graph's
-        statistics move, one per parameter types whatever their sizes (see
-        :class:`.config.ServerSettings`)."""
+        statistics move, one per parameter types whatever their sizes, and
+        ``lean_inlining`` spends less of the JVM's CPU compiling (both for test instances:
+        see :class:`.config.ServerSettings`)."""
         if not _NAME_RE.fullmatch(name):
             raise LocalNeo4jError(
                 f"invalid instance name {name!r}: use letters, digits, '.', '_' or '-'"
@@ -73,6 +75,7 @@ class LocalNeo4j:
             heap=heap or default_heap(ram),
             pagecache=pagecache or default_pagecache(ram),
             stable_plans=stable_plans,
+            lean_inlining=lean_inlining,
         )
         self.layout = InstanceLayout(self.cache_dir / "instances" / name)
 

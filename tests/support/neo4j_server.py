@@ -98,6 +98,9 @@ def local_server_named(name: str, port: int) -> LocalNeo4j:
         # Tests clear the graph between them; without this each clear would make the
         # next run of every heavy statement replan it (up to seconds on a busy machine).
         stable_plans=True,
+        # Each instance plans hundreds of statements once or a few times; C2 inlining
+        # less halves the JVM's compiling (`ServerSettings.lean_inlining`).
+        lean_inlining=True,
     )
 
 

@@ -123,6 +123,20 @@ def test_a_path_with_a_newline_cannot_inject_settings() -> None:
         render_neo4j_conf(layout, settings())
 
 
+def test_the_jit_inlines_as_hotspot_does_unless_asked_to_be_lean() -> None:
+    stock = jvm_options(InstanceLayout(HOME), settings())
+    assert not [o for o in stock if "Inline" in o]
+    lean = ServerSettings(bolt_port=17687, heap="1g", pagecache="512m", lean_inlining=True)
+    options = jvm_options(InstanceLayout(HOME), lean)
+    assert options[: len(stock)] == stock
+    assert options[len(stock) :] == [
+        "-XX:FreqInlineSize=35",
+        "-XX:MaxInlineLevel=2",
+        "-XX:InlineSmallCode=500",
+        "-XX:MaxInlineSize=20",
+    ]
+
+
 def test_plans_follow_statistics_and_sizes_unless_asked_to_stay(conf: dict[str, str]) -> None:
     assert "dbms.cypher.min_replan_interval" not in conf
     assert "internal.cypher.use_parameter_size" not in conf
