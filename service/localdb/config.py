@@ -149,8 +149,8 @@ def render_neo4j_conf(layout: InstanceLayout, settings: ServerSettings) -> str:
 
 
 # HotSpot's defaults are 325, 15, 2500 and 35 (bytes of bytecode, call depth, bytes of
-# compiled code, bytes of bytecode); halving them all did less, and no inlining at all
-# made the statements run 60% longer (docs/testing.md).
+# compiled code, bytes of bytecode); budgets halfway (50, 4, 1000) saved less, and no
+# inlining at all made the statements run 60% longer (docs/testing.md).
 LEAN_INLINING = (
     "-XX:FreqInlineSize=35",
     "-XX:MaxInlineLevel=2",
