@@ -16,7 +16,7 @@ CHROMIUM ?= /usr/bin/chromium
 # (`import service.app` on a fresh clone: 4.9 s of CPU, 2.0 s once compiled).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help install assets browser run serve test lint unit integration e2e clients bench bench-dashboard bench-faults bench-soak neo4j-start neo4j-stop neo4j-status clean
+.PHONY: help install assets browser run serve test lint unit integration e2e clients clients-java clients-scripted bench bench-dashboard bench-faults bench-soak neo4j-start neo4j-stop neo4j-status clean
 
 help:
 	@echo "make run     install, start the local Neo4j and the service on 127.0.0.1:8080"
@@ -83,7 +83,7 @@ run: install
 # tests (`,`: one after the other). With one instance everything runs in order.
 REPORTS := .cache/reports
 SUITES_FIRST := lint unit
-SUITES_THEN := integration fuzz-api+clients,e2e
+SUITES_THEN := integration clients-java,fuzz-api+clients-scripted,e2e
 SUITE_WORKERS ?= 2
 
 test: reports-reset install
@@ -145,8 +145,16 @@ fuzz-api: install
 e2e: install browser oidc-provider
 	$(BIN)/pytest tests/e2e -q --junitxml=$(REPORTS)/e2e.xml
 
+# Every client library, or some: `make clients CLIENTS="go java"`. `make test` splits
+# them over its two lanes so that they end together: the Java client's suite (the
+# longest, Maven's) before the API fuzz, the other three before the browser tests.
+CLIENTS ?=
 clients: install
-	$(BIN)/python clients/harness.py
+	$(BIN)/python clients/harness.py $(CLIENTS)
+clients-java: install
+	$(BIN)/python clients/harness.py java
+clients-scripted: install
+	$(BIN)/python clients/harness.py python js go
 
 # Every performance benchmark, then bench/RESULTS.md (bench/report.py) from the
 # summaries each leaves in bench/results/. It takes about an hour on 2 cores and wants

@@ -3,8 +3,9 @@
 Starts (or reuses) the test Neo4j, runs `governance serve` on a loopback port the
 kernel picks, makes an admin token with `governance token create`, then runs every
 `clients/<lang>/test.sh` with GOVERNANCE_URL and GOVERNANCE_TOKEN set. The service's
-own output (its access log included) goes to .cache/logs/clients-service.log, and
-its last lines are printed when a client fails. Exits non-zero if any client fails,
+own output (its access log included) goes to .cache/logs/clients-service.log (with
+the languages in its name when only some run, so two harnesses side by side, each on
+its own Neo4j, keep theirs apart), and its last lines are printed when a client fails. Exits non-zero if any client fails,
 or if a client library expected here is missing.
 """
 
@@ -24,7 +25,6 @@ from tests.support.neo4j_server import neo4j_for_tests  # noqa: E402
 from tests.support.process import LOGS, ServiceProcess  # noqa: E402
 
 CLIENTS = ("python", "js", "go", "java")
-LOG = LOGS / "clients-service.log"
 REPORTS = ROOT / ".cache" / "reports"
 # The clients' live webhook tests deliver to a receiver on loopback.
 SERVICE_ENV = {"GOVERNANCE_WEBHOOK_ALLOW_PRIVATE": "true"}
@@ -48,7 +48,9 @@ def main() -> int:
 
 def _run(clients: list[str]) -> list[str]:
     """The clients whose tests fail against one service process."""
-    with neo4j_for_tests() as target, ServiceProcess(target, SERVICE_ENV, LOG).start() as service:
+    suffix = "" if set(clients) == set(CLIENTS) else "-" + "-".join(clients)
+    log = LOGS / f"clients-service{suffix}.log"
+    with neo4j_for_tests() as target, ServiceProcess(target, SERVICE_ENV, log).start() as service:
         token = service.admin_token("clients")
         seconds: dict[str, float] = {}
         failed = []
@@ -57,18 +59,18 @@ def _run(clients: list[str]) -> list[str]:
             if not _passes(client, service.url, token):
                 failed.append(client)
             seconds[client] = round(time.monotonic() - started, 1)
-        _report(seconds)
+        _report(seconds, f"clients{suffix}.json")
         if failed:
-            where = LOG.relative_to(ROOT)
+            where = log.relative_to(ROOT)
             print(f"== the service's last log lines (all in {where}):", file=sys.stderr)
             print(service.log_tail(), file=sys.stderr)
     return failed
 
 
-def _report(seconds: dict[str, float]) -> None:
+def _report(seconds: dict[str, float], name: str) -> None:
     """Each client's time, for the summary `make test` prints last."""
     REPORTS.mkdir(parents=True, exist_ok=True)
-    (REPORTS / "clients.json").write_text(json.dumps(seconds))
+    (REPORTS / name).write_text(json.dumps(seconds))
 
 
 def _passes(client: str, url: str, token: str) -> bool:

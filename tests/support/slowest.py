@@ -1,7 +1,7 @@
 """What `make test` prints last: how long each suite took and its slowest tests.
 
-Each pytest run of `make test` leaves a JUnit XML report in `.cache/reports/`, the
-client harness a `clients.json`, and the suite runner (tests/support/suite.py) a
+Each pytest run of `make test` leaves a JUnit XML report in `.cache/reports/`, each
+client harness a `clients*.json` (one per run: `make test` runs two), and the suite runner (tests/support/suite.py) a
 `stages.json` with the wall time of each stage, the install included; this reads them
 all, so a stage or suite that grows slower is seen at every run rather than when CI's
 time limit is reached.
@@ -70,9 +70,9 @@ def report(directory: Path, top: int) -> str:
     for path in sorted(directory.glob("*.xml")):
         totals[path.stem], found = read_junit(path)
         cases += found
-    clients = directory / "clients.json"
-    if clients.exists():
-        totals["clients"], found = read_clients(clients)
+    for clients in sorted(directory.glob("clients*.json")):
+        total, found = read_clients(clients)
+        totals["clients"] = totals.get("clients", 0.0) + total
         cases += found
     if not totals:
         return f"no test reports in {directory}"

@@ -38,3 +38,19 @@ def test_the_summary_gives_each_stage_then_each_suite_then_the_slowest_tests(
 def test_without_the_runners_file_the_summary_starts_with_the_suites(tmp_path: Path) -> None:
     (tmp_path / "integration.xml").write_text(JUNIT)
     assert slowest.report(tmp_path, top=1).splitlines()[0] == "time per suite:"
+
+
+def test_client_reports_from_two_harness_runs_add_up_to_one_suite(tmp_path: Path) -> None:
+    (tmp_path / "clients-java.json").write_text(json.dumps({"java": 70.0}))
+    (tmp_path / "clients-python-js-go.json").write_text(json.dumps({"python": 50.0, "go": 30.0}))
+    lines = slowest.report(tmp_path, top=3).splitlines()
+    assert [line.split() for line in lines[:3]] == [
+        ["time", "per", "suite:"],
+        ["clients", "150.0", "s"],
+        ["all", "150.0", "s"],
+    ]
+    assert lines[-3:] == [
+        "     70.0 s  clients: java",
+        "     50.0 s  clients: python",
+        "     30.0 s  clients: go",
+    ]
