@@ -18,8 +18,8 @@ mostly waits on a package index (the Python client's virtualenv), so that the
 clients' suite finds it made.
 
 A later step may hold lanes joined by `+`, each a list of targets joined by `,`
-("clients-java,fuzz-api+clients-scripted,e2e"): with a database for each lane (two or more integration
-workers) the lanes run at once, the first on the configured instance, the next on
+("clients-java,fuzz-api+clients-scripted,e2e"): with a database for each lane (two or
+more integration workers) the lanes run at once, the first on the configured instance, the next on
 worker gw1's, and so on (GOVERNANCE_TEST_NEO4J_NAME and _PORT set for it). The API
 fuzzer alone keeps about one core busy; beside it three clients' suites and then the
 browser tests use the other, and the Java client's comes before the fuzzer. The first lane's output streams as it runs; the others'
