@@ -118,27 +118,28 @@ CALL (root) {
        AND NOT place[0] IN $readable AS hidden
   WITH n, distance, down, hidden, after,
        CASE WHEN hidden THEN ((id(n) * $shuffle[0] % $shuffle[3]) * $shuffle[4] % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3] ELSE n.id END AS key
-  WITH n, distance, down, hidden,
+  WITH n, distance, down, hidden, key,
        after IS NULL OR distance > after[0]
        OR (distance = after[0] AND (hidden > after[1] OR (hidden = after[1] AND key > after[2]))) AS pending
   ORDER BY distance, hidden, key
-  WITH collect(CASE WHEN pending THEN [n, distance, down] END) AS rows,
+  WITH collect(CASE WHEN pending THEN [n, distance, down, key] END) AS rows,
        collect(CASE WHEN NOT pending AND down THEN n END) AS down_seen,
        collect(CASE WHEN NOT pending AND NOT down THEN n END) AS up_seen
   WITH rows[..$take] AS page, rows, down_seen, up_seen
   RETURN [r IN page WHERE r[2] | r[0]] AS down_nodes, [r IN page WHERE r[2] | r[1]] AS down_distances,
          [r IN page WHERE NOT r[2] | r[0]] AS up_nodes, [r IN page WHERE NOT r[2] | r[1]] AS up_distances,
+         [r IN page WHERE r[2] | r[3]] + [r IN page WHERE NOT r[2] | r[3]] AS page_keys,
          size([r IN rows WHERE r[2]]) AS pending_down, size([r IN rows WHERE NOT r[2]]) AS pending_up,
          down_seen, up_seen
 }
-CALL (down_nodes, down_distances, up_nodes, up_distances) {
+CALL (down_nodes, down_distances, up_nodes, up_distances, page_keys) {
   WITH down_nodes + up_nodes AS reached, down_distances + up_distances AS distances,
        size(down_nodes) AS downs
   // no order kept here: the caller orders nodes and edges (lineage_pages.assemble_page)
   UNWIND range(0, size(reached) - 1) AS i
-  WITH reached[i] AS n, distances[i] AS distance,
+  WITH reached[i] AS n, distances[i] AS distance, page_keys[i] AS key,
        CASE WHEN i < downs THEN 'downstream' ELSE 'upstream' END AS direction
-  WITH n, distance, direction,
+  WITH n, distance, direction, key,
        CASE WHEN n.shown_since <= $as_of THEN n
             ELSE head([x IN COLLECT { MATCH (a:Asset {id: n.id}) WHERE a.updated_at <= $as_of RETURN a }
                              + COLLECT {
@@ -161,7 +162,7 @@ CALL (down_nodes, down_distances, up_nodes, up_distances) {
                                           THEN head(COLLECT { MATCH (live:Asset {id: n.id})
                                                               RETURN live.domain_private })
                                           ELSE n.domain_private END, false),
-                   standin_key: ((id(n) * $shuffle[0] % $shuffle[3]) * $shuffle[4] % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3]} AS node
+                   standin_key: key} AS node
   RETURN collect(CASE WHEN direction = 'downstream' THEN node END) AS down,
          collect(CASE WHEN direction = 'upstream' THEN node END) AS up
 }
