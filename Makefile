@@ -88,12 +88,14 @@ SUITE_WORKERS ?= 2
 
 test: reports-reset install
 	@$(BIN)/python -m tests.support.suite "$(MAKE)" "$(SUITES_FIRST)" "$(SUITES_THEN)" \
-	  --beside clients-deps --began $(REPORTS)/began --stages $(REPORTS)/stages.json \
+	  --beside "clients-deps browser" --began $(REPORTS)/began --stages $(REPORTS)/stages.json \
 	  --workers $(SUITE_WORKERS)
 	@$(BIN)/python -m tests.support.slowest $(REPORTS)
 
 # What the clients' suite would otherwise install first, waiting on the package index:
 # the Python client's virtualenv (the Node client's tools come with lint-clients).
+# Debian's Chromium (`browser`) is installed beside the first suites too, for the same
+# reason: on a fresh machine the browser tests' lane waited 30-40 s on the download.
 .PHONY: clients-deps
 clients-deps:
 	cd clients/python && bash -c 'source scripts/venv.sh'
