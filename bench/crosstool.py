@@ -503,8 +503,6 @@ def profiled_hits(driver: neo4j.Driver, queries: cypher.Queries, asset_id: str, 
             **page_params(2000),
             downstream=side == "downstream",
             upstream=side == "upstream",
-            token_hash=None,
-            access=None,
             now=clock.now_iso(),
         )
         return db_hits(result.consume().profile)

@@ -261,8 +261,6 @@ def traverse_params(root: str, side: str, as_of: str | None) -> dict[str, object
         **page_params(NODE_LIMIT),
         "downstream": side == "downstream",
         "upstream": side == "upstream",
-        "token_hash": None,
-        "access": None,
         "now": clock.now_iso(),
     }
     if as_of:

@@ -123,8 +123,6 @@ def traverse_raw(
             id=root,
             downstream=side == "downstream",
             upstream=side == "upstream",
-            token_hash=None,
-            access=None,
             now=clock.now_iso(),
             **page_params(NODE_LIMIT),
         ).single(strict=True)

@@ -71,8 +71,6 @@ def raw_page(driver: neo4j.Driver, statement: str, after: After) -> int:
             id=ROOT_ID,
             downstream=True,
             upstream=False,
-            token_hash=None,
-            access=None,
             now=clock.now_iso(),
             **page_params(LIMIT, after),
         ).single(strict=True)

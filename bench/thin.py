@@ -74,10 +74,8 @@ class ThinApp:
                 id=asset,
                 downstream=direction == "downstream",
                 upstream=direction == "upstream",
-                token_hash=hashlib.sha256(token).hexdigest(),
-                access=None,
                 now=clock.now_iso(),
-                **page_params(LIMIT),
+                **page_params(LIMIT, token_hash=hashlib.sha256(token).hexdigest()),
             )
             row = await result.single(strict=True)
         if not row["authorised"]:

@@ -2,7 +2,8 @@
 
 `cypher/assets/get.cypher` is the query `assets.get`; its leading `//` lines are
 its documentation. Loading fails on a duplicate name, and running a query fails
-before it reaches Neo4j when a `$param` it uses is not passed. The only text
+before it reaches Neo4j when a `$param` it uses is not passed (one it does not use is
+not sent: `Query.bind`). The only text
 ever formatted into a statement is a validated integer bound (`{{max_depth}}`):
 Cypher cannot take a variable-length bound as a parameter.
 
@@ -82,6 +83,16 @@ class Query:
         missing = self.params - params.keys()
         if missing:
             raise CypherError(f"{self.name}: parameters not passed: {sorted(missing)}")
+
+    def bind(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters to send: those the statement uses, every one of them passed.
+
+        One the statement does not use is left out: Neo4j keeps a plan per statement
+        and the types of all the parameters sent, used or not, so a caller passing a
+        shared set (a null here, a list there) would otherwise have the same statement
+        planned again for each combination."""
+        self.check_params(params)
+        return {name: value for name, value in params.items() if name in self.params}
 
 
 class Queries(Mapping[str, Query]):

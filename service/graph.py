@@ -93,8 +93,8 @@ class Tx:
         self, name: str, bounds: Mapping[str, int] | None = None, /, **params: Any
     ) -> list[Record]:
         query = self._queries[name]
-        query.check_params(params)
-        return await _records(self._observer, name, self._tx.run(query.statement(bounds), params))
+        sent = query.bind(params)
+        return await _records(self._observer, name, self._tx.run(query.statement(bounds), sent))
 
     def run_last(self, name: str, items: list[Any]) -> None:
         """Queue `items` for the statement `name`, run once with all of them (as
@@ -125,9 +125,9 @@ class Reader:
         self, name: str, bounds: Mapping[str, int] | None = None, /, **params: Any
     ) -> list[Record]:
         query = self._queries[name]
-        query.check_params(params)
+        sent = query.bind(params)
         statement = neo4j.Query(query.statement(bounds), timeout=self._timeout_s)
-        return await _records(self._observer, name, self._session.run(statement, params))
+        return await _records(self._observer, name, self._session.run(statement, sent))
 
 
 class Graph:

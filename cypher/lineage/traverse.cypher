@@ -3,69 +3,74 @@
 // cursor position, counts of what is left and of what the filters hid, and the edges
 // this page adds.
 //
-// `authorised` re-checks the caller's token (by $token_hash, null when the caller
-// was already looked up for this request): still there, not revoked, not expired,
-// its user neither deleted nor disabled. Any such token may read, so a process that
-// knows the token from an earlier request skips the separate look-up and still
-// refuses a token revoked a moment ago through another process. An unauthorised
-// caller walks nothing. `authorised` is null (and nothing is walked either) when the
-// token is valid but its user's global role or grants are no longer $access, those
-// the process read with it (null: nothing to compare): the service then looks the
-// token up again and serves the request once more, so a changed grant counts at once.
+// `authorised` re-checks the caller's token (by $given.token_hash, null when the caller
+// was already looked up for this request): still there, not revoked, not expired, its
+// user neither deleted nor disabled. Any such token may read, so a process that knows
+// the token from an earlier request skips the separate look-up and still refuses a token
+// revoked a moment ago through another process. An unauthorised caller walks nothing.
+// `authorised` is null (and nothing is walked either) when the token is valid but its
+// user's global role or grants are no longer $given.access, those the process read with
+// it (null: nothing to compare): the service then looks the token up again and serves
+// the request once more, so a changed grant counts at once.
 //
-// Each walk groups `min(length(p))` by end node, which is what lets the planner use
-// the pruning breadth-first expand (VarLengthExpand(Pruning,BFS)): cost grows with
-// the nodes and edges reached, never with the number of paths, and cycles end. Both
-// walks feed one aggregation that keeps a node reached both ways once, at its fewer
-// hops (downstream on a tie: rank = 2 * distance, + 1 upstream). Every page walks the
-// whole neighbourhood and filters `(distance, hidden, key) > ` its side's position
-// ($after_down, $after_up: [distance, hidden, key] or null) after the aggregation, so
-// page 20 costs what page 1 does, and the counts ($take nodes of the pending ones are
-// returned; the service subtracts) come from the same rows. The rows are sorted
-// before they are collected and the page is a slice: a Top over the unwound list
-// would hold the whole list in each kept row (500 rows of a 10,000-node list pass the
-// 512 MiB a transaction may use).
+// Each walk groups `min(length(p))` by end node, which is what lets the planner use the
+// pruning breadth-first expand (VarLengthExpand(Pruning,BFS)): cost grows with the nodes
+// and edges reached, never with the number of paths, and cycles end. Both walks feed one
+// aggregation that keeps a node reached both ways once, at its fewer hops (downstream on
+// a tie: rank = 2 * distance, + 1 upstream). Every page walks the whole neighbourhood
+// and filters `(distance, hidden, key) > ` its side's position ($given.after_down,
+// $given.after_up: [distance, hidden, key] or null) after the aggregation, so page 20
+// costs what page 1 does, and the counts ($take nodes of the pending ones are returned;
+// the service subtracts) come from the same rows. The rows are sorted before they are
+// collected and the page is a slice: a Top over the unwound list would hold the whole
+// list in each kept row (500 rows of a 10,000-node list pass the 512 MiB a transaction
+// may use).
 //
-// Filters ($types, $platforms, $tags, $owners: null or a list; any of a list, all of
-// the given lists) decide which walked nodes are shown; hidden ones still extend the
-// walk and are only counted. With filters given, an asset of a private domain outside
-// $readable (the private domains the caller may read; null: all) is never shown, whether
-// it matches or not: that would tell of an asset the caller may not read (it is walked
-// through and counted as hidden, as one the filters hid). `hidden` is that test alone: an
-// asset of a private domain outside $readable, which the service shows as a stand-in
-// (`service.domain.redaction.unreadable` decides the same for the same caller). At each
-// distance the stand-ins come after the readable nodes: in (distance, id) order where a
-// stand-in sat among the readable nodes would tell how its hidden id sorts against
-// theirs; it reads `domain` only for a private asset, and nothing when nothing is hidden
-// from the caller (a CASE is evaluated lazily, an AND need not be). A readable node's
-// `key` is its id; a stand-in's is its internal node id under the walk's keyed
-// permutation, (id * multiplier + offset) mod a prime, drawn by the service from its
-// secret for this walk ($shuffle: the multiplier's high and low halves, the offset, the
-// prime, and 2^20, the low half's bound; the halves keep every product within 64 bits). `id` is deprecated in Neo4j 5
-// but is what a node carries at no property read. So the stand-ins' order among
-// themselves tells nothing of their ids either; each node returns its key as
-// `standin_key` (a readable node's is its id). Edges are direct
-// LINEAGE edges on one side (or touching
-// the root) between a node of this page and a shown node of this or an earlier page
-// (`seen`), so across pages each comes once; an edge between two nodes of this page
-// comes twice and the service folds it. Neo4j keeps a set for `IN kept`, so that is
-// linear in the page's degree.
-// Each node carries its `domain` and whether that is `private`: the service redacts
-// what the caller may not read (`service.domain.redaction`), naming the team that owns
-// each private domain of the page (`domain_teams`: [domain id, team] pairs).
-// The root is the asset with id $id, or the one a merge made $id a former id of.
-// Every subquery aggregates without grouping keys, so the answer is always one row.
+// Filters ($given.types, $given.platforms, $given.tags, $given.owners: null or a list;
+// any of a list, all of the given lists) decide which walked nodes are shown; hidden
+// ones still extend the walk and are only counted. With filters given, an asset of a
+// private domain outside $given.readable (the private domains the caller may read; null:
+// all) is never shown, whether it matches or not: that would tell of an asset the caller
+// may not read (it is walked through and counted as hidden, as one the filters hid).
+// `hidden` is that test alone: an asset of a private domain outside $given.readable,
+// which the service shows as a stand-in (`service.domain.redaction.unreadable` decides
+// the same for the same caller). At each distance the stand-ins come after the readable
+// nodes: in (distance, id) order where a stand-in sat among the readable nodes would
+// tell how its hidden id sorts against theirs; it reads `domain` only for a private
+// asset, and nothing when nothing is hidden from the caller (a CASE is evaluated lazily,
+// an AND need not be). A readable node's `key` is its id; a stand-in's is its internal
+// node id under the walk's keyed permutation, (id * multiplier + offset) mod a prime,
+// drawn by the service from its secret for this walk ($shuffle: the multiplier's high
+// and low halves, the offset, the prime, and 2^20, the low half's bound; the halves keep
+// every product within 64 bits). `id` is deprecated in Neo4j 5 but is what a node
+// carries at no property read. So the stand-ins' order among themselves tells nothing of
+// their ids either; each node returns its key as `standin_key` (a readable node's is its
+// id). Edges are direct LINEAGE edges on one side (or touching the root) between a node
+// of this page and a shown node of this or an earlier page (`seen`), so across pages
+// each comes once; an edge between two nodes of this page comes twice and the service
+// folds it. Neo4j keeps a set for `IN kept`, so that is linear in the page's degree.
+// Each node carries its `domain` and whether that is `private`: the service redacts what
+// the caller may not read (`service.domain.redaction`), naming the team that owns each
+// private domain of the page (`domain_teams`: [domain id, team] pairs). The root is the
+// asset with id $id, or the one a merge made $id a former id of. Every subquery
+// aggregates without grouping keys, so the answer is always one row.
+//
+// The inputs that may be absent (the token and access to re-check, each side's position,
+// the filters, $given.readable) are the fields of one map, $given: Neo4j keeps a plan
+// per statement and parameter types, and null and a list are two types, so as separate
+// parameters they made a plan of this statement (about a second to compile) for each
+// combination.
 CALL () {
-  OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
+  OPTIONAL MATCH (t:ApiToken {hash: $given.token_hash})
   OPTIONAL MATCH (u:User {id: t.user_id})
-  WITH t, u, $token_hash IS NULL OR (
+  WITH t, u, $given.token_hash IS NULL OR (
     t IS NOT NULL AND t.revoked_at IS NULL AND size(t.scopes) > 0
     AND (t.expires_at IS NULL OR t.expires_at > $now)
     AND (t.user_id IS NULL OR (u IS NOT NULL AND NOT coalesce(u.disabled, false)))
   ) AS valid
   RETURN CASE
     WHEN NOT coalesce(valid, false) THEN false
-    WHEN $access IS NULL OR $access = [coalesce(u.role, '')] + COLLECT {
+    WHEN $given.access IS NULL OR $given.access = [coalesce(u.role, '')] + COLLECT {
       MATCH (u)-[:MEMBER_OF]->(:Team)-[g:GRANTED]->(d:Domain)
       RETURN d.id + ' ' + g.role AS grant ORDER BY grant
     } THEN true
@@ -91,16 +96,16 @@ CALL (root) {
   WITH n, min(rank) AS rank
   WITH n, rank / 2 AS distance, CASE rank % 2 WHEN 0 THEN 'downstream' ELSE 'upstream' END AS side
   WITH n, distance, side,
-       CASE WHEN $readable IS NULL THEN false
-            WHEN coalesce(n.domain_private, false) THEN n.domain IS NOT NULL AND NOT n.domain IN $readable
+       CASE WHEN $given.readable IS NULL THEN false
+            WHEN coalesce(n.domain_private, false) THEN n.domain IS NOT NULL AND NOT n.domain IN $given.readable
             ELSE false END AS hidden
   WITH n, distance, side, hidden,
-       ($types IS NULL OR coalesce(n.type, 'unknown') IN $types)
-       AND ($platforms IS NULL OR n.platform IN $platforms)
-       AND ($tags IS NULL OR any(tag IN coalesce(n.tags, []) WHERE tag IN $tags))
-       AND ($owners IS NULL OR any(owner IN coalesce(n.owners, []) WHERE owner IN $owners))
-       AND (NOT hidden OR ($types IS NULL AND $platforms IS NULL AND $tags IS NULL AND $owners IS NULL)) AS shown,
-       CASE side WHEN 'downstream' THEN $after_down ELSE $after_up END AS after,
+       ($given.types IS NULL OR coalesce(n.type, 'unknown') IN $given.types)
+       AND ($given.platforms IS NULL OR n.platform IN $given.platforms)
+       AND ($given.tags IS NULL OR any(tag IN coalesce(n.tags, []) WHERE tag IN $given.tags))
+       AND ($given.owners IS NULL OR any(owner IN coalesce(n.owners, []) WHERE owner IN $given.owners))
+       AND (NOT hidden OR ($given.types IS NULL AND $given.platforms IS NULL AND $given.tags IS NULL AND $given.owners IS NULL)) AS shown,
+       CASE side WHEN 'downstream' THEN $given.after_down ELSE $given.after_up END AS after,
        CASE WHEN hidden THEN ((id(n) * $shuffle[0] % $shuffle[3]) * $shuffle[4] % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3] ELSE n.id END AS key
   WITH n, distance, side, shown, hidden, key,
        after IS NULL OR distance > after[0]

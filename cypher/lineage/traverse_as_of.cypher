@@ -40,16 +40,16 @@
 // the one before's (`prev_since_ms`, `prev_until_ms`) when that did, else from the arrays
 // (the interval that began last by $as_of, if it had not ended by then).
 CALL () {
-  OPTIONAL MATCH (t:ApiToken {hash: $token_hash})
+  OPTIONAL MATCH (t:ApiToken {hash: $given.token_hash})
   OPTIONAL MATCH (u:User {id: t.user_id})
-  WITH t, u, $token_hash IS NULL OR (
+  WITH t, u, $given.token_hash IS NULL OR (
     t IS NOT NULL AND t.revoked_at IS NULL AND size(t.scopes) > 0
     AND (t.expires_at IS NULL OR t.expires_at > $now)
     AND (t.user_id IS NULL OR (u IS NOT NULL AND NOT coalesce(u.disabled, false)))
   ) AS valid
   RETURN CASE
     WHEN NOT coalesce(valid, false) THEN false
-    WHEN $access IS NULL OR $access = [coalesce(u.role, '')] + COLLECT {
+    WHEN $given.access IS NULL OR $given.access = [coalesce(u.role, '')] + COLLECT {
       MATCH (u)-[:MEMBER_OF]->(:Team)-[g:GRANTED]->(d:Domain)
       RETURN d.id + ' ' + g.role AS grant ORDER BY grant
     } THEN true
@@ -80,7 +80,7 @@ CALL (authorised, aliased) {
 OPTIONAL MATCH (root:AssetTrail {id: found.id})
 // The walks are one page, as lineage.traverse's: both feed one aggregation keeping a
 // node reached both ways once at its fewer hops (downstream on a tie), and each side
-// keeps the nodes after its position ($after_down, $after_up: [distance, hidden, key] or
+// keeps the nodes after its position ($given.after_down, $given.after_up: [distance, hidden, key] or
 // null; at each distance the stand-ins after the readable nodes, among themselves in
 // the order $shuffle gives their trails, as lineage.traverse),
 // the first $take of them (nearest first) on this page, how many in all (`pending_*`)
@@ -107,15 +107,15 @@ CALL (root) {
   WITH n, rank / 2 AS distance, rank % 2 = 0 AS down
   // `hidden`: lineage.traverse's, from the place the node is shown with below (the live
   // asset's for a trail the migration has not reached), read only for a caller with
-  // private domains it may not read ($readable: those it may; null: all)
-  WITH n, distance, down, CASE WHEN down THEN $after_down ELSE $after_up END AS after,
-       CASE WHEN $readable IS NULL THEN null
+  // private domains it may not read ($given.readable: those it may; null: all)
+  WITH n, distance, down, CASE WHEN down THEN $given.after_down ELSE $given.after_up END AS after,
+       CASE WHEN $given.readable IS NULL THEN null
             WHEN n.shown_since IS NULL
               THEN head(COLLECT { MATCH (live:Asset {id: n.id}) RETURN [live.domain, live.domain_private] })
             ELSE [n.domain, n.domain_private] END AS place
   WITH n, distance, down, after,
-       $readable IS NOT NULL AND coalesce(place[1], false) AND place[0] IS NOT NULL
-       AND NOT place[0] IN $readable AS hidden
+       $given.readable IS NOT NULL AND coalesce(place[1], false) AND place[0] IS NOT NULL
+       AND NOT place[0] IN $given.readable AS hidden
   WITH n, distance, down, hidden, after,
        CASE WHEN hidden THEN ((id(n) * $shuffle[0] % $shuffle[3]) * $shuffle[4] % $shuffle[3] + id(n) * $shuffle[1] + $shuffle[2]) % $shuffle[3] ELSE n.id END AS key
   WITH n, distance, down, hidden, key,

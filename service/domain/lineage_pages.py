@@ -305,16 +305,26 @@ def page_params(
     filters: Filters = NO_FILTERS,
     readable: Iterable[str] | None = None,
     shuffle: Shuffle = UNSHUFFLED,
+    token_hash: str | None = None,
+    access: list[str] | None = None,
 ) -> dict[str, Any]:
     """The walk statements' page parameters (`lineage.traverse`; `_as_of` takes no
-    filters): how many to take, each side's position, the filters, the private domains
-    the caller may read (None: all; `Filters.shows`) and the stand-ins' shuffle."""
+    filters): how many to take, the stand-ins' shuffle, and in one map (`given`) what
+    may be absent: each side's position, the filters, the private domains the caller
+    may read (None: all; `Filters.shows`), the token to re-check and the access read
+    with it. Neo4j keys its plan cache by the parameters' types, null and a list among
+    them, so separate parameters made up to 2^9 plans of the statement per depth, each
+    compiled in about a second; a map is one type whatever it holds."""
     return {
         "take": take(limit, after),
-        **after.params(),
-        **filters.params(),
-        "readable": None if readable is None else sorted(readable),
         "shuffle": shuffle.params(),
+        "given": {
+            **after.params(),
+            **filters.params(),
+            "readable": None if readable is None else sorted(readable),
+            "token_hash": token_hash,
+            "access": access,
+        },
     }
 
 

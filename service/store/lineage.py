@@ -506,10 +506,8 @@ async def _walk_page(
         id=walk.root,
         downstream="downstream" in walk.sides,
         upstream="upstream" in walk.sides,
-        token_hash=token_hash,
-        access=access,
         now=clock.now_iso(),
-        **page_params(limit, after, walk.filters, readable, shuffle),
+        **page_params(limit, after, walk.filters, readable, shuffle, token_hash, access),
         **at,
     )
     row = rows[0]

@@ -10,7 +10,7 @@ import httpx
 import neo4j
 
 from service import cypher
-from service.domain.lineage_pages import Filters
+from service.domain.lineage_pages import After, Filters, page_params
 from service.models.lineage import LineageGraph
 from tests.support import plans
 
@@ -184,14 +184,10 @@ def test_traversals_plan_a_pruning_breadth_first_expand(driver: neo4j.Driver) ->
     statement = queries["lineage.traverse"].statement({"depth": 50})
     params: dict[str, Any] = {
         "id": "x",
-        "take": 10,
-        "after_down": [2, False, "b"],
-        "after_up": None,
         "downstream": True,
         "upstream": True,
-        "token_hash": None,
         "now": "2026-01-01T00:00:00Z",
-        **Filters(type=("table",)).params(),
+        **page_params(10, After((2, False, "b"), started=True), Filters(type=("table",))),
     }
     summary = driver.execute_query("EXPLAIN " + statement, params).summary
     operators = plans.operators(summary.plan)

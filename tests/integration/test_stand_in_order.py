@@ -17,7 +17,7 @@ import pytest
 
 from service import cypher
 from service.domain.cursor_seal import CursorSeal
-from service.domain.lineage_pages import Walk, page_params, shuffle_for
+from service.domain.lineage_pages import After, Walk, page_params, shuffle_for
 from tests.support import plans
 from tests.support.finance import finance, unleaked
 from tests.support.history import moment
@@ -169,16 +169,11 @@ def test_ordering_stand_ins_last_keeps_the_linear_walk(driver: neo4j.Driver, nam
     statement = cypher.load()[name].statement({"depth": 50})
     params = {
         "id": "x",
-        "take": 10,
-        "after_down": [2, True, "b"],
-        "after_up": [1, False, "a"],
         "downstream": True,
         "upstream": True,
-        "token_hash": None,
-        "access": None,
         "now": "2026-01-01T00:00:00.000Z",
         "as_of": "2026-01-01T00:00:00.000Z",
-        **page_params(10, readable=("mine",)),
+        **page_params(10, After((2, True, "b"), (1, False, "a"), started=True), readable=("mine",)),
     }
     plan = driver.execute_query("EXPLAIN " + statement, params).summary.plan
     operators = plans.operators(plan)

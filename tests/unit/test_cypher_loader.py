@@ -61,6 +61,19 @@ def test_a_missing_parameter_fails_before_reaching_neo4j() -> None:
         query.check_params({})
 
 
+def test_only_the_parameters_a_statement_uses_are_sent() -> None:
+    # Neo4j plans a statement again for each set of parameter types it is sent, used or not.
+    query = cypher.parse(
+        "x.y", "// $unused\nMATCH (a {id: $id}) WHERE a.n IN $given.names RETURN a"
+    )
+    assert query.bind({"id": "a", "given": {"names": None}, "unused": [1]}) == {
+        "id": "a",
+        "given": {"names": None},
+    }
+    with pytest.raises(cypher.CypherError, match="given"):
+        query.bind({"id": "a"})
+
+
 def test_bounds_are_validated_integers() -> None:
     query = cypher.parse("x.y", "MATCH p = (a)-[*1..{{max_depth}}]->(b) RETURN b")
     assert "*1..7]" in query.statement({"max_depth": 7})

@@ -198,5 +198,5 @@ def test_a_filter_shows_no_asset_the_caller_may_not_read_whether_it_matches_or_n
     assert not by_tag.shows(secret, ()) and not by_other.shows(secret, ())
     assert by_tag.shows(secret, ("finance",))  # a member sees the match
     assert NO_FILTERS.shows(secret, ())  # no filter: the stand-in keeps the path
-    assert page_params(10, readable=("b", "a"))["readable"] == ["a", "b"]
-    assert page_params(10)["readable"] is None
+    assert page_params(10, readable=("b", "a"))["given"]["readable"] == ["a", "b"]
+    assert page_params(10)["given"]["readable"] is None
