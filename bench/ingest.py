@@ -150,7 +150,7 @@ def two_statements(placeholders: str, merge: str, ordered: bool = True) -> Work:
 
     def work(tx: neo4j.ManagedTransaction, chunk: Edges) -> None:
         now = clock.now_iso()
-        tx.run(placeholders, ids=_ids(chunk), now=now).consume()
+        tx.run(placeholders, ids=_ids(chunk), now=now, domains={}, private=[]).consume()
         tx.run(merge, edges=_rows(chunk, ordered), origin="api", now=now).consume()
 
     return work
@@ -177,6 +177,8 @@ def load_in_transactions(driver: neo4j.Driver, queries: cypher.Queries, edges: E
             ),
             ids=_ids(edges),
             now=now,
+            domains={},
+            private=[],
         ).consume()
         session.run(
             neo4j.Query(
@@ -391,7 +393,7 @@ def raw_ops(
         }
         if counter_first:
             tx.run(append, items=[event]).consume()
-        tx.run(placeholders, ids=_ids(chunk), now=now).consume()
+        tx.run(placeholders, ids=_ids(chunk), now=now, domains={}, private=[]).consume()
         tx.run(merge, edges=_rows(chunk), origin="api", now=now).consume()
         if not counter_first:
             tx.run(append, items=[event]).consume()

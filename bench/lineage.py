@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import neo4j
 import orjson
@@ -100,7 +101,7 @@ def ingest_raw(
     def work(tx: neo4j.ManagedTransaction, chunk: list[tuple[str, str]]) -> None:
         now = clock.now_iso()
         ids = sorted({s for s, _ in chunk} | {t for _, t in chunk})
-        tx.run(placeholders, ids=ids, now=now).consume()
+        tx.run(placeholders, ids=ids, now=now, domains={}, private=[]).consume()
         rows = [{"source": s, "target": t, "transformation": None} for s, t in sorted(chunk)]
         tx.run(merge, edges=rows, origin="api", now=now).consume()
 
@@ -109,6 +110,10 @@ def ingest_raw(
         for chunk in chunks(edges):
             session.execute_write(work, chunk)
     return time.perf_counter() - started
+
+
+def _uncursored(answer: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in answer.items() if key != "next_cursor"}
 
 
 def traverse_raw(
@@ -295,7 +300,10 @@ def measure_traversals(
                         seen.nodes = len(answer["nodes"])
                         if not seen.raw:  # once a root: the thin service's answer is the same
                             assert thin_status == 200, thin_body
-                            assert orjson.loads(thin_body) == answer, path
+                            # the cursor is sealed with the service's secret, which the
+                            # thin service does not hold (`truncated` says there is one)
+                            thin_answer = orjson.loads(thin_body)
+                            assert _uncursored(thin_answer) == _uncursored(answer), path
                         started = time.perf_counter()
                         traverse_raw(driver, queries, root, side, depth)
                         seen.raw.append(time.perf_counter() - started)

@@ -24,6 +24,7 @@ import orjson
 from bench.common import LeanClient, app_process
 from service import clock, cypher
 from service.domain.lineage_pages import After, Walk, assemble_page, page_params
+from service.domain.redaction import NOT_SHOWN
 from service.settings import Limits
 from tests.support.neo4j_server import Neo4jTarget
 
@@ -92,13 +93,15 @@ class ThinApp:
             "root": asset,
             "direction": direction,
             "depth": depth,
-            "nodes": page.nodes,
+            # the admin token reads everything: no stand-ins, only the walk's own keys dropped
+            "nodes": [{k: v for k, v in n.items() if k not in NOT_SHOWN} for n in page.nodes],
             "edges": page.edges,
             "truncated": page.more,
             "next_cursor": None,
             "remaining": page.remaining,
             "hidden": page.hidden,
             "capped": [],
+            "redacted": 0,
         }
         return 200, orjson.dumps(document)
 
