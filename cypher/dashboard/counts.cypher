@@ -5,17 +5,17 @@
 // rules checking them and the open violations of them. So the figures tell nobody how
 // much is hidden, and with no private domain to hide (or for an admin) the extra work is
 // one scan of the few `Domain` nodes.
-CALL {
+CALL () {
   MATCH (d:Domain)
   WHERE $readable IS NOT NULL AND d.private AND NOT d.id IN $readable
   RETURN collect(d.id) AS hidden
 }
-CALL { MATCH (a:Asset) RETURN count(a) AS all_assets }
-CALL { MATCH (:Asset)-[l:LINEAGE]->(:Asset) RETURN count(l) AS all_edges }
-CALL { MATCH (p:Policy) RETURN count(p) AS policies }
-CALL { MATCH (r:QualityRule) RETURN count(r) AS all_rules }
-CALL { MATCH (r:QualityRule) WHERE r.status IN ['failing', 'error'] RETURN count(r) AS all_failing }
-CALL { MATCH (v:Violation) RETURN count(v) AS all_violations }
+CALL () { MATCH (a:Asset) RETURN count(a) AS all_assets }
+CALL () { MATCH (:Asset)-[l:LINEAGE]->(:Asset) RETURN count(l) AS all_edges }
+CALL () { MATCH (p:Policy) RETURN count(p) AS policies }
+CALL () { MATCH (r:QualityRule) RETURN count(r) AS all_rules }
+CALL () { MATCH (r:QualityRule) WHERE r.status IN ['failing', 'error'] RETURN count(r) AS all_failing }
+CALL () { MATCH (v:Violation) RETURN count(v) AS all_violations }
 CALL (hidden) {
   UNWIND hidden AS domain
   MATCH (a:Asset {domain: domain})

@@ -5,7 +5,7 @@
 MATCH (p:Policy {id: $policy_id})
 SET p.evaluated_at = $now
 WITH p
-CALL {
+CALL () {
   UNWIND $open AS row
   MERGE (v:Violation {key: $policy_id + '|' + row.asset_id})
   SET v.policy_id = $policy_id, v.asset_id = row.asset_id, v.reason = row.reason,
@@ -17,7 +17,7 @@ CALL {
   SET v.hidden_ids = [h IN hidden | h[0]], v.hidden_in = [h IN hidden | h[1]]
   RETURN count(v) AS kept
 }
-CALL {
+CALL () {
   UNWIND $resolved AS asset_id
   MATCH (v:Violation {key: $policy_id + '|' + asset_id})
   DELETE v

@@ -2,7 +2,7 @@
 // user's username and the token's name, `user:<id>` as the username. An id that names
 // nothing any more (a deleted token or user) is simply absent from the answer, and the
 // reader shows the actor string as recorded.
-CALL {
+CALL () {
   UNWIND $token_ids AS id
   MATCH (t:ApiToken {id: id})
   OPTIONAL MATCH (u:User {id: t.user_id})

@@ -74,6 +74,19 @@ def test_only_the_parameters_a_statement_uses_are_sent() -> None:
         query.bind({"id": "a"})
 
 
+def test_no_statement_uses_a_subquery_without_a_scope_clause() -> None:
+    # `CALL { ... }` without `()` or `(vars)` is deprecated in Neo4j 5 (removed in Cypher 25).
+    unscoped = [
+        name
+        for name, query in cypher.load().items()
+        if re.search(
+            r"\bCALL\s*\{",
+            query.statement({b: 1 for b in query.bounds}) if not query.slots else query.text,
+        )
+    ]
+    assert unscoped == []
+
+
 def test_bounds_are_validated_integers() -> None:
     query = cypher.parse("x.y", "MATCH p = (a)-[*1..{{max_depth}}]->(b) RETURN b")
     assert "*1..7]" in query.statement({"max_depth": 7})
