@@ -33,7 +33,7 @@ from tests.support import procfs
 from tests.support.cli import COMMAND, cli_env, governance, one_error_line, run_cli
 from tests.support.dbt_fixtures import OWN
 from tests.support.neo4j_server import Neo4jTarget
-from tests.support.server import LiveServer
+from tests.support.server import LiveServer, answers
 from tests.support.sse import SseReader
 from tests.support.waiting import eventually
 
@@ -528,10 +528,6 @@ def _announced_port(log: Path) -> int:
     return int(found.group(1)) if found else 0
 
 
-def _ready(url: str) -> bool:
-    return httpx.get(url + "/readyz", timeout=2).status_code == 200
-
-
 def _get(connection: http.client.HTTPConnection, path: str) -> int:
     connection.request("GET", path)
     response = connection.getresponse()
@@ -570,7 +566,7 @@ def test_serve_workers_are_processes_sharing_one_port(
     try:
         port = eventually(lambda: _announced_port(log), timeout=60, what="uvicorn's port")
         url = f"http://127.0.0.1:{port}"
-        eventually(lambda: _ready(url), timeout=60, retry_on=(httpx.TransportError,))
+        eventually(lambda: answers(url), timeout=60, retry_on=(httpx.TransportError,))
         by_pid = eventually(
             lambda: _one_connection_per_process(server.pid, port, opened), timeout=60
         )
@@ -608,7 +604,7 @@ def test_serve_ends_open_event_streams_when_stopped(
     try:
         port = eventually(lambda: _announced_port(log), timeout=60, what="uvicorn's port")
         url = f"http://127.0.0.1:{port}"
-        eventually(lambda: _ready(url), timeout=60, retry_on=(httpx.TransportError,))
+        eventually(lambda: answers(url), timeout=60, retry_on=(httpx.TransportError,))
         with SseReader(url + "/api/v1/events/stream", tokens.read) as stream:
             assert stream.next_comment() == "connected"
             server.send_signal(signal.SIGTERM)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.support.server import LiveServer
+from tests.support.server import LiveServer, local_client
 
 Labels = frozenset[tuple[str, str]]
 
@@ -34,7 +33,8 @@ class Scrape:
 def scrape(server: LiveServer, token: str | None = None) -> Scrape:
     """`server`'s /metrics now (with `token` when the endpoint asks for one)."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    answer = httpx.get(server.url + "/metrics", headers=headers, timeout=10)
+    with local_client(timeout=10) as client:
+        answer = client.get(server.url + "/metrics", headers=headers)
     assert answer.status_code == 200, answer.text
     assert answer.headers["content-type"].startswith("text/plain")
     return Scrape(answer.text)
