@@ -16,7 +16,7 @@ CHROMIUM ?= /usr/bin/chromium
 # (`import service.app` on a fresh clone: 4.9 s of CPU, 2.0 s once compiled).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help install assets browser run serve test lint unit integration e2e clients clients-java clients-scripted bench bench-dashboard bench-faults bench-soak neo4j-start neo4j-stop neo4j-status clean
+.PHONY: help install assets browser run serve test lint unit integration e2e clients clients-compiled clients-scripted bench bench-dashboard bench-faults bench-soak neo4j-start neo4j-stop neo4j-status clean
 
 help:
 	@echo "make run     install, start the local Neo4j and the service on 127.0.0.1:8080"
@@ -83,7 +83,7 @@ run: install
 # tests (`,`: one after the other). With one instance everything runs in order.
 REPORTS := .cache/reports
 SUITES_FIRST := lint unit
-SUITES_THEN := integration clients-java,fuzz-api+clients-scripted,e2e
+SUITES_THEN := integration clients-compiled,fuzz-api+clients-scripted,e2e
 SUITE_WORKERS ?= 2
 
 test: reports-reset install
@@ -148,15 +148,16 @@ e2e: install browser oidc-provider
 	$(BIN)/pytest tests/e2e -q --junitxml=$(REPORTS)/e2e.xml
 
 # Every client library, or some: `make clients CLIENTS="go java"`. `make test` splits
-# them over its two lanes so that they end together: the Java client's suite (the
-# longest, Maven's) before the API fuzz, the other three before the browser tests.
+# them over its two lanes so that they end together: the Java and Go clients' suites
+# (compiled; Maven's the longest) before the API fuzz, the Python and JavaScript ones
+# before the browser tests.
 CLIENTS ?=
 clients: install
 	$(BIN)/python clients/harness.py $(CLIENTS)
-clients-java: install
-	$(BIN)/python clients/harness.py java
+clients-compiled: install
+	$(BIN)/python clients/harness.py java go
 clients-scripted: install
-	$(BIN)/python clients/harness.py python js go
+	$(BIN)/python clients/harness.py python js
 
 # Every performance benchmark, then bench/RESULTS.md (bench/report.py) from the
 # summaries each leaves in bench/results/. It takes about an hour on 2 cores and wants

@@ -18,19 +18,19 @@ mostly waits on a package index (the Python client's virtualenv), so that the
 clients' suite finds it made.
 
 A later step may hold lanes joined by `+`, each a list of targets joined by `,`
-("clients-java,fuzz-api+clients-scripted,e2e"): with a database for each lane (two or
+("clients-compiled,fuzz-api+clients-scripted,e2e"): with a database for each lane (two or
 more integration workers) the lanes run at once, the first on the configured instance, the next on
 worker gw1's, and so on (GOVERNANCE_TEST_NEO4J_NAME and _PORT set for it). The API
-fuzzer alone keeps about one core busy; beside it three clients' suites and then the
-browser tests use the other, and the Java client's comes before the fuzzer. The first lane's output streams as it runs; the others'
-is printed after the step. With one database the targets run one after another.
+fuzzer alone keeps about one core busy; beside it two clients' suites and then the
+browser tests use the other, and the Java and Go clients' come before the fuzzer. The
+first lane's output streams as it runs; the others' is printed after the step. With one database the targets run one after another.
 
 Each target is its own make run, timed: with `--stages FILE` the wall seconds of each
 (and of the database's start, and of the install since the time in `--began FILE`)
 are written there as JSON, for the summary `make test` prints last
 (tests/support/slowest.py).
 
-    python -m tests.support.suite MAKE "lint unit" "integration clients-java,fuzz-api+clients-scripted,e2e" \
+    python -m tests.support.suite MAKE "lint unit" "integration clients-compiled,fuzz-api+clients-scripted,e2e" \
         --beside clients-deps --began .cache/reports/began --stages .cache/reports/stages.json
 """
 
