@@ -3,9 +3,9 @@
 `cypher/assets/get.cypher` is the query `assets.get`; its leading `//` lines are
 its documentation. Loading fails on a duplicate name, and running a query fails
 before it reaches Neo4j when a `$param` it uses is not passed (one it does not use is
-not sent: `Query.bind`). The only text
-ever formatted into a statement is a validated integer bound (`{{max_depth}}`):
-Cypher cannot take a variable-length bound as a parameter.
+not sent: `Query.bind`). The only text ever formatted into a statement is a validated
+integer bound (`{{max_depth}}`): Cypher cannot take a variable-length bound as a
+parameter.
 
 The query language's fragments (`cypher/query/`) also have slots (`<<where>>`),
 which only the query compiler fills (`Query.fill`), with other fragments and with
