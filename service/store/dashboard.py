@@ -111,9 +111,6 @@ async def latest_events(graph: Graph, limit: int, view: TypeFilter) -> list[Even
     rows = await graph.read(
         "dashboard.latest_events",
         limit=limit,
-        hidden=list(view.hidden),
-        owned=list(view.owned),
-        reader=view.reader,
-        readable=None if view.readable is None else list(view.readable),
+        view=view.view(),
     )
     return [Event.from_node(r["event"]) for r in rows]

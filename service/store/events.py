@@ -16,12 +16,7 @@ async def after(graph: Graph, seq: int, types: TypeFilter | None, limit: int) ->
         "events.after",
         after=seq,
         any_type=types.any_type,
-        types=sorted(types.exact),
-        prefixes=list(types.prefixes),
-        hidden=list(types.hidden),
-        owned=list(types.owned),
-        reader=types.reader,
-        readable=None if types.readable is None else list(types.readable),
+        view=types.view(),
         limit=limit,
     )
     return [Event.from_node(r["event"]) for r in rows]

@@ -30,3 +30,20 @@ def test_a_webhook_gets_the_audit_trail_only_by_naming_it() -> None:
     assert _filter("audit.*").audit_opt_in().matches("audit.token.created")
     assert _filter("audit.token.*").audit_opt_in().matches("audit.token.revoked")
     assert _filter("asset.*", "audit.query.cypher").audit_opt_in().matches("audit.query.cypher")
+
+
+def test_every_readers_view_is_one_map_with_the_same_keys() -> None:
+    # One map whatever it holds: Neo4j plans a statement once per parameter types.
+    admin = TypeFilter().view()
+    patterns, _ = parse_patterns(["asset.*"])
+    reader = patterns.for_reader(admin=False, user_id="u1").within(("d",))
+    assert admin == {
+        "types": [],
+        "prefixes": [],
+        "hidden": [],
+        "owned": [],
+        "reader": None,
+        "readable": None,
+    }
+    assert reader.view().keys() == admin.keys()
+    assert reader.view()["prefixes"] == ["asset."] and reader.view()["readable"] == ["d"]
