@@ -80,11 +80,11 @@ CALL (authorised, aliased) {
 OPTIONAL MATCH (root:AssetTrail {id: found.id})
 // The walks are one page, as lineage.traverse's: both feed one aggregation keeping a
 // node reached both ways once at its fewer hops (downstream on a tie), and each side
-// keeps the nodes after its position ($given.after_down, $given.after_up: [distance, hidden, key] or
-// null; at each distance the stand-ins after the readable nodes, among themselves in
-// the order $shuffle gives their trails, as lineage.traverse),
-// the first $take of them (nearest first) on this page, how many in all (`pending_*`)
-// and the ones earlier pages returned (`*_seen`, for this page's edges).
+// keeps the nodes after its position ($given.after_down, $given.after_up: [distance,
+// hidden, key] or null; at each distance the stand-ins after the readable nodes, among
+// themselves in the order $shuffle gives their trails, as lineage.traverse), the first
+// $take of them (nearest first) on this page, how many in all (`pending_*`) and the ones
+// earlier pages returned (`*_seen`, for this page's edges).
 CALL (root) {
   CALL (root) {
     WITH root WHERE root IS NOT NULL AND $downstream

@@ -73,6 +73,7 @@ class TypeFilter:
         planned the statement again for each combination (12 plans of `events.after`
         in one test worker's run); a map is one type whatever it holds."""
         return {
+            "any_type": self.any_type,
             "types": sorted(self.exact),
             "prefixes": list(self.prefixes),
             "hidden": list(self.hidden),

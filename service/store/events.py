@@ -15,7 +15,6 @@ async def after(graph: Graph, seq: int, types: TypeFilter | None, limit: int) ->
     rows = await graph.read(
         "events.after",
         after=seq,
-        any_type=types.any_type,
         view=types.view(),
         limit=limit,
     )

@@ -507,7 +507,9 @@ async def _walk_page(
         downstream="downstream" in walk.sides,
         upstream="upstream" in walk.sides,
         now=clock.now_iso(),
-        **page_params(limit, after, walk.filters, readable, shuffle, token_hash, access),
+        **page_params(
+            limit, after, walk.filters, readable, shuffle, token_hash=token_hash, access=access
+        ),
         **at,
     )
     row = rows[0]

@@ -23,7 +23,7 @@ import httpx
 from pydantic import SecretStr
 
 from service.settings import SingleSignOn
-from tests.support.server import local_client
+from tests.support.server import answers
 from tests.support.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,9 +89,7 @@ class IdentityProvider:
     def _discovery_answers(self) -> bool:
         if self._process is None or self._process.poll() is not None:
             raise RuntimeError("the OpenID provider stopped while starting (see its log above)")
-        url = self.issuer + ".well-known/openid-configuration"
-        with local_client(timeout=2) as client:
-            return client.get(url).status_code == 200
+        return answers(self.issuer, ".well-known/openid-configuration")
 
     def settings(self, **overrides: object) -> SingleSignOn:
         """The service's single sign-on settings for this provider."""

@@ -38,6 +38,7 @@ def test_every_readers_view_is_one_map_with_the_same_keys() -> None:
     patterns, _ = parse_patterns(["asset.*"])
     reader = patterns.for_reader(admin=False, user_id="u1").within(("d",))
     assert admin == {
+        "any_type": True,
         "types": [],
         "prefixes": [],
         "hidden": [],
